@@ -1,0 +1,167 @@
+/*
+ * arch_lookup.c: finding rows of the architecture tables by name, "did you
+ * mean" for names that are not there, and the tables built into the binary.
+ */
+#include "occupancy.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+/* The CSV text of arch-tables/, embedded at build time (builtin_tables.c). */
+extern const char silk_builtin_compute_capabilities_csv[];
+extern const char silk_builtin_products_csv[];
+
+int arch_table_load_builtin(ArchTable *table, OccError *err)
+{
+    *table = (ArchTable){0};
+    if (arch_table_load_text(table, silk_builtin_compute_capabilities_csv,
+                             strlen(silk_builtin_compute_capabilities_csv),
+                             "<built-in compute-capabilities.csv>", err) != 0 ||
+        arch_table_load_text(table, silk_builtin_products_csv, strlen(silk_builtin_products_csv),
+                             "<built-in products.csv>", err) != 0) {
+        arch_table_free(table);
+        return -1;
+    }
+    return 0;
+}
+
+const char *arch_sm_name(const ArchLimits *arch, char *buf, size_t size)
+{
+    snprintf(buf, size, "sm_%d%d", arch->major, arch->minor);
+    return buf;
+}
+
+/* Calls `visit` with every name of the architecture; stops when it returns
+ * true, and returns true then. */
+typedef bool (*NameVisitor)(const char *name, void *context);
+
+static bool each_alias(const char *aliases, NameVisitor visit, void *context)
+{
+    char name[OCC_ALIASES_MAX];
+    const char *p = aliases;
+    while (*p) {
+        size_t n = strcspn(p, ";");
+        if (n > 0 && n < sizeof name) {
+            memcpy(name, p, n);
+            name[n] = '\0';
+            if (visit(name, context))
+                return true;
+        }
+        p += n + (p[n] == ';');
+    }
+    return false;
+}
+
+static bool each_arch_name(const ArchLimits *a, NameVisitor visit, void *context)
+{
+    char name[32];
+    snprintf(name, sizeof name, "%d.%d", a->major, a->minor);
+    if (visit(name, context))
+        return true;
+    snprintf(name, sizeof name, "sm_%d%d", a->major, a->minor);
+    if (visit(name, context))
+        return true;
+    snprintf(name, sizeof name, "compute_%d%d", a->major, a->minor);
+    if (visit(name, context))
+        return true;
+    return each_alias(a->aliases, visit, context);
+}
+
+static bool each_product_name(const GpuProduct *g, NameVisitor visit, void *context)
+{
+    return visit(g->id, context) || each_alias(g->aliases, visit, context);
+}
+
+static bool name_equals(const char *name, void *wanted)
+{
+    return strcasecmp(name, wanted) == 0;
+}
+
+const ArchLimits *arch_table_find(const ArchTable *t, const char *name)
+{
+    for (size_t i = 0; i < t->n_archs; i++)
+        if (each_arch_name(&t->archs[i], name_equals, (void *)name))
+            return &t->archs[i];
+    return NULL;
+}
+
+const GpuProduct *arch_table_find_product(const ArchTable *t, const char *name)
+{
+    for (size_t i = 0; i < t->n_products; i++)
+        if (each_product_name(&t->products[i], name_equals, (void *)name))
+            return &t->products[i];
+    return NULL;
+}
+
+const ArchLimits *arch_table_product_arch(const ArchTable *t, const GpuProduct *g)
+{
+    for (size_t i = 0; i < t->n_archs; i++)
+        if (t->archs[i].major == g->major && t->archs[i].minor == g->minor)
+            return &t->archs[i];
+    return NULL;
+}
+
+/* ---- did you mean ----------------------------------------------------------- */
+
+enum { MAX_NAME = 64 };
+
+static int edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la >= MAX_NAME || lb >= MAX_NAME)
+        return MAX_NAME;
+    int row[MAX_NAME + 1];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int diagonal = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int above = row[j];
+            int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+            int best = diagonal + cost;
+            if (above + 1 < best)
+                best = above + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diagonal = above;
+        }
+    }
+    return row[lb];
+}
+
+typedef struct Suggestion {
+    const char *wanted;
+    char best[OCC_ALIASES_MAX];
+    int distance;
+} Suggestion;
+
+static bool consider(const char *name, void *context)
+{
+    Suggestion *s = context;
+    int d = edit_distance(s->wanted, name);
+    if (d < s->distance) {
+        s->distance = d;
+        snprintf(s->best, sizeof s->best, "%s", name);
+    }
+    return false;
+}
+
+const char *arch_table_suggest(const ArchTable *t, const char *name, char *buf, size_t size)
+{
+    Suggestion s = {.wanted = name, .distance = MAX_NAME};
+    for (size_t i = 0; i < t->n_archs; i++)
+        each_arch_name(&t->archs[i], consider, &s);
+    for (size_t i = 0; i < t->n_products; i++)
+        each_product_name(&t->products[i], consider, &s);
+    int allowed = (int)strlen(name) / 3;
+    if (allowed < 2)
+        allowed = 2;
+    if (s.distance > allowed)
+        return NULL;
+    snprintf(buf, size, "%s", s.best);
+    return buf;
+}

@@ -1,0 +1,232 @@
+/*
+ * occupancy.h: libsilkocc, the occupancy engine of silk-occ.
+ *
+ * Given a GPU's limits (a row of the architecture tables, or properties read
+ * from a device) and a kernel's resources, it computes how many CTAs of a
+ * given size are resident on one SM, which resource limits them, and what a
+ * launch of a given work size does on a product: waves, the fill of the last
+ * wave, the persistent grid.  It gives the same answers as NVIDIA's
+ * cuda_occupancy.h for every input that header accepts; the rules that
+ * differ between architectures are columns of the tables, not code.
+ *
+ * The library does no I/O beyond reading table files, and knows nothing of
+ * the Silk compiler.
+ */
+#ifndef SILK_OCCUPANCY_H
+#define SILK_OCCUPANCY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- architecture tables ------------------------------------------------ */
+
+enum { OCC_MAX_SMEM_CONFIGS = 16, OCC_NAME_MAX = 64, OCC_ALIASES_MAX = 192 };
+
+/* One compute capability: every limit the calculation needs.  Field names are
+ * the CSV column names (occupancy/arch_columns.def); sizes are in bytes. */
+typedef struct ArchLimits {
+    int major, minor; /* the "cc" column */
+    char family[OCC_NAME_MAX];
+    char aliases[OCC_ALIASES_MAX];
+    int warp_size;
+    int max_threads_per_block;
+    int max_threads_per_sm;
+    int max_blocks_per_sm;
+    int regs_per_sm;
+    int regs_per_block;
+    int max_regs_per_thread;
+    int reg_alloc_limit_per_thread;
+    int reg_alloc_unit;
+    int warp_alloc_granularity;
+    int sub_partitions;
+    int compat_sub_partitions;
+    int smem_per_sm;
+    int smem_per_block;
+    int smem_per_block_optin;
+    int reserved_smem_per_block;
+    int smem_alloc_unit;
+    int smem_configs[OCC_MAX_SMEM_CONFIGS]; /* bytes, ascending */
+    int n_smem_configs;                     /* 0: the SM's shared memory is fixed */
+    int barriers_per_sm;
+    int virtual_resources_per_sm;
+    int partitioned_gc;
+    int max_grid_x, max_grid_y, max_grid_z;
+} ArchLimits;
+
+/* One named GPU product. */
+typedef struct GpuProduct {
+    char id[OCC_NAME_MAX];
+    char name[OCC_NAME_MAX];
+    char aliases[OCC_ALIASES_MAX];
+    int major, minor;
+    int sm_count;
+    int memory_gib;
+} GpuProduct;
+
+typedef struct ArchTable {
+    ArchLimits *archs;
+    size_t n_archs;
+    GpuProduct *products;
+    size_t n_products;
+} ArchTable;
+
+/* A table error: "FILE:LINE: field 'NAME': what is wrong". */
+typedef struct OccError {
+    char message[512];
+} OccError;
+
+/* Load the tables compiled into the library.  Returns 0, or -1 with *err. */
+int arch_table_load_builtin(ArchTable *table, OccError *err);
+
+/* Add or override rows from a CSV file (either table; the header row tells
+ * which).  A row whose cc (or id) is already known overrides that row, and
+ * may give only the columns it changes.  Returns 0, or -1 with *err naming
+ * file, line and field; the table is unchanged on error. */
+int arch_table_load_file(ArchTable *table, const char *path, OccError *err);
+
+/* The same, from text in memory; `origin` names it in errors. */
+int arch_table_load_text(ArchTable *table, const char *text, size_t len,
+                         const char *origin, OccError *err);
+
+void arch_table_free(ArchTable *table);
+
+/* Look up a compute capability by any of its names ("9.0", "sm_90",
+ * "sm_90a", "compute_90", "hopper"; case-insensitive). NULL if unknown. */
+const ArchLimits *arch_table_find(const ArchTable *table, const char *name);
+
+/* Look up a product by id or alias ("h100-sxm", "H100"). NULL if unknown. */
+const GpuProduct *arch_table_find_product(const ArchTable *table, const char *name);
+
+/* The row of a product's compute capability. NULL if the table lacks it. */
+const ArchLimits *arch_table_product_arch(const ArchTable *table, const GpuProduct *gpu);
+
+/* The known name closest to `name` (architecture or product), for "did you
+ * mean", written to buf; NULL when nothing is close. */
+const char *arch_table_suggest(const ArchTable *table, const char *name, char *buf,
+                               size_t size);
+
+/* "sm_90" for 9.0, written to buf (at least 16 bytes). */
+const char *arch_sm_name(const ArchLimits *arch, char *buf, size_t size);
+
+/* The architecture's warp-slot count per SM. */
+int arch_max_warps_per_sm(const ArchLimits *arch);
+
+/* ---- the calculation ---------------------------------------------------- */
+
+typedef enum OccLimiter {
+#define LIMITER(e, json, what) OCC_LIMIT_##e,
+#include "limiters.def"
+#undef LIMITER
+    OCC_N_LIMITERS
+} OccLimiter;
+
+const char *occ_limiter_name(OccLimiter limiter); /* "shared_memory" */
+const char *occ_limiter_what(OccLimiter limiter); /* "shared memory" */
+
+enum { OCC_CARVEOUT_DEFAULT = -1 }; /* else a percentage, 0..100 */
+
+/* Partitioned global caching (cc 5.2, 5.3, 6.1, 6.2): a CTA then lives in
+ * half an SM.  ON falls back to OFF when the CTA does not fit; STRICT not. */
+typedef enum OccPartitionedGc { OCC_GC_OFF, OCC_GC_ON, OCC_GC_ON_STRICT } OccPartitionedGc;
+
+/* What a compiled kernel uses and how it is configured. */
+typedef struct KernelResources {
+    int regs_per_thread;
+    uint64_t static_smem;       /* bytes */
+    int barriers;               /* named barriers used (1 when it syncs) */
+    int virtual_resources;
+    int max_threads_per_block;  /* .maxntid / __launch_bounds__; 0: none */
+    bool smem_optin;            /* opted in to the large per-CTA limit */
+    uint64_t max_dynamic_smem;  /* the kernel's dynamic shared-memory limit */
+    int carveout;               /* OCC_CARVEOUT_DEFAULT or 0..100 % */
+    OccPartitionedGc partitioned_gc;
+} KernelResources;
+
+/* Resources of a kernel that uses `regs` registers and `static_smem` bytes
+ * and has opted in (or not) to the large shared-memory limit, with the
+ * largest dynamic size that allows and every other field at its default. */
+KernelResources occ_kernel_defaults(const ArchLimits *arch, int regs, uint64_t static_smem,
+                                    bool optin);
+
+typedef enum OccStatus {
+    OCC_OK = 0,
+    OCC_ERR_INVALID_INPUT,  /* an argument or a table value the rules cannot use */
+    OCC_ERR_DOES_NOT_FIT,   /* (available dynamic smem) fewer CTAs fit than asked */
+} OccStatus;
+
+typedef struct OccResult {
+    int active_blocks;               /* resident CTAs per SM */
+    int limit[OCC_N_LIMITERS];       /* CTAs each resource allows; INT_MAX: no limit */
+    unsigned limited_by;             /* bit (1u << OccLimiter) per binding limiter */
+    int warps_per_block;
+    int active_warps;                /* per SM */
+    int max_warps;                   /* per SM */
+    double occupancy;                /* active_warps / max_warps */
+    int allocated_regs_per_block;
+    uint64_t allocated_smem_per_block; /* including the reserved part */
+    uint64_t smem_per_sm;            /* the carveout the CTAs are placed in */
+    OccPartitionedGc partitioned_gc; /* whether partitioned caching stays on */
+} OccResult;
+
+/* Resident CTAs per SM for CTAs of `block_size` threads with `dynamic_smem`
+ * bytes of dynamic shared memory each. */
+OccStatus occ_active_blocks(const ArchLimits *arch, const KernelResources *kernel,
+                            int block_size, uint64_t dynamic_smem, OccResult *out);
+
+/* Dynamic shared memory per CTA as a function of the block size. */
+typedef uint64_t (*OccDynSmemFn)(int block_size, void *context);
+
+typedef struct OccBlockSizeChoice {
+    int block_size;      /* 0: the kernel cannot run on this architecture */
+    int blocks_per_sm;
+    int min_grid;        /* blocks_per_sm * sm_count: the smallest full grid */
+} OccBlockSizeChoice;
+
+/* The block size of maximum occupancy, largest first among equals, and the
+ * smallest grid that achieves it, as cudaOccMaxPotentialOccupancyBlockSize.
+ * `dyn_fn` (may be NULL) gives dynamic smem per block size; otherwise
+ * `dynamic_smem` is used for every size. */
+OccStatus occ_best_block_size(const ArchLimits *arch, const KernelResources *kernel,
+                              OccDynSmemFn dyn_fn, void *context, uint64_t dynamic_smem,
+                              int sm_count, OccBlockSizeChoice *out);
+
+/* The dynamic shared memory a CTA may use so that `num_blocks` CTAs of
+ * `block_size` threads stay resident, as cudaOccAvailableDynamicSMemPerBlock. */
+OccStatus occ_available_dynamic_smem(const ArchLimits *arch, const KernelResources *kernel,
+                                     int num_blocks, int block_size, uint64_t *bytes);
+
+/* ---- advice --------------------------------------------------------------- */
+
+/* How far a kernel is from one more (or one fewer) resident CTA.  -1 in a
+ * field means "no such change exists". */
+typedef struct OccNextStep {
+    int regs_to_cut;        /* registers per thread to drop to gain a CTA */
+    int regs_gained_blocks; /* CTAs per SM after that cut */
+    int regs_slack;         /* registers per thread that may be added without losing a CTA */
+    int64_t smem_to_cut;    /* shared-memory bytes per CTA to drop to gain a CTA */
+    int smem_gained_blocks;
+    int64_t smem_slack;     /* bytes per CTA that may be added without losing a CTA */
+} OccNextStep;
+
+OccStatus occ_next_step(const ArchLimits *arch, const KernelResources *kernel, int block_size,
+                        uint64_t dynamic_smem, OccNextStep *out);
+
+/* ---- a launch on a product ------------------------------------------------ */
+
+typedef struct OccWaves {
+    uint64_t ctas;            /* ceil(work / block_size) */
+    uint64_t tail_threads;    /* work items in the last CTA */
+    uint64_t ctas_per_wave;   /* sm_count * active_blocks */
+    uint64_t full_waves;
+    double waves;             /* ctas / ctas_per_wave */
+    double last_wave_fill;    /* CTAs of the last wave / ctas_per_wave (1 when whole) */
+    double idle_fraction;     /* CTA slots left idle over all waves */
+    uint64_t persistent_grid; /* = ctas_per_wave: one resident CTA per slot */
+} OccWaves;
+
+/* Returns false (and leaves *out zeroed) when work, block size, active blocks
+ * or SM count is zero. */
+bool occ_waves(uint64_t work, int block_size, int active_blocks, int sm_count, OccWaves *out);
+
+#endif

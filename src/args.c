@@ -1,0 +1,186 @@
+/*
+ * args.c: turning option values into numbers, with one clear message for
+ * each way a value can be wrong (not a number, negative, too large, out of
+ * range, an unknown suffix), and the messages themselves.
+ */
+#include "cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+static void vmessage(const char *command, const char *kind, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "silk-occ%s%s: %s: ", command ? " " : "", command ? command : "", kind);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+void cli_error(const char *command, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmessage(command, "error", fmt, ap);
+    va_end(ap);
+}
+
+void cli_warning(const char *command, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmessage(command, "warning", fmt, ap);
+    va_end(ap);
+}
+
+bool use_colour(FILE *stream)
+{
+    const char *no_colour = getenv("NO_COLOR");
+    return isatty(fileno(stream)) && !(no_colour && *no_colour);
+}
+
+/* Reads the leading unsigned decimal of `text`; false when there is none or
+ * it overflows.  Sign and garbage are the callers' business. */
+static bool read_unsigned(const char *text, unsigned long long *value, const char **end)
+{
+    if (!isdigit((unsigned char)*text))
+        return false;
+    errno = 0;
+    char *stop;
+    *value = strtoull(text, &stop, 10);
+    *end = stop;
+    return errno != ERANGE;
+}
+
+bool parse_integer(const char *command, const char *option, const char *text, long long min,
+                   long long max, long long *out)
+{
+    unsigned long long value;
+    const char *end;
+    bool negative = text[0] == '-';
+    const char *digits = negative || text[0] == '+' ? text + 1 : text;
+    if (!*text || (!isdigit((unsigned char)*digits) && *digits)) {
+        cli_error(command, "%s: '%s' is not a number", option, text);
+        return false;
+    }
+    if (!read_unsigned(digits, &value, &end)) {
+        if (isdigit((unsigned char)*digits))
+            cli_error(command, "%s: '%s' is too large (at most %lld)", option, text, max);
+        else
+            cli_error(command, "%s: '%s' is not a number", option, text);
+        return false;
+    }
+    if (*end) {
+        cli_error(command, "%s: '%s' is not a whole number", option, text);
+        return false;
+    }
+    if (negative && value > 0) {
+        cli_error(command, "%s: '%s' is negative (at least %lld)", option, text, min);
+        return false;
+    }
+    if (value > (unsigned long long)max) {
+        cli_error(command, "%s: '%s' is too large (at most %lld)", option, text, max);
+        return false;
+    }
+    if ((long long)value < min) {
+        cli_error(command, "%s: '%s' is too small (at least %lld)", option, text, min);
+        return false;
+    }
+    *out = (long long)value;
+    return true;
+}
+
+/* Bytes, or a multiple of 1024 (K, KiB) or 1048576 (M, MiB). */
+bool parse_size(const char *command, const char *option, const char *text, uint64_t *out)
+{
+    unsigned long long value;
+    const char *end;
+    if (text[0] == '-') {
+        cli_error(command, "%s: '%s' is negative", option, text);
+        return false;
+    }
+    if (!read_unsigned(text, &value, &end)) {
+        if (isdigit((unsigned char)*text))
+            cli_error(command, "%s: '%s' is too large", option, text);
+        else
+            cli_error(command, "%s: '%s' is not a size (bytes, or a number with K/KiB or M/MiB)",
+                      option, text);
+        return false;
+    }
+    unsigned long long scale = 1;
+    if (strcasecmp(end, "K") == 0 || strcasecmp(end, "KiB") == 0)
+        scale = 1024;
+    else if (strcasecmp(end, "M") == 0 || strcasecmp(end, "MiB") == 0)
+        scale = 1024 * 1024;
+    else if (*end && strcasecmp(end, "B") != 0) {
+        cli_error(command, "%s: '%s' has an unknown unit '%s' (use K/KiB or M/MiB)", option, text,
+                  end);
+        return false;
+    }
+    if (value > UINT64_MAX / scale / 2) {
+        cli_error(command, "%s: '%s' is too large", option, text);
+        return false;
+    }
+    *out = value * scale;
+    return true;
+}
+
+bool parse_format(const char *command, const char *text, bool allow_csv, OutputFormat *out)
+{
+    if (strcmp(text, "text") == 0)
+        *out = FORMAT_TEXT;
+    else if (strcmp(text, "json") == 0)
+        *out = FORMAT_JSON;
+    else if (allow_csv && strcmp(text, "csv") == 0)
+        *out = FORMAT_CSV;
+    else {
+        cli_error(command, "--format: '%s' is not a format (text, json%s)", text,
+                  allow_csv ? ", csv" : "");
+        return false;
+    }
+    return true;
+}
+
+bool parse_carveout(const char *command, const char *text, int *out)
+{
+    static const struct {
+        const char *name;
+        int percent;
+    } names[] = {{"default", OCC_CARVEOUT_DEFAULT}, {"max-shared", 100}, {"max-l1", 0},
+                 {"half", 50}};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(text, names[i].name) == 0) {
+            *out = names[i].percent;
+            return true;
+        }
+    char number[32];
+    size_t len = strlen(text);
+    if (len > 0 && len < sizeof number && text[len - 1] == '%')
+        len--;
+    if (len == 0 || len >= sizeof number || !isdigit((unsigned char)text[0])) {
+        cli_error(command, "--carveout: '%s' is not default, max-shared, max-l1, half or a percentage 0..100",
+                  text);
+        return false;
+    }
+    memcpy(number, text, len);
+    number[len] = '\0';
+    long long percent;
+    if (!parse_integer(command, "--carveout", number, 0, 100, &percent))
+        return false;
+    *out = (int)percent;
+    return true;
+}
+
+const char *format_bytes(uint64_t bytes, char *buf, size_t size)
+{
+    if (bytes >= 1024 && bytes % 1024 == 0)
+        snprintf(buf, size, "%llu KiB", (unsigned long long)(bytes / 1024));
+    else if (bytes >= 1024)
+        snprintf(buf, size, "%.2f KiB", (double)bytes / 1024);
+    else
+        snprintf(buf, size, "%llu B", (unsigned long long)bytes);
+    return buf;
+}

@@ -1,0 +1,43 @@
+/*
+ * calc_model.h: everything `silk-occ calc` computed, in one struct that the
+ * three writers (text, JSON, CSV) print.  Writers compute nothing.
+ */
+#ifndef SILK_CALC_MODEL_H
+#define SILK_CALC_MODEL_H
+
+#include "cli.h"
+
+typedef enum SweepKind { SWEEP_NONE, SWEEP_THREADS, SWEEP_REGS, SWEEP_SMEM } SweepKind;
+
+/* One point of a sweep: the varied configuration and its result. */
+typedef struct SweepRow {
+    int threads;
+    int regs;
+    uint64_t static_smem, dynamic_smem;
+    OccResult result;
+} SweepRow;
+
+typedef struct CalcModel {
+    Target target;
+    int threads;
+    KernelResources kernel;
+    uint64_t dynamic_smem;
+    OccResult result;
+    OccNextStep next;
+    OccBlockSizeChoice best;   /* block size of maximum occupancy */
+    bool have_work;
+    uint64_t work;
+    bool have_waves;           /* work given and SM count known */
+    OccWaves waves;
+    SweepKind sweep;
+    SweepRow *rows;
+    size_t n_rows;
+} CalcModel;
+
+const char *sweep_name(SweepKind kind);
+
+int calc_write_text(const CalcModel *m, FILE *out);
+int calc_write_json(const CalcModel *m, FILE *out);
+int calc_write_csv(const CalcModel *m, FILE *out);
+
+#endif

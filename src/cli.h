@@ -1,0 +1,64 @@
+/*
+ * cli.h: what the silk-occ subcommands share: exit codes, messages,
+ * option-value parsing and the choice of target GPU.
+ */
+#ifndef SILK_CLI_H
+#define SILK_CLI_H
+
+#include "occupancy.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit codes, as documented in silk-occ(1). */
+enum {
+    EXIT_OK = 0,
+    EXIT_FINDINGS = 1,    /* a check failed (or a compile error) */
+    EXIT_USAGE = 2,       /* bad command line or input */
+    EXIT_ENVIRONMENT = 3, /* something the command needs is missing */
+};
+
+typedef enum OutputFormat { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV } OutputFormat;
+
+/* "silk-occ calc: error: ..." on stderr.  `command` names the subcommand. */
+void cli_error(const char *command, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void cli_warning(const char *command, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Option values.  Each prints a one-line error naming the option and the
+ * value and returns false when the text is not acceptable. */
+bool parse_integer(const char *command, const char *option, const char *text, long long min,
+                   long long max, long long *out);
+bool parse_size(const char *command, const char *option, const char *text, uint64_t *out);
+bool parse_format(const char *command, const char *text, bool allow_csv, OutputFormat *out);
+bool parse_carveout(const char *command, const char *text, int *out);
+
+/* "48 KiB", "1.5 KiB" or "200 B", written to buf. */
+const char *format_bytes(uint64_t bytes, char *buf, size_t size);
+
+/* The tables: built in, then each --arch-table file in order. */
+bool load_tables(const char *command, ArchTable *table, char **files, int n_files);
+
+/* The GPU a command analyses: an architecture, and a product when named. */
+typedef struct Target {
+    const ArchLimits *arch;
+    const GpuProduct *gpu; /* NULL for a bare architecture */
+    int sm_count;          /* 0 when unknown */
+    char sm_name[16];      /* "sm_90" */
+} Target;
+
+bool resolve_arch(const char *command, const ArchTable *table, const char *name, Target *out);
+bool resolve_gpu(const char *command, const ArchTable *table, const char *name, Target *out);
+
+/* Colour for people at a terminal; NO_COLOR turns it off. */
+bool use_colour(FILE *stream);
+
+/* The subcommands. */
+int cmd_calc(int argc, char **argv);
+int cmd_arch(int argc, char **argv);
+void usage_calc(FILE *out);
+void usage_arch(FILE *out);
+
+#endif

@@ -1,0 +1,339 @@
+/*
+ * cmd_calc.c: `silk-occ calc`, the occupancy of one kernel configuration on
+ * one GPU: read the options, check them against the target's limits (each
+ * wrong value gets one line naming the option), compute the model, and hand
+ * it to the writer of the chosen format.
+ */
+#include "calc_model.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const COMMAND = "calc";
+
+enum { MAX_TABLE_FILES = 16, MAX_BARRIERS = 16 };
+
+typedef struct CalcOptions {
+    const char *arch, *gpu;
+    long long threads, regs, barriers, sms;
+    uint64_t smem, dyn_smem, work;
+    bool have_threads, have_regs, have_work, have_sms;
+    bool optin;
+    int carveout;
+    OutputFormat format;
+    SweepKind sweep;
+    char *tables[MAX_TABLE_FILES];
+    int n_tables;
+} CalcOptions;
+
+void usage_calc(FILE *out)
+{
+    fputs("usage: silk-occ calc (--arch ARCH | --gpu PRODUCT) --threads N --regs R [options]\n"
+          "\n"
+          "The resident CTAs per SM of a kernel, what limits them, and the next step.\n"
+          "\n"
+          "  --arch ARCH        compute capability: 9.0, sm_90, sm_90a, compute_90, hopper\n"
+          "  --gpu PRODUCT      a GPU product (brings its SM count): h100-sxm, l4, ...\n"
+          "  --threads N        threads per CTA (1 to the block limit)\n"
+          "  --regs R           registers per thread (0 to 255)\n"
+          "  --smem BYTES       static shared memory per CTA (default 0)\n"
+          "  --dyn-smem BYTES   dynamic shared memory per CTA (default 0)\n"
+          "  --barriers N       named barriers the kernel uses (default 1)\n"
+          "  --no-optin         the kernel has not opted in to the large shared-memory limit\n"
+          "  --carveout C       default | max-shared | max-l1 | half | PERCENT\n"
+          "  --work N           work items of a 1-D launch: CTAs, waves, last-wave fill\n"
+          "  --sms N            SM count (default: the product's)\n"
+          "  --sweep VAR        threads | regs | smem: occupancy against that variable\n"
+          "  --format F         text | json | csv\n"
+          "  --arch-table FILE  add or override table rows (may be repeated)\n"
+          "\n"
+          "Sizes take K/KiB or M/MiB suffixes.  See silk-occ(1).\n",
+          out);
+}
+
+static const struct option long_options[] = {
+    {"arch", required_argument, NULL, 'a'},      {"gpu", required_argument, NULL, 'g'},
+    {"threads", required_argument, NULL, 't'},   {"regs", required_argument, NULL, 'r'},
+    {"smem", required_argument, NULL, 's'},      {"dyn-smem", required_argument, NULL, 'd'},
+    {"barriers", required_argument, NULL, 'b'},  {"no-optin", no_argument, NULL, 'n'},
+    {"carveout", required_argument, NULL, 'c'},  {"work", required_argument, NULL, 'w'},
+    {"sms", required_argument, NULL, 'm'},       {"sweep", required_argument, NULL, 'S'},
+    {"format", required_argument, NULL, 'f'},    {"arch-table", required_argument, NULL, 'T'},
+    {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
+};
+
+static bool parse_sweep(const char *text, SweepKind *out)
+{
+    static const char *const names[] = {"threads", "regs", "smem"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(text, names[i]) == 0) {
+            *out = (SweepKind)(SWEEP_THREADS + i);
+            return true;
+        }
+    cli_error(COMMAND, "--sweep: '%s' is not threads, regs or smem", text);
+    return false;
+}
+
+/* Reads one option; false (with the message printed) on a bad value. */
+static bool read_option(CalcOptions *o, int c, const char *arg)
+{
+    switch (c) {
+    case 'a': o->arch = arg; return true;
+    case 'g': o->gpu = arg; return true;
+    case 't': o->have_threads = true; return parse_integer(COMMAND, "--threads", arg, 1, 1 << 30, &o->threads);
+    case 'r': o->have_regs = true; return parse_integer(COMMAND, "--regs", arg, 0, 1 << 30, &o->regs);
+    case 's': return parse_size(COMMAND, "--smem", arg, &o->smem);
+    case 'd': return parse_size(COMMAND, "--dyn-smem", arg, &o->dyn_smem);
+    case 'b': return parse_integer(COMMAND, "--barriers", arg, 0, MAX_BARRIERS, &o->barriers);
+    case 'n': o->optin = false; return true;
+    case 'c': return parse_carveout(COMMAND, arg, &o->carveout);
+    case 'm': o->have_sms = true; return parse_integer(COMMAND, "--sms", arg, 1, 1 << 20, &o->sms);
+    case 'S': return parse_sweep(arg, &o->sweep);
+    case 'f': return parse_format(COMMAND, arg, true, &o->format);
+    case 'w': {
+        long long work;
+        o->have_work = true;
+        if (!parse_integer(COMMAND, "--work", arg, 1, INT64_MAX, &work))
+            return false;
+        o->work = (uint64_t)work;
+        return true;
+    }
+    case 'T':
+        if (o->n_tables == MAX_TABLE_FILES) {
+            cli_error(COMMAND, "--arch-table: at most %d files", MAX_TABLE_FILES);
+            return false;
+        }
+        o->tables[o->n_tables++] = (char *)arg;
+        return true;
+    }
+    return false;
+}
+
+/* Returns EXIT_OK, EXIT_USAGE, or -1 when --help was asked (and printed). */
+static int parse_options(int argc, char **argv, CalcOptions *o)
+{
+    *o = (CalcOptions){.barriers = 1, .optin = true, .carveout = OCC_CARVEOUT_DEFAULT};
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, ":", long_options, NULL)) != -1) {
+        if (c == 'h') {
+            usage_calc(stdout);
+            return -1;
+        }
+        if (c == '?' || c == ':') {
+            const char *bad = argv[optind - 1];
+            if (c == ':')
+                cli_error(COMMAND, "%s: needs a value", bad);
+            else
+                cli_error(COMMAND, "unknown option '%s'; 'silk-occ help calc' lists them", bad);
+            return EXIT_USAGE;
+        }
+        if (!read_option(o, c, optarg))
+            return EXIT_USAGE;
+    }
+    if (optind < argc) {
+        cli_error(COMMAND, "unexpected argument '%s'", argv[optind]);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+static bool check_required(const CalcOptions *o)
+{
+    if (!o->arch == !o->gpu) {
+        cli_error(COMMAND, o->arch ? "--arch and --gpu: give one, not both"
+                                   : "--arch or --gpu: the target GPU is required");
+        return false;
+    }
+    if (!o->have_threads && o->sweep != SWEEP_THREADS) {
+        cli_error(COMMAND, "--threads: required (threads per CTA)");
+        return false;
+    }
+    if (!o->have_regs && o->sweep != SWEEP_REGS) {
+        cli_error(COMMAND, "--regs: required (registers per thread, from ptxas -v)");
+        return false;
+    }
+    return true;
+}
+
+/* The limits that depend on the architecture. */
+static bool check_against_arch(const CalcOptions *o, const Target *t)
+{
+    const ArchLimits *a = t->arch;
+    char limit[32], asked[32];
+    if (o->have_threads && o->threads > a->max_threads_per_block) {
+        cli_error(COMMAND, "--threads: %lld is above the block limit of %d threads on %s",
+                  o->threads, a->max_threads_per_block, t->sm_name);
+        return false;
+    }
+    if (o->have_regs && o->regs > a->max_regs_per_thread) {
+        cli_error(COMMAND, "--regs: %lld is above the %d registers a thread may use on %s",
+                  o->regs, a->max_regs_per_thread, t->sm_name);
+        return false;
+    }
+    if (o->smem > (uint64_t)a->smem_per_block) {
+        cli_error(COMMAND,
+                  "--smem: %s of static shared memory is above the %s static limit per block on %s; "
+                  "larger sizes must be dynamic (--dyn-smem)",
+                  format_bytes(o->smem, asked, sizeof asked),
+                  format_bytes((uint64_t)a->smem_per_block, limit, sizeof limit), t->sm_name);
+        return false;
+    }
+    uint64_t per_block = (uint64_t)(o->optin ? a->smem_per_block_optin : a->smem_per_block);
+    if (o->smem + o->dyn_smem > per_block) {
+        if (!o->optin && o->smem + o->dyn_smem <= (uint64_t)a->smem_per_block_optin)
+            cli_error(COMMAND,
+                      "--dyn-smem: %s of shared memory per block is above the %s default limit on %s; "
+                      "drop --no-optin (the kernel opts in with cudaFuncSetAttribute(kernel, "
+                      "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)) to use up to %s",
+                      format_bytes(o->smem + o->dyn_smem, asked, sizeof asked),
+                      format_bytes(per_block, limit, sizeof limit), t->sm_name,
+                      format_bytes((uint64_t)a->smem_per_block_optin, asked, sizeof asked));
+        else
+            cli_error(COMMAND, "--dyn-smem: %s of shared memory per block is above the %s %s limit on %s",
+                      format_bytes(o->smem + o->dyn_smem, asked, sizeof asked),
+                      format_bytes(per_block, limit, sizeof limit), o->optin ? "opt-in" : "default",
+                      t->sm_name);
+        return false;
+    }
+    return true;
+}
+
+static bool resolve_target(const CalcOptions *o, const ArchTable *table, Target *t)
+{
+    if (o->gpu ? !resolve_gpu(COMMAND, table, o->gpu, t) : !resolve_arch(COMMAND, table, o->arch, t))
+        return false;
+    if (o->have_sms)
+        t->sm_count = (int)o->sms;
+    return true;
+}
+
+/* The seed's "non-multiple-of-32" failure mode: the last warp runs with
+ * idle lanes, which still take a whole warp's slot. */
+static void warn_partial_warp(const CalcOptions *o, const ArchLimits *a)
+{
+    if (!o->have_threads || o->threads % a->warp_size == 0)
+        return;
+    long long warps = (o->threads + a->warp_size - 1) / a->warp_size;
+    long long lanes = warps * a->warp_size;
+    long long idle = lanes - o->threads;
+    cli_warning(COMMAND,
+                "--threads: %lld is not a multiple of %d: the last warp has %lld idle lanes, "
+                "%.1f%% of the CTA's %lld warps (%lld lanes) wasted",
+                o->threads, a->warp_size, idle, 100.0 * (double)idle / (double)lanes, warps, lanes);
+}
+
+/* ---- the model ------------------------------------------------------------ */
+
+static bool evaluate(const CalcModel *m, int threads, int regs, uint64_t static_smem,
+                     uint64_t dynamic_smem, SweepRow *row)
+{
+    KernelResources k = m->kernel;
+    k.regs_per_thread = regs;
+    k.static_smem = static_smem;
+    row->threads = threads;
+    row->regs = regs;
+    row->static_smem = static_smem;
+    row->dynamic_smem = dynamic_smem;
+    return occ_active_blocks(m->target.arch, &k, threads, dynamic_smem, &row->result) == OCC_OK;
+}
+
+static bool push_row(CalcModel *m, size_t *cap, SweepRow row)
+{
+    if (m->n_rows == *cap) {
+        size_t grown_cap = *cap ? *cap * 2 : 64;
+        SweepRow *grown = realloc(m->rows, grown_cap * sizeof *grown);
+        if (!grown)
+            return false;
+        m->rows = grown;
+        *cap = grown_cap;
+    }
+    m->rows[m->n_rows++] = row;
+    return true;
+}
+
+/* Threads step by warps; registers by one; shared memory (the total per
+ * CTA, the dynamic part growing) by the allocation unit. */
+static bool build_sweep(CalcModel *m)
+{
+    const ArchLimits *a = m->target.arch;
+    const KernelResources *k = &m->kernel;
+    size_t cap = 0;
+    SweepRow row;
+    bool ok = true;
+    if (m->sweep == SWEEP_THREADS)
+        for (int t = a->warp_size; t <= a->max_threads_per_block && ok; t += a->warp_size)
+            ok = evaluate(m, t, k->regs_per_thread, k->static_smem, m->dynamic_smem, &row) &&
+                 push_row(m, &cap, row);
+    if (m->sweep == SWEEP_REGS)
+        for (int r = 0; r <= a->max_regs_per_thread && ok; r++)
+            ok = evaluate(m, m->threads, r, k->static_smem, m->dynamic_smem, &row) &&
+                 push_row(m, &cap, row);
+    if (m->sweep == SWEEP_SMEM) {
+        uint64_t limit = (uint64_t)(k->smem_optin ? a->smem_per_block_optin : a->smem_per_block);
+        for (uint64_t dyn = 0; k->static_smem + dyn <= limit && ok; dyn += (uint64_t)a->smem_alloc_unit)
+            ok = evaluate(m, m->threads, k->regs_per_thread, k->static_smem, dyn, &row) &&
+                 push_row(m, &cap, row);
+    }
+    return ok;
+}
+
+static bool build_model(const CalcOptions *o, const Target *t, CalcModel *m)
+{
+    const ArchLimits *a = t->arch;
+    *m = (CalcModel){.target = *t, .sweep = o->sweep, .dynamic_smem = o->dyn_smem};
+    m->threads = o->have_threads ? (int)o->threads : 256;
+    m->kernel = occ_kernel_defaults(a, o->have_regs ? (int)o->regs : 32, o->smem, o->optin);
+    m->kernel.barriers = (int)o->barriers;
+    m->kernel.carveout = o->carveout;
+
+    if (occ_active_blocks(a, &m->kernel, m->threads, m->dynamic_smem, &m->result) != OCC_OK ||
+        occ_next_step(a, &m->kernel, m->threads, m->dynamic_smem, &m->next) != OCC_OK ||
+        occ_best_block_size(a, &m->kernel, NULL, NULL, m->dynamic_smem, t->sm_count, &m->best) !=
+            OCC_OK) {
+        cli_error(COMMAND, "the tables' row for %s cannot be used for this calculation", t->sm_name);
+        return false;
+    }
+    m->have_work = o->have_work;
+    m->work = o->work;
+    if (o->have_work)
+        m->have_waves = occ_waves(o->work, m->threads, m->result.active_blocks, t->sm_count, &m->waves);
+    if (o->sweep != SWEEP_NONE && !build_sweep(m)) {
+        cli_error(COMMAND, "--sweep: out of memory");
+        return false;
+    }
+    return true;
+}
+
+int cmd_calc(int argc, char **argv)
+{
+    CalcOptions o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc != EXIT_OK)
+        return rc < 0 ? EXIT_OK : rc;
+    if (!check_required(&o))
+        return EXIT_USAGE;
+
+    ArchTable table;
+    if (!load_tables(COMMAND, &table, o.tables, o.n_tables))
+        return EXIT_USAGE;
+    Target target;
+    CalcModel m = {0};
+    rc = EXIT_USAGE;
+    if (resolve_target(&o, &table, &target) && check_against_arch(&o, &target)) {
+        warn_partial_warp(&o, target.arch);
+        if (build_model(&o, &target, &m)) {
+            if (o.format == FORMAT_JSON)
+                rc = calc_write_json(&m, stdout);
+            else if (o.format == FORMAT_CSV)
+                rc = calc_write_csv(&m, stdout);
+            else
+                rc = calc_write_text(&m, stdout);
+        }
+    }
+    free(m.rows);
+    arch_table_free(&table);
+    return rc;
+}
