@@ -67,8 +67,8 @@ static void print_totals(const CalcModel *m, FILE *out, Style s)
 {
     const OccResult *r = &m->result;
     char smem[32], reserved[32];
-    fprintf(out, "\n  %s%d CTAs per SM, %d of %d warps: %.1f%% theoretical occupancy%s\n", s.bold,
-            r->active_blocks, r->active_warps, r->max_warps, 100.0 * r->occupancy, s.reset);
+    fprintf(out, "\n  %s%d CTA%s per SM, %d of %d warps: %.1f%% theoretical occupancy%s\n", s.bold,
+            r->active_blocks, r->active_blocks == 1 ? "" : "s", r->active_warps, r->max_warps, 100.0 * r->occupancy, s.reset);
     fprintf(out, "  allocated per CTA: %d registers, %s shared memory", r->allocated_regs_per_block,
             format_bytes(r->allocated_smem_per_block, smem, sizeof smem));
     if (m->target.arch->reserved_smem_per_block)
@@ -78,13 +78,20 @@ static void print_totals(const CalcModel *m, FILE *out, Style s)
     fputs("\n\n", out);
 }
 
+/* "1 CTA fits", "4 CTAs fit". */
+static const char *ctas_fit(int n, char *buf)
+{
+    snprintf(buf, 24, "%d CTA%s", n, n == 1 ? " fits" : "s fit");
+    return buf;
+}
+
 /* One sentence on the first binding limiter, in the terms of its rule. */
 static void explain_limiter(const CalcModel *m, FILE *out)
 {
     const OccResult *r = &m->result;
     const ArchLimits *a = m->target.arch;
     const KernelResources *k = &m->kernel;
-    char b1[32], b2[32];
+    char b1[32], b2[32], count[24];
     int n = r->active_blocks;
     OccLimiter l = OCC_LIMIT_WARPS;
     while (l < OCC_N_LIMITERS - 1 && !(r->limited_by & (1u << l)))
@@ -99,21 +106,21 @@ static void explain_limiter(const CalcModel *m, FILE *out)
                     a->max_threads_per_block);
         else
             fprintf(out, "Warp slots limit occupancy: a CTA of %d threads is %d warps and the SM "
-                         "holds %d warps, so %d CTAs fit.\n",
-                    m->threads, r->warps_per_block, r->max_warps, n);
+                         "holds %d warps, so %s.\n",
+                    m->threads, r->warps_per_block, r->max_warps, ctas_fit(n, count));
         break;
     case OCC_LIMIT_REGISTERS:
         fprintf(out, "Registers limit occupancy: a CTA is allocated %d registers (%d per thread, "
                      "in %d-register units per warp, each warp in one of %d sub-partitions of %d "
-                     "registers), so %d CTAs fit in the SM's %d.\n",
+                     "registers), so %s in the SM's %d.\n",
                 r->allocated_regs_per_block, k->regs_per_thread, a->reg_alloc_unit,
-                a->sub_partitions, a->regs_per_sm / a->sub_partitions, n, a->regs_per_sm);
+                a->sub_partitions, a->regs_per_sm / a->sub_partitions, ctas_fit(n, count), a->regs_per_sm);
         break;
     case OCC_LIMIT_SHARED_MEMORY:
         fprintf(out, "Shared memory limits occupancy: a CTA is allocated %s (in %d-byte units) of "
-                     "a %s carveout, so %d CTAs fit.\n",
+                     "a %s carveout, so %s.\n",
                 format_bytes(r->allocated_smem_per_block, b1, sizeof b1), a->smem_alloc_unit,
-                format_bytes(r->smem_per_sm, b2, sizeof b2), n);
+                format_bytes(r->smem_per_sm, b2, sizeof b2), ctas_fit(n, count));
         break;
     case OCC_LIMIT_BLOCKS:
         fprintf(out, "The SM's CTA slots limit occupancy: it holds at most %d CTAs of any size; "
@@ -122,13 +129,13 @@ static void explain_limiter(const CalcModel *m, FILE *out)
         break;
     case OCC_LIMIT_BARRIERS:
         fprintf(out, "Named barriers limit occupancy: the SM has %d for its CTAs and each uses %d, "
-                     "so %d CTAs fit.\n",
-                a->barriers_per_sm, k->barriers, n);
+                     "so %s.\n",
+                a->barriers_per_sm, k->barriers, ctas_fit(n, count));
         break;
     default:
         fprintf(out, "Virtual resources limit occupancy: the SM has %d and each CTA uses %d, so "
-                     "%d CTAs fit.\n",
-                a->virtual_resources_per_sm, k->virtual_resources, n);
+                     "%s.\n",
+                a->virtual_resources_per_sm, k->virtual_resources, ctas_fit(n, count));
         break;
     }
 }
@@ -150,14 +157,14 @@ static void print_next_step(const CalcModel *m, FILE *out)
                 s->regs_to_cut, s->regs_to_cut == 1 ? "" : "s", k->regs_per_thread - s->regs_to_cut,
                 s->regs_gained_blocks, occupancy_with(m, s->regs_gained_blocks));
     else
-        fputs("no register count fits another CTA", out);
+        fputs("cutting registers alone gains no CTA", out);
     if (s->smem_to_cut > 0)
         fprintf(out, "; or cut %s of shared memory per CTA (to %s) for %d CTAs per SM (%.1f%%)",
                 format_bytes((uint64_t)s->smem_to_cut, b1, sizeof b1),
                 format_bytes(smem - (uint64_t)s->smem_to_cut, b2, sizeof b2), s->smem_gained_blocks,
                 occupancy_with(m, s->smem_gained_blocks));
     else if (smem > 0)
-        fputs("; no shared-memory size fits another CTA", out);
+        fputs("; cutting shared memory alone gains no CTA", out);
     fputs(".\n", out);
     if (m->result.active_blocks > 0)
         fprintf(out, "Slack: %d more register%s per thread, %s more shared memory per CTA, "
@@ -171,8 +178,8 @@ static void print_best(const CalcModel *m, FILE *out)
     const OccBlockSizeChoice *b = &m->best;
     if (b->block_size == 0)
         return;
-    fprintf(out, "Best block size for this kernel: %d threads (%d CTAs per SM, %.1f%%",
-            b->block_size, b->blocks_per_sm,
+    fprintf(out, "Best block size for this kernel: %d threads (%d CTA%s per SM, %.1f%%",
+            b->block_size, b->blocks_per_sm, b->blocks_per_sm == 1 ? "" : "s",
             100.0 * b->block_size * b->blocks_per_sm / m->target.arch->max_threads_per_sm);
     if (m->target.sm_count)
         fprintf(out, "; a full GPU needs at least %d CTAs", b->min_grid);

@@ -191,8 +191,11 @@ static void show_text(const ArchLimits *a, const GpuProduct *g)
                g->minor, g->sm_count, g->memory_gib);
     printf("%s: %s, compute capability %d.%d\n", arch_sm_name(a, sm, sizeof sm), a->family,
            a->major, a->minor);
-    printf("  names                      %d.%d sm_%d%d compute_%d%d %s\n", a->major, a->minor,
-           a->major, a->minor, a->major, a->minor, a->aliases);
+    printf("  names                      %d.%d sm_%d%d compute_%d%d ", a->major, a->minor, a->major,
+           a->minor, a->major, a->minor);
+    for (const char *p = a->aliases; *p; p++)
+        putchar(*p == ';' ? ' ' : *p);
+    putchar('\n');
     printf("  warp size                  %d threads\n", a->warp_size);
     printf("  threads per CTA            %d\n", a->max_threads_per_block);
     printf("  threads per SM             %d (%d warps)\n", a->max_threads_per_sm,

@@ -162,7 +162,7 @@ static bool check_required(const CalcOptions *o)
 static bool check_against_arch(const CalcOptions *o, const Target *t)
 {
     const ArchLimits *a = t->arch;
-    char limit[32], asked[32];
+    char limit[32], asked[32], optin[32];
     if (o->have_threads && o->threads > a->max_threads_per_block) {
         cli_error(COMMAND, "--threads: %lld is above the block limit of %d threads on %s",
                   o->threads, a->max_threads_per_block, t->sm_name);
@@ -190,7 +190,7 @@ static bool check_against_arch(const CalcOptions *o, const Target *t)
                       "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)) to use up to %s",
                       format_bytes(o->smem + o->dyn_smem, asked, sizeof asked),
                       format_bytes(per_block, limit, sizeof limit), t->sm_name,
-                      format_bytes((uint64_t)a->smem_per_block_optin, asked, sizeof asked));
+                      format_bytes((uint64_t)a->smem_per_block_optin, optin, sizeof optin));
         else
             cli_error(COMMAND, "--dyn-smem: %s of shared memory per block is above the %s %s limit on %s",
                       format_bytes(o->smem + o->dyn_smem, asked, sizeof asked),
