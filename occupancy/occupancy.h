@@ -48,7 +48,7 @@ typedef struct ArchLimits {
     int smem_alloc_unit;
     int smem_configs[OCC_MAX_SMEM_CONFIGS]; /* bytes, ascending */
     int n_smem_configs;                     /* 0: the SM's shared memory is fixed */
-    int barriers_per_sm;
+    int barriers_per_cta_slot; /* barriers per SM = this x max_blocks_per_sm */
     int virtual_resources_per_sm;
     int partitioned_gc;
     int max_grid_x, max_grid_y, max_grid_z;
@@ -112,10 +112,13 @@ const char *arch_sm_name(const ArchLimits *arch, char *buf, size_t size);
 /* The architecture's warp-slot count per SM. */
 int arch_max_warps_per_sm(const ArchLimits *arch);
 
+/* Named barriers per SM for the resident CTAs to share; 0: not a limit. */
+int arch_barriers_per_sm(const ArchLimits *arch);
+
 /* ---- the calculation ---------------------------------------------------- */
 
 typedef enum OccLimiter {
-#define LIMITER(e, json, what) OCC_LIMIT_##e,
+#define LIMITER(e, json, what) OCC_LIMITER_##e,
 #include "limiters.def"
 #undef LIMITER
     OCC_N_LIMITERS
@@ -162,7 +165,6 @@ typedef struct OccResult {
     int warps_per_block;
     int active_warps;                /* per SM */
     int max_warps;                   /* per SM */
-    double occupancy;                /* active_warps / max_warps */
     int allocated_regs_per_block;
     uint64_t allocated_smem_per_block; /* including the reserved part */
     uint64_t smem_per_sm;            /* the carveout the CTAs are placed in */
@@ -170,9 +172,23 @@ typedef struct OccResult {
 } OccResult;
 
 /* Resident CTAs per SM for CTAs of `block_size` threads with `dynamic_smem`
- * bytes of dynamic shared memory each. */
+ * bytes of dynamic shared memory each.  *out is meaningful only on OCC_OK. */
 OccStatus occ_active_blocks(const ArchLimits *arch, const KernelResources *kernel,
                             int block_size, uint64_t dynamic_smem, OccResult *out);
+
+/* The same for several block sizes of one kernel at once (out[i] for
+ * block_sizes[i]): the kernel's share of the work is done once, so a sweep
+ * over block sizes costs a fraction of as many single calls. */
+OccStatus occ_active_blocks_sizes(const ArchLimits *arch, const KernelResources *kernel,
+                                  uint64_t dynamic_smem, const int *block_sizes, size_t n,
+                                  OccResult *out);
+
+/* Theoretical occupancy, 0..1: active warps over the SM's warp slots.  A
+ * function rather than a field, so that sweeps need not pay a division. */
+static inline double occ_occupancy(const OccResult *r)
+{
+    return r->max_warps ? (double)r->active_warps / r->max_warps : 0.0;
+}
 
 /* Dynamic shared memory per CTA as a function of the block size. */
 typedef uint64_t (*OccDynSmemFn)(int block_size, void *context);

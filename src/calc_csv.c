@@ -59,7 +59,7 @@ static void write_row(FILE *out, const CalcModel *m, int threads, int regs, uint
     number_field(out, &first, (unsigned long long)r->active_blocks);
     number_field(out, &first, (unsigned long long)r->active_warps);
     number_field(out, &first, (unsigned long long)r->max_warps);
-    snprintf(buf, sizeof buf, "%.6f", r->occupancy);
+    snprintf(buf, sizeof buf, "%.6f", occ_occupancy(r));
     field(out, &first, buf);
     buf[0] = '\0';
     for (int i = 0; i < OCC_N_LIMITERS; i++)

@@ -1,8 +1,8 @@
 /*
  * calc_json.c: `silk-occ calc --format json`, one object with the keys
  * documented in silk-occ(1) (schema "silk-occ/calc/1"), written with cJSON.
- * A sweep adds "sweep": {"variable", "rows"}, each row with the same keys
- * as the top level.
+ * A sweep adds "sweep": {"variable", "rows"}, each row with the keys of one
+ * result (threads .. allocated_smem_per_block).
  */
 #include "calc_model.h"
 
@@ -28,7 +28,7 @@ static void add_result(cJSON *o, int threads, int regs, uint64_t static_smem, ui
     cJSON_AddNumberToObject(o, "active_blocks_per_sm", r->active_blocks);
     cJSON_AddNumberToObject(o, "active_warps_per_sm", r->active_warps);
     cJSON_AddNumberToObject(o, "max_warps_per_sm", r->max_warps);
-    cJSON_AddNumberToObject(o, "occupancy", r->occupancy);
+    cJSON_AddNumberToObject(o, "occupancy", occ_occupancy(r));
     cJSON *limited_by = cJSON_AddArrayToObject(o, "limited_by");
     cJSON *limits = cJSON_AddObjectToObject(o, "limits");
     for (int i = 0; i < OCC_N_LIMITERS; i++) {
@@ -87,8 +87,10 @@ static void add_advice(cJSON *o, const CalcModel *m)
     add_number_or_null(next, "regs_cut_blocks_per_sm", s->regs_gained_blocks >= 0, s->regs_gained_blocks);
     add_number_or_null(next, "smem_to_cut", s->smem_to_cut >= 0, (double)s->smem_to_cut);
     add_number_or_null(next, "smem_cut_blocks_per_sm", s->smem_gained_blocks >= 0, s->smem_gained_blocks);
-    cJSON_AddNumberToObject(next, "regs_slack", s->regs_slack);
-    cJSON_AddNumberToObject(next, "smem_slack", (double)s->smem_slack);
+    /* Slack means nothing when no CTA is resident to lose. */
+    bool resident = m->result.active_blocks > 0;
+    add_number_or_null(next, "regs_slack", resident, s->regs_slack);
+    add_number_or_null(next, "smem_slack", resident, (double)s->smem_slack);
 
     cJSON *best = cJSON_AddObjectToObject(o, "best_block_size");
     cJSON_AddNumberToObject(best, "threads", m->best.block_size);

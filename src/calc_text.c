@@ -68,7 +68,7 @@ static void print_totals(const CalcModel *m, FILE *out, Style s)
     const OccResult *r = &m->result;
     char smem[32], reserved[32];
     fprintf(out, "\n  %s%d CTA%s per SM, %d of %d warps: %.1f%% theoretical occupancy%s\n", s.bold,
-            r->active_blocks, r->active_blocks == 1 ? "" : "s", r->active_warps, r->max_warps, 100.0 * r->occupancy, s.reset);
+            r->active_blocks, r->active_blocks == 1 ? "" : "s", r->active_warps, r->max_warps, 100.0 * occ_occupancy(r), s.reset);
     fprintf(out, "  allocated per CTA: %d registers, %s shared memory", r->allocated_regs_per_block,
             format_bytes(r->allocated_smem_per_block, smem, sizeof smem));
     if (m->target.arch->reserved_smem_per_block)
@@ -93,14 +93,14 @@ static void explain_limiter(const CalcModel *m, FILE *out)
     const KernelResources *k = &m->kernel;
     char b1[32], b2[32], count[24];
     int n = r->active_blocks;
-    OccLimiter l = OCC_LIMIT_WARPS;
+    OccLimiter l = OCC_LIMITER_WARPS;
     while (l < OCC_N_LIMITERS - 1 && !(r->limited_by & (1u << l)))
         l++;
     if (n == 0)
         fprintf(out, "The kernel cannot run on %s: its %s allow no CTA. ", m->target.sm_name,
                 occ_limiter_what(l));
     switch (l) {
-    case OCC_LIMIT_WARPS:
+    case OCC_LIMITER_WARPS:
         if (m->threads > a->max_threads_per_block)
             fprintf(out, "A CTA of %d threads is above the block limit of %d.\n", m->threads,
                     a->max_threads_per_block);
@@ -109,28 +109,28 @@ static void explain_limiter(const CalcModel *m, FILE *out)
                          "holds %d warps, so %s.\n",
                     m->threads, r->warps_per_block, r->max_warps, ctas_fit(n, count));
         break;
-    case OCC_LIMIT_REGISTERS:
+    case OCC_LIMITER_REGISTERS:
         fprintf(out, "Registers limit occupancy: a CTA is allocated %d registers (%d per thread, "
                      "in %d-register units per warp, each warp in one of %d sub-partitions of %d "
                      "registers), so %s in the SM's %d.\n",
                 r->allocated_regs_per_block, k->regs_per_thread, a->reg_alloc_unit,
                 a->sub_partitions, a->regs_per_sm / a->sub_partitions, ctas_fit(n, count), a->regs_per_sm);
         break;
-    case OCC_LIMIT_SHARED_MEMORY:
+    case OCC_LIMITER_SHARED_MEMORY:
         fprintf(out, "Shared memory limits occupancy: a CTA is allocated %s (in %d-byte units) of "
                      "a %s carveout, so %s.\n",
                 format_bytes(r->allocated_smem_per_block, b1, sizeof b1), a->smem_alloc_unit,
                 format_bytes(r->smem_per_sm, b2, sizeof b2), ctas_fit(n, count));
         break;
-    case OCC_LIMIT_BLOCKS:
+    case OCC_LIMITER_BLOCKS:
         fprintf(out, "The SM's CTA slots limit occupancy: it holds at most %d CTAs of any size; "
                      "larger CTAs would raise it.\n",
                 a->max_blocks_per_sm);
         break;
-    case OCC_LIMIT_BARRIERS:
+    case OCC_LIMITER_BARRIERS:
         fprintf(out, "Named barriers limit occupancy: the SM has %d for its CTAs and each uses %d, "
                      "so %s.\n",
-                a->barriers_per_sm, k->barriers, ctas_fit(n, count));
+                arch_barriers_per_sm(a), k->barriers, ctas_fit(n, count));
         break;
     default:
         fprintf(out, "Virtual resources limit occupancy: the SM has %d and each CTA uses %d, so "
@@ -153,16 +153,17 @@ static void print_next_step(const CalcModel *m, FILE *out)
     char b1[32], b2[32];
     fputs("Next step: ", out);
     if (s->regs_to_cut > 0)
-        fprintf(out, "cut %d register%s per thread (to %d) for %d CTAs per SM (%.1f%%)",
+        fprintf(out, "cut %d register%s per thread (to %d) for %d CTA%s per SM (%.1f%%)",
                 s->regs_to_cut, s->regs_to_cut == 1 ? "" : "s", k->regs_per_thread - s->regs_to_cut,
-                s->regs_gained_blocks, occupancy_with(m, s->regs_gained_blocks));
+                s->regs_gained_blocks, s->regs_gained_blocks == 1 ? "" : "s",
+                occupancy_with(m, s->regs_gained_blocks));
     else
         fputs("cutting registers alone gains no CTA", out);
     if (s->smem_to_cut > 0)
-        fprintf(out, "; or cut %s of shared memory per CTA (to %s) for %d CTAs per SM (%.1f%%)",
+        fprintf(out, "; or cut %s of shared memory per CTA (to %s) for %d CTA%s per SM (%.1f%%)",
                 format_bytes((uint64_t)s->smem_to_cut, b1, sizeof b1),
                 format_bytes(smem - (uint64_t)s->smem_to_cut, b2, sizeof b2), s->smem_gained_blocks,
-                occupancy_with(m, s->smem_gained_blocks));
+                s->smem_gained_blocks == 1 ? "" : "s", occupancy_with(m, s->smem_gained_blocks));
     else if (smem > 0)
         fputs("; cutting shared memory alone gains no CTA", out);
     fputs(".\n", out);
@@ -266,7 +267,7 @@ static void print_sweep(const CalcModel *m, FILE *out, Style s)
         const OccResult *r = &m->rows[i].result;
         limiter_list(r->limited_by, limiters, sizeof limiters);
         fprintf(out, "%-22s %8d %8d %9.1f%%  %s\n", range, r->active_blocks, r->active_warps,
-                100.0 * r->occupancy, limiters);
+                100.0 * occ_occupancy(r), limiters);
         i = j + 1;
     }
 }
