@@ -12,6 +12,7 @@
 #include "occupancy.h"
 
 #include <csv.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -65,6 +66,7 @@ typedef struct Loader {
     long line;         /* line being fed to the parser */
     long row_line;     /* line the current row started on */
     bool have_header;
+    bool at_row_start; /* the parser holds no part of a row */
     bool products;     /* which table the file holds */
     const Column *columns;
     int n_columns;
@@ -108,11 +110,16 @@ static bool parse_long(const char *text, long *value)
     return true;
 }
 
+/* MAJOR.MINOR exactly: one or two digits, a dot, one digit ("9.0", "12.1"). */
 static bool parse_cc(const char *text, int *major, int *minor)
 {
-    char extra;
-    return sscanf(text, "%d.%d%c", major, minor, &extra) == 2 && *major > 0 && *major < 100 &&
-           *minor >= 0 && *minor < 10;
+    size_t digits = strspn(text, "0123456789");
+    if (digits < 1 || digits > 2 || text[0] == '0' || text[digits] != '.' ||
+        !isdigit((unsigned char)text[digits + 1]) || text[digits + 2] != '\0')
+        return false;
+    *major = atoi(text);
+    *minor = text[digits + 1] - '0';
+    return true;
 }
 
 static bool parse_kib_list(Loader *ld, const Column *col, const char *text, ArchLimits *a)
@@ -331,9 +338,21 @@ static void read_row(Loader *ld)
     }
     bool is_new;
     const char *key = key_text(ld);
+    const char *key_name = ld->products ? "id" : "cc";
+    if (is_blank(key)) {
+        fail(ld, "field '%s': empty (every row needs one)", key_name);
+        return;
+    }
+    if (!ld->products) {
+        int major, minor;
+        if (!parse_cc(key, &major, &minor)) {
+            fail(ld, "field 'cc': '%s' is not a compute capability (MAJOR.MINOR)", key);
+            return;
+        }
+    }
     void *row = row_for_key(ld, key, &is_new);
     if (!row) {
-        fail(ld, "field '%s': '%s' is not a valid key", ld->products ? "id" : "cc", key);
+        fail(ld, "out of memory");
         return;
     }
     bool given[MAX_COLUMNS] = {false};
@@ -366,6 +385,7 @@ static void on_field(void *data, size_t len, void *user)
         return;
     if (ld->n_fields == 0)
         ld->row_line = ld->line;
+    ld->at_row_start = false;
     if (ld->n_fields == MAX_COLUMNS) {
         fail(ld, "more than %d fields in a row", MAX_COLUMNS);
         return;
@@ -386,6 +406,7 @@ static void on_row(int terminator, void *user)
     if (!ld->failed)
         read_row(ld);
     ld->n_fields = 0;
+    ld->at_row_start = true;
 }
 
 /* ---- staging ---------------------------------------------------------------- */
@@ -419,6 +440,12 @@ static void parse_lines(Loader *ld, struct csv_parser *parser, const char *text,
         const char *nl = memchr(text + pos, '\n', len - pos);
         size_t chunk = nl ? (size_t)(nl - (text + pos)) + 1 : len - pos;
         ld->line++;
+        /* A comment line never reaches the parser, so any text may follow
+         * the '#' (a quoted field running over lines is not a comment). */
+        if (ld->at_row_start && text[pos] == '#') {
+            pos += chunk;
+            continue;
+        }
         if (csv_parse(parser, text + pos, chunk, on_field, on_row, ld) != chunk) {
             ld->row_line = ld->line;
             fail(ld, "malformed CSV: %s", csv_strerror(csv_error(parser)));
@@ -439,7 +466,7 @@ int arch_table_load_text(ArchTable *table, const char *text, size_t len, const c
         snprintf(err->message, sizeof err->message, "%s: out of memory", origin);
         return -1;
     }
-    Loader ld = {.table = &staging, .origin = origin, .err = err};
+    Loader ld = {.table = &staging, .origin = origin, .err = err, .at_row_start = true};
     struct csv_parser parser;
     if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI) != 0) {
         arch_table_free(&staging);
@@ -449,7 +476,7 @@ int arch_table_load_text(ArchTable *table, const char *text, size_t len, const c
     parse_lines(&ld, &parser, text, len);
     csv_free(&parser);
     if (!ld.failed && !ld.have_header) {
-        ld.row_line = ld.line;
+        ld.row_line = ld.line > 0 ? ld.line : 1;
         fail(&ld, "the file has no header row");
     }
     if (ld.failed) {

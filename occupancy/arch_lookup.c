@@ -137,14 +137,27 @@ typedef struct Suggestion {
     const char *wanted;
     char best[OCC_ALIASES_MAX];
     int distance;
+    size_t prefix; /* of the best with `wanted` */
 } Suggestion;
 
+static size_t common_prefix(const char *a, const char *b)
+{
+    size_t n = 0;
+    while (a[n] && tolower((unsigned char)a[n]) == tolower((unsigned char)b[n]))
+        n++;
+    return n;
+}
+
+/* The closest name wins; among equally close ones, the one that shares the
+ * longest prefix ("sm_91" is nearer "sm_90" than "sm_61"). */
 static bool consider(const char *name, void *context)
 {
     Suggestion *s = context;
     int d = edit_distance(s->wanted, name);
-    if (d < s->distance) {
+    size_t prefix = common_prefix(s->wanted, name);
+    if (d < s->distance || (d == s->distance && prefix > s->prefix)) {
         s->distance = d;
+        s->prefix = prefix;
         snprintf(s->best, sizeof s->best, "%s", name);
     }
     return false;

@@ -59,7 +59,8 @@ static cJSON *arch_json(const ArchLimits *a)
     cJSON *configs = cJSON_AddArrayToObject(o, "smem_configs");
     for (int i = 0; i < a->n_smem_configs; i++)
         cJSON_AddItemToArray(configs, cJSON_CreateNumber(a->smem_configs[i]));
-    INT_FIELD(barriers_per_sm);
+    INT_FIELD(barriers_per_cta_slot);
+    cJSON_AddNumberToObject(o, "barriers_per_sm", arch_barriers_per_sm(a));
     INT_FIELD(virtual_resources_per_sm);
     INT_FIELD(partitioned_gc);
     INT_FIELD(max_grid_x);
@@ -203,8 +204,8 @@ static void show_text(const ArchLimits *a, const GpuProduct *g)
     printf("  CTAs per SM                %d\n", a->max_blocks_per_sm);
     printf("  registers per SM           %d (%d sub-partitions)\n", a->regs_per_sm, a->sub_partitions);
     printf("  registers per CTA          %d\n", a->regs_per_block);
-    printf("  registers per thread       %d (a CTA cannot launch above %d)\n", a->max_regs_per_thread,
-           a->reg_alloc_limit_per_thread);
+    printf("  registers per thread       %d (the launch check allows up to %d)\n",
+           a->max_regs_per_thread, a->reg_alloc_limit_per_thread);
     printf("  register allocation        %d per warp; warps counted in groups of %d\n",
            a->reg_alloc_unit, a->warp_alloc_granularity);
     printf("  shared memory per SM       %s\n", format_bytes((uint64_t)a->smem_per_sm, b, sizeof b));
@@ -217,11 +218,15 @@ static void show_text(const ArchLimits *a, const GpuProduct *g)
     for (int i = 0; i < a->n_smem_configs; i++)
         printf("%s%d", i ? ", " : "", a->smem_configs[i] / 1024);
     printf(a->n_smem_configs ? " KiB\n" : "fixed\n");
-    if (a->barriers_per_sm)
-        printf("  barriers per SM            %d\n", a->barriers_per_sm);
+    if (a->barriers_per_cta_slot)
+        printf("  barriers per SM            %d (%d per CTA slot)\n", arch_barriers_per_sm(a),
+               a->barriers_per_cta_slot);
     else
         printf("  barriers per SM            not a limit\n");
-    printf("  virtual resources per SM   %d\n", a->virtual_resources_per_sm);
+    if (a->virtual_resources_per_sm)
+        printf("  virtual resources per SM   %d\n", a->virtual_resources_per_sm);
+    else
+        printf("  virtual resources per SM   not a limit\n");
     printf("  partitioned global caching %s\n", a->partitioned_gc ? "supported" : "no");
     printf("  grid limits                %d x %d x %d\n", a->max_grid_x, a->max_grid_y, a->max_grid_z);
 }
