@@ -254,6 +254,27 @@ static bool push_row(CalcModel *m, size_t *cap, SweepRow row)
     return true;
 }
 
+/* Every whole-warp block size, in one call of the engine. */
+static bool sweep_block_sizes(CalcModel *m, size_t *cap)
+{
+    const ArchLimits *a = m->target.arch;
+    size_t n = (size_t)(a->max_threads_per_block / a->warp_size);
+    int *sizes = malloc(n * sizeof *sizes);
+    OccResult *results = malloc(n * sizeof *results);
+    bool ok = sizes && results;
+    for (size_t i = 0; ok && i < n; i++)
+        sizes[i] = (int)(i + 1) * a->warp_size;
+    ok = ok && occ_active_blocks_sizes(a, &m->kernel, m->dynamic_smem, sizes, n, results) == OCC_OK;
+    for (size_t i = 0; ok && i < n; i++) {
+        SweepRow row = {sizes[i], m->kernel.regs_per_thread, m->kernel.static_smem,
+                        m->dynamic_smem, results[i]};
+        ok = push_row(m, cap, row);
+    }
+    free(sizes);
+    free(results);
+    return ok;
+}
+
 /* Threads step by warps; registers by one; shared memory (the total per
  * CTA, the dynamic part growing) by the allocation unit. */
 static bool build_sweep(CalcModel *m)
@@ -264,9 +285,7 @@ static bool build_sweep(CalcModel *m)
     SweepRow row;
     bool ok = true;
     if (m->sweep == SWEEP_THREADS)
-        for (int t = a->warp_size; t <= a->max_threads_per_block && ok; t += a->warp_size)
-            ok = evaluate(m, t, k->regs_per_thread, k->static_smem, m->dynamic_smem, &row) &&
-                 push_row(m, &cap, row);
+        ok = sweep_block_sizes(m, &cap);
     if (m->sweep == SWEEP_REGS)
         for (int r = 0; r <= a->max_regs_per_thread && ok; r++)
             ok = evaluate(m, m->threads, r, k->static_smem, m->dynamic_smem, &row) &&
