@@ -67,6 +67,7 @@ typedef struct Loader {
     long row_line;     /* line the current row started on */
     bool have_header;
     bool at_row_start; /* the parser holds no part of a row */
+    long row_start_line; /* the line the row being parsed began on */
     bool products;     /* which table the file holds */
     const Column *columns;
     int n_columns;
@@ -433,6 +434,18 @@ static bool copy_table(ArchTable *dst, const ArchTable *src)
     return true;
 }
 
+/* Malformed quoting, reported where the row began and on the field the
+ * parser was reading (the one after the last complete field). */
+static void fail_quoting(Loader *ld, const char *what)
+{
+    ld->row_line = ld->row_start_line;
+    if (ld->have_header && ld->n_fields < ld->n_header)
+        fail(ld, "field '%s': malformed CSV: %s", ld->columns[ld->column_of[ld->n_fields]].name,
+             what);
+    else
+        fail(ld, "field %d: malformed CSV: %s", ld->n_fields + 1, what);
+}
+
 static void parse_lines(Loader *ld, struct csv_parser *parser, const char *text, size_t len)
 {
     size_t pos = 0;
@@ -446,16 +459,14 @@ static void parse_lines(Loader *ld, struct csv_parser *parser, const char *text,
             pos += chunk;
             continue;
         }
-        if (csv_parse(parser, text + pos, chunk, on_field, on_row, ld) != chunk) {
-            ld->row_line = ld->line;
-            fail(ld, "malformed CSV: %s", csv_strerror(csv_error(parser)));
-        }
+        if (ld->at_row_start)
+            ld->row_start_line = ld->line;
+        if (csv_parse(parser, text + pos, chunk, on_field, on_row, ld) != chunk)
+            fail_quoting(ld, "a quote inside a field, or text after a closing quote");
         pos += chunk;
     }
-    if (!ld->failed && csv_fini(parser, on_field, on_row, ld) != 0) {
-        ld->row_line = ld->line;
-        fail(ld, "malformed CSV: %s", csv_strerror(csv_error(parser)));
-    }
+    if (!ld->failed && csv_fini(parser, on_field, on_row, ld) != 0)
+        fail_quoting(ld, "a quoted field that never closes");
 }
 
 int arch_table_load_text(ArchTable *table, const char *text, size_t len, const char *origin,

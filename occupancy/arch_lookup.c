@@ -163,16 +163,19 @@ static bool consider(const char *name, void *context)
     return false;
 }
 
-const char *arch_table_suggest(const ArchTable *t, const char *name, char *buf, size_t size)
+const char *arch_table_suggest(const ArchTable *t, const char *name, int kinds, char *buf,
+                               size_t size)
 {
     Suggestion s = {.wanted = name, .distance = MAX_NAME};
-    for (size_t i = 0; i < t->n_archs; i++)
+    for (size_t i = 0; (kinds & OCC_SUGGEST_ARCHS) && i < t->n_archs; i++)
         each_arch_name(&t->archs[i], consider, &s);
-    for (size_t i = 0; i < t->n_products; i++)
+    for (size_t i = 0; (kinds & OCC_SUGGEST_PRODUCTS) && i < t->n_products; i++)
         each_product_name(&t->products[i], consider, &s);
+    /* A third of the name may be wrong, and at least one character: more
+     * than that on a short name suggests names that merely share a digit. */
     int allowed = (int)strlen(name) / 3;
-    if (allowed < 2)
-        allowed = 2;
+    if (allowed < 1)
+        allowed = 1;
     if (s.distance > allowed)
         return NULL;
     snprintf(buf, size, "%s", s.best);

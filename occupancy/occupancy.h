@@ -101,9 +101,12 @@ const GpuProduct *arch_table_find_product(const ArchTable *table, const char *na
 /* The row of a product's compute capability. NULL if the table lacks it. */
 const ArchLimits *arch_table_product_arch(const ArchTable *table, const GpuProduct *gpu);
 
-/* The known name closest to `name` (architecture or product), for "did you
- * mean", written to buf; NULL when nothing is close. */
-const char *arch_table_suggest(const ArchTable *table, const char *name, char *buf,
+/* Which names arch_table_suggest considers. */
+enum { OCC_SUGGEST_ARCHS = 1, OCC_SUGGEST_PRODUCTS = 2 };
+
+/* The known name of the given kinds closest to `name`, for "did you mean",
+ * written to buf; NULL when nothing is close. */
+const char *arch_table_suggest(const ArchTable *table, const char *name, int kinds, char *buf,
                                size_t size);
 
 /* "sm_90" for 9.0, written to buf (at least 16 bytes). */

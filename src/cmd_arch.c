@@ -237,7 +237,8 @@ static int show(const ArchTable *t, const char *name, OutputFormat format)
     const ArchLimits *a = g ? arch_table_product_arch(t, g) : arch_table_find(t, name);
     if (!a) {
         char suggestion[OCC_ALIASES_MAX];
-        if (arch_table_suggest(t, name, suggestion, sizeof suggestion))
+        if (arch_table_suggest(t, name, OCC_SUGGEST_ARCHS | OCC_SUGGEST_PRODUCTS, suggestion,
+                               sizeof suggestion))
             cli_error(COMMAND, "unknown architecture or GPU '%s' (did you mean '%s'?)", name, suggestion);
         else
             cli_error(COMMAND, "unknown architecture or GPU '%s'; 'silk-occ arch list' lists them", name);

@@ -22,13 +22,23 @@ bool load_tables(const char *command, ArchTable *table, char **files, int n_file
     return true;
 }
 
-static void unknown_name(const char *command, const ArchTable *table, const char *option,
-                         const char *kind, const char *name)
+/* "Did you mean" names a close name of the kind the option takes, or else
+ * a close name of the other kind together with the option that takes it. */
+static void unknown_name(const char *command, const ArchTable *table, bool want_arch,
+                         const char *name)
 {
+    const char *option = want_arch ? "--arch" : "--gpu";
+    const char *other = want_arch ? "--gpu" : "--arch";
+    const char *kind = want_arch ? "architecture" : "GPU";
+    int same = want_arch ? OCC_SUGGEST_ARCHS : OCC_SUGGEST_PRODUCTS;
+    int different = want_arch ? OCC_SUGGEST_PRODUCTS : OCC_SUGGEST_ARCHS;
     char suggestion[OCC_ALIASES_MAX];
-    if (arch_table_suggest(table, name, suggestion, sizeof suggestion))
+    if (arch_table_suggest(table, name, same, suggestion, sizeof suggestion))
         cli_error(command, "%s: unknown %s '%s' (did you mean '%s'?); 'silk-occ arch list' lists them",
                   option, kind, name, suggestion);
+    else if (arch_table_suggest(table, name, different, suggestion, sizeof suggestion))
+        cli_error(command, "%s: unknown %s '%s' (did you mean %s %s?); 'silk-occ arch list' lists them",
+                  option, kind, name, other, suggestion);
     else
         cli_error(command, "%s: unknown %s '%s'; 'silk-occ arch list' lists them", option, kind,
                   name);
@@ -43,7 +53,7 @@ bool resolve_arch(const char *command, const ArchTable *table, const char *name,
             cli_error(command, "--arch: '%s' is a GPU product, not an architecture: use --gpu %s",
                       name, name);
         else
-            unknown_name(command, table, "--arch", "architecture", name);
+            unknown_name(command, table, true, name);
         return false;
     }
     arch_sm_name(out->arch, out->sm_name, sizeof out->sm_name);
@@ -59,7 +69,7 @@ bool resolve_gpu(const char *command, const ArchTable *table, const char *name, 
             cli_error(command, "--gpu: '%s' is an architecture, not a GPU product: use --arch %s",
                       name, name);
         else
-            unknown_name(command, table, "--gpu", "GPU", name);
+            unknown_name(command, table, false, name);
         return false;
     }
     out->arch = arch_table_product_arch(table, out->gpu);

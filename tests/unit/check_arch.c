@@ -205,23 +205,30 @@ END_TEST
 /* ---- did you mean -------------------------------------------------------------- */
 
 typedef struct SuggestCase {
-    const char *typed, *suggested; /* NULL: nothing close */
+    const char *typed;
+    int kinds;
+    const char *suggested; /* NULL: nothing close */
 } SuggestCase;
 
 static const SuggestCase suggest_cases[] = {
-    {"sm_91", "sm_90"},       /* distance 1 from sm_90 and sm_61; sm_90 shares more */
-    {"h10", "h100"},          /* distance 1 from h100 and a10; h100 shares "h10" */
-    {"hoper", "hopper"},
-    {"a100-40", "a100-40gb"}, /* distance 2, allowed max(7/3, 2) = 2 */
-    {"qqqqqqqq", NULL},
-    {"xyzzy", NULL},
+    {"sm_91", OCC_SUGGEST_ARCHS | OCC_SUGGEST_PRODUCTS, "sm_90"}, /* 1 from sm_90 and sm_61; sm_90 shares more */
+    {"h10", OCC_SUGGEST_ARCHS | OCC_SUGGEST_PRODUCTS, "h100"},    /* 1 from h100 and a10; h100 shares "h10" */
+    {"hoper", OCC_SUGGEST_ARCHS | OCC_SUGGEST_PRODUCTS, "hopper"},
+    {"a100-40", OCC_SUGGEST_ARCHS | OCC_SUGGEST_PRODUCTS, "a100-40gb"}, /* 2, allowed max(7/3, 1) */
+    {"qqqqqqqq", OCC_SUGGEST_ARCHS | OCC_SUGGEST_PRODUCTS, NULL},
+    {"xyzzy", OCC_SUGGEST_ARCHS | OCC_SUGGEST_PRODUCTS, NULL},
+    /* only the kinds asked for */
+    {"hoper", OCC_SUGGEST_PRODUCTS, NULL},
+    {"sm_91", OCC_SUGGEST_PRODUCTS, NULL},
+    {"h10", OCC_SUGGEST_PRODUCTS, "h100"},
+    {"h10", OCC_SUGGEST_ARCHS, NULL}, /* not '5.0': two of three characters differ */
 };
 
 START_TEST(test_suggest)
 {
     const SuggestCase *c = &suggest_cases[_i];
     char buf[OCC_ALIASES_MAX];
-    const char *got = arch_table_suggest(&table, c->typed, buf, sizeof buf);
+    const char *got = arch_table_suggest(&table, c->typed, c->kinds, buf, sizeof buf);
     if (!c->suggested) {
         ck_assert_msg(got == NULL, "'%s' suggested '%s'", c->typed, got);
         return;
@@ -355,9 +362,14 @@ static const BadCase bad_cases[] = {
     {"cc,warp_size,max_blocks_per_sm\n9.0,32\n",
      "t.csv:2: field 'max_blocks_per_sm': the row has 2 fields, the header 3"},
     {"cc,warp_size\n9.0,\"32\n",
-     "t.csv:2: malformed CSV: error parsing data while strict checking enabled"},
+     "t.csv:2: field 'warp_size': malformed CSV: a quoted field that never closes"},
     {"cc,warp_size\n9.0,3\"2\n",
-     "t.csv:2: malformed CSV: error parsing data while strict checking enabled"},
+     "t.csv:2: field 'warp_size': malformed CSV: a quote inside a field, or text after a closing quote"},
+    /* the line the row began on, however many lines the open quote swallows */
+    {"cc,family\n9.0,\"Hopper\n8.0,Ampere\n8.6,Ampere\n",
+     "t.csv:2: field 'family': malformed CSV: a quoted field that never closes"},
+    {"cc,\"family\n",
+     "t.csv:1: field 2: malformed CSV: a quoted field that never closes"},
     {"", "t.csv:1: the file has no header row"},
     {"# only a comment\n\n", "t.csv:2: the file has no header row"},
     {"id,name,aliases,cc,sm_count,memory_gib\nx1,X One,,13.0,10,8\n",
