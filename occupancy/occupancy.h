@@ -244,8 +244,9 @@ typedef struct OccWaves {
     uint64_t persistent_grid; /* = ctas_per_wave: one resident CTA per slot */
 } OccWaves;
 
-/* Returns false (and leaves *out zeroed) when work, block size, active blocks
- * or SM count is zero. */
+/* Returns false when work, block size, active blocks or SM count is zero;
+ * *out is then zero but for ctas and tail_threads, which need only the work
+ * and the block size. */
 bool occ_waves(uint64_t work, int block_size, int active_blocks, int sm_count, OccWaves *out);
 
 #endif

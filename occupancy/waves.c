@@ -10,11 +10,13 @@
 bool occ_waves(uint64_t work, int block_size, int active_blocks, int sm_count, OccWaves *out)
 {
     memset(out, 0, sizeof *out);
-    if (work == 0 || block_size <= 0 || active_blocks <= 0 || sm_count <= 0)
+    if (work == 0 || block_size <= 0)
         return false;
     uint64_t block = (uint64_t)block_size;
     out->ctas = work / block + (work % block != 0);
     out->tail_threads = work - (out->ctas - 1) * block;
+    if (active_blocks <= 0 || sm_count <= 0)
+        return false;
     out->ctas_per_wave = (uint64_t)active_blocks * (uint64_t)sm_count;
     out->persistent_grid = out->ctas_per_wave;
     out->full_waves = out->ctas / out->ctas_per_wave;

@@ -36,6 +36,14 @@ void cli_warning(const char *command, const char *fmt, ...)
     va_end(ap);
 }
 
+void report_option_error(const char *command, int c, const char *argument)
+{
+    if (c == ':')
+        cli_error(command, "%s: needs a value", argument);
+    else
+        cli_error(command, "unknown option '%s'; 'silk-occ help %s' lists them", argument, command);
+}
+
 bool use_colour(FILE *stream)
 {
     const char *no_colour = getenv("NO_COLOR");

@@ -53,9 +53,7 @@ static void write_header(FILE *out, bool launch)
 static void write_launch(FILE *out, const CalcModel *m)
 {
     const OccWaves *w = &m->waves;
-    uint64_t threads = (uint64_t)m->threads;
-    fprintf(out, ",%llu,%llu", (unsigned long long)m->work,
-            (unsigned long long)((m->work + threads - 1) / threads));
+    fprintf(out, ",%llu,%llu", (unsigned long long)m->work, (unsigned long long)w->ctas);
     if (m->have_waves)
         fprintf(out, ",%.6f,%.6f,%llu", w->waves, w->last_wave_fill,
                 (unsigned long long)w->persistent_grid);

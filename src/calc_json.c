@@ -106,14 +106,13 @@ static void add_launch(cJSON *o, const CalcModel *m)
                        (double)m->target.sm_count * m->result.active_blocks);
     if (!m->have_work)
         return;
-    uint64_t threads = (uint64_t)m->threads;
     cJSON_AddNumberToObject(o, "work", (double)m->work);
-    cJSON_AddNumberToObject(o, "ctas", (double)((m->work + threads - 1) / threads));
+    cJSON_AddNumberToObject(o, "ctas", (double)w->ctas);
     add_number_or_null(o, "waves", m->have_waves, w->waves);
     add_number_or_null(o, "full_waves", m->have_waves, (double)w->full_waves);
     add_number_or_null(o, "last_wave_fill", m->have_waves, w->last_wave_fill);
     add_number_or_null(o, "idle_fraction", m->have_waves, w->idle_fraction);
-    cJSON_AddNumberToObject(o, "tail_threads", (double)(m->work - (m->work - 1) / threads * threads));
+    cJSON_AddNumberToObject(o, "tail_threads", (double)w->tail_threads);
 }
 
 static void add_sweep(cJSON *o, const CalcModel *m)

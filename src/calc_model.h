@@ -27,8 +27,8 @@ typedef struct CalcModel {
     OccBlockSizeChoice best;   /* block size of maximum occupancy */
     bool have_work;
     uint64_t work;
-    bool have_waves;           /* work given and SM count known */
-    OccWaves waves;
+    bool have_waves;           /* work given, SM count known, a CTA resident */
+    OccWaves waves;            /* with work, ctas and tail_threads always */
     SweepKind sweep;
     SweepRow *rows;
     size_t n_rows;

@@ -197,8 +197,7 @@ static void print_waves(const CalcModel *m, FILE *out)
         else
             fprintf(out, "\nWork of %llu items: %llu CTAs. Give --gpu or --sms N for waves, the "
                          "last wave's fill and the persistent grid.\n",
-                    (unsigned long long)m->work,
-                    (unsigned long long)((m->work + (uint64_t)m->threads - 1) / (uint64_t)m->threads));
+                    (unsigned long long)m->work, (unsigned long long)w->ctas);
         return;
     }
     if (m->have_waves) {

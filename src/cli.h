@@ -27,6 +27,10 @@ void cli_error(const char *command, const char *fmt, ...)
 void cli_warning(const char *command, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* The message for what getopt_long returned as '?' (an unknown option) or
+ * ':' (an option without its value); `argument` is the word at fault. */
+void report_option_error(const char *command, int c, const char *argument);
+
 /* Option values.  Each prints a one-line error naming the option and the
  * value and returns false when the text is not acceptable. */
 bool parse_integer(const char *command, const char *option, const char *text, long long min,
@@ -39,6 +43,8 @@ bool parse_carveout(const char *command, const char *text, int *out);
 const char *format_bytes(uint64_t bytes, char *buf, size_t size);
 
 /* The tables: built in, then each --arch-table file in order. */
+enum { MAX_TABLE_FILES = 16 };
+bool add_table_file(const char *command, char **files, int *n_files, char *path);
 bool load_tables(const char *command, ArchTable *table, char **files, int n_files);
 
 /* The GPU a command analyses: an architecture, and a product when named. */

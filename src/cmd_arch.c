@@ -13,8 +13,6 @@
 
 static const char *const COMMAND = "arch";
 
-enum { MAX_TABLE_FILES = 16 };
-
 void usage_arch(FILE *out)
 {
     fputs("usage: silk-occ arch list [--format text|json|csv] [--arch-table FILE]\n"
@@ -278,18 +276,10 @@ int cmd_arch(int argc, char **argv)
         }
         if (c == 'f' && !parse_format(COMMAND, optarg, true, &format))
             return EXIT_USAGE;
-        if (c == 'T') {
-            if (n_tables == MAX_TABLE_FILES) {
-                cli_error(COMMAND, "--arch-table: at most %d files", MAX_TABLE_FILES);
-                return EXIT_USAGE;
-            }
-            tables[n_tables++] = optarg;
-        }
+        if (c == 'T' && !add_table_file(COMMAND, tables, &n_tables, optarg))
+            return EXIT_USAGE;
         if (c == '?' || c == ':') {
-            if (c == ':')
-                cli_error(COMMAND, "%s: needs a value", argv[optind - 1]);
-            else
-                cli_error(COMMAND, "unknown option '%s'; 'silk-occ help arch' lists them", argv[optind - 1]);
+            report_option_error(COMMAND, c, argv[optind - 1]);
             return EXIT_USAGE;
         }
     }

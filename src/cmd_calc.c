@@ -12,7 +12,7 @@
 
 static const char *const COMMAND = "calc";
 
-enum { MAX_TABLE_FILES = 16, MAX_BARRIERS = 16 };
+enum { MAX_BARRIERS = 16 };
 
 typedef struct CalcOptions {
     const char *arch, *gpu;
@@ -100,12 +100,7 @@ static bool read_option(CalcOptions *o, int c, const char *arg)
         return true;
     }
     case 'T':
-        if (o->n_tables == MAX_TABLE_FILES) {
-            cli_error(COMMAND, "--arch-table: at most %d files", MAX_TABLE_FILES);
-            return false;
-        }
-        o->tables[o->n_tables++] = (char *)arg;
-        return true;
+        return add_table_file(COMMAND, o->tables, &o->n_tables, (char *)arg);
     }
     return false;
 }
@@ -123,11 +118,7 @@ static int parse_options(int argc, char **argv, CalcOptions *o)
             return -1;
         }
         if (c == '?' || c == ':') {
-            const char *bad = argv[optind - 1];
-            if (c == ':')
-                cli_error(COMMAND, "%s: needs a value", bad);
-            else
-                cli_error(COMMAND, "unknown option '%s'; 'silk-occ help calc' lists them", bad);
+            report_option_error(COMMAND, c, argv[optind - 1]);
             return EXIT_USAGE;
         }
         if (!read_option(o, c, optarg))

@@ -6,6 +6,17 @@
 
 #include <stdlib.h>
 
+/* Remembers one --arch-table file for load_tables. */
+bool add_table_file(const char *command, char **files, int *n_files, char *path)
+{
+    if (*n_files == MAX_TABLE_FILES) {
+        cli_error(command, "--arch-table: at most %d files", MAX_TABLE_FILES);
+        return false;
+    }
+    files[(*n_files)++] = path;
+    return true;
+}
+
 bool load_tables(const char *command, ArchTable *table, char **files, int n_files)
 {
     OccError err;
