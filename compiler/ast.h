@@ -1,0 +1,74 @@
+/*
+ * ast.h: the abstract syntax tree.  One node type (Node) for every kind;
+ * nodes.def says which fields each kind uses.  Every node carries its
+ * source span; the checker fills in types and symbols.
+ */
+#ifndef SILK_AST_H
+#define SILK_AST_H
+
+#include "lex.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+typedef enum NodeKind {
+#define NODE(e, name, fields) ND_##e,
+#include "nodes.def"
+#undef NODE
+    ND_COUNT
+} NodeKind;
+
+enum NodeFlags {
+    NF_KERNEL = 1 << 0,  /* `kernel` */
+    NF_DEVICE = 1 << 1,  /* attr(device=gpu) */
+    NF_ASYNC = 1 << 2,
+    NF_TASK = 1 << 3,
+    NF_VARARGS = 1 << 4, /* a `...` parameter: parsed to be rejected */
+    NF_THROWS = 1 << 5,  /* a typed error: parsed to be rejected */
+    NF_MUTABLE = 1 << 6, /* var; a mutable parameter (an error) */
+    NF_VALUE = 1 << 7,   /* a launch block in value position */
+    NF_PARENS = 1 << 8,  /* an expression written in parentheses */
+    NF_SEMI = 1 << 9,    /* a statement ended by a written ';' (not a newline) */
+};
+
+typedef struct Node Node;
+typedef struct Type Type;
+typedef struct Symbol Symbol;
+
+typedef struct NodeList {
+    Node **items;
+    uint32_t count;
+} NodeList;
+
+struct Node {
+    NodeKind kind;
+    Span span;
+    Span name_span;
+    const char *name;
+    TokenKind op;
+    uint32_t flags;
+    Node *a, *b, *c, *d;
+    NodeList list, list2;
+    NodeList attrs;
+    uint64_t int_value;
+    LiteralSuffix suffix;
+    bool overflow;
+    double float_value;
+    const char *str;
+    uint32_t str_len;
+    Type *type;     /* set by the checker */
+    Symbol *symbol; /* set by name resolution */
+};
+
+Node *ast_new(Arena *arena, NodeKind kind, Span span);
+
+/* Appends to a list, growing it in the arena. */
+void ast_push(Arena *arena, NodeList *list, Node *node);
+
+const char *ast_kind_name(NodeKind kind);
+
+/* The stable text form used by golden tests (silkc check --dump-ast):
+ * one node a line, indented, with its kind, fields and line:col span. */
+void ast_dump(const Node *node, const SourceMap *sources, FILE *out);
+
+#endif

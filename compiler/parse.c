@@ -1,0 +1,199 @@
+/*
+ * parse.c: the parser's token cursor, its error messages and its recovery.
+ *
+ * Recovery: after an error the parser is "recovering" and reports nothing
+ * more until it reaches a sync point — the end of a statement or the start
+ * of a declaration — so one mistake gives one message, and the next
+ * independent mistake still gets its own.
+ */
+#include "parse_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+/* ---- the token cursor ------------------------------------------------------- */
+
+const Token *peek(const Parser *p) { return &p->tokens[p->pos]; }
+
+const Token *peek_at(const Parser *p, uint32_t ahead)
+{
+    uint32_t i = p->pos + ahead;
+    return &p->tokens[i < p->count ? i : p->count - 1];
+}
+
+bool at(const Parser *p, TokenKind kind) { return peek(p)->kind == kind; }
+
+const Token *advance(Parser *p)
+{
+    const Token *t = peek(p);
+    if (t->kind != TK_EOF)
+        p->pos++;
+    return t;
+}
+
+bool accept(Parser *p, TokenKind kind)
+{
+    if (!at(p, kind))
+        return false;
+    advance(p);
+    return true;
+}
+
+const Token *expect(Parser *p, TokenKind kind, const char *what)
+{
+    if (at(p, kind))
+        return advance(p);
+    error_expected(p, what);
+    return NULL;
+}
+
+Span previous_span(const Parser *p)
+{
+    return p->pos > 0 ? p->tokens[p->pos - 1].span : peek(p)->span;
+}
+
+const char *token_name_text(const Token *t) { return t->text ? t->text : ""; }
+
+/* ---- errors ----------------------------------------------------------------- */
+
+void parse_error(Parser *p, Span at_span, const char *fmt, ...)
+{
+    if (p->recovering)
+        return;
+    char message[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    diag_error(p->diag, at_span, "%s", message);
+    p->recovering = true;
+}
+
+const char *found_name(const Parser *p)
+{
+    const Token *t = peek(p);
+    if (t->kind == TK_SEMI && t->implicit)
+        return "end of line";
+    return token_kind_name(t->kind);
+}
+
+void error_expected(Parser *p, const char *what)
+{
+    const Token *t = peek(p);
+    if (t->kind == TK_IDENT)
+        parse_error(p, t->span, "expected %s, found '%s'", what, token_name_text(t));
+    else
+        parse_error(p, t->span, "expected %s, found %s", what, found_name(p));
+}
+
+/* ---- recovery --------------------------------------------------------------- */
+
+/* Skips a balanced bracket group starting at the current opener. */
+static void skip_group(Parser *p)
+{
+    int depth = 0;
+    do {
+        TokenKind k = advance(p)->kind;
+        if (k == TK_LPAREN || k == TK_LBRACKET || k == TK_LBRACE)
+            depth++;
+        else if (k == TK_RPAREN || k == TK_RBRACKET || k == TK_RBRACE)
+            depth--;
+    } while (depth > 0 && !at(p, TK_EOF));
+}
+
+void sync_statement(Parser *p)
+{
+    while (!at(p, TK_EOF) && !at(p, TK_RBRACE)) {
+        TokenKind k = peek(p)->kind;
+        if (k == TK_SEMI) {
+            advance(p);
+            break;
+        }
+        if (k == TK_LPAREN || k == TK_LBRACKET || k == TK_LBRACE)
+            skip_group(p);
+        else if (k == TK_RPAREN || k == TK_RBRACKET)
+            advance(p); /* a stray closer: drop it */
+        else
+            advance(p);
+    }
+    p->recovering = false;
+}
+
+/* Declarations start with these keywords, which appear nowhere else, so
+ * recovery stops at them whatever brackets an error left open. */
+static bool only_starts_declaration(TokenKind k)
+{
+    return k == TK_KERNEL || k == TK_FN || k == TK_ASYNC || k == TK_TASK || k == TK_IMPORT ||
+           k == TK_EOF;
+}
+
+/* '@' and attr also start statements (and '@' is the matrix product), so
+ * they count only outside every brace the skipped text opened. */
+void sync_declaration(Parser *p)
+{
+    int braces = 0;
+    while (!only_starts_declaration(peek(p)->kind)) {
+        TokenKind k = advance(p)->kind;
+        if (k == TK_LBRACE)
+            braces++;
+        else if (k == TK_RBRACE && braces > 0)
+            braces--;
+        if (braces == 0 && (at(p, TK_AT) || at(p, TK_ATTR)) &&
+            (k == TK_RBRACE || k == TK_SEMI))
+            break;
+    }
+    p->recovering = false;
+}
+
+bool end_statement(Parser *p)
+{
+    if (at(p, TK_SEMI))
+        return !advance(p)->implicit;
+    if (at(p, TK_RBRACE) || at(p, TK_EOF))
+        return false;
+    error_expected(p, "';' or a new line after the statement");
+    sync_statement(p);
+    return false;
+}
+
+bool enter(Parser *p, Span at_span)
+{
+    if (p->depth >= PARSE_MAX_DEPTH) {
+        parse_error(p, at_span, "nesting deeper than %d levels", PARSE_MAX_DEPTH);
+        return false;
+    }
+    p->depth++;
+    return true;
+}
+
+void leave(Parser *p) { p->depth--; }
+
+/* ---- nodes -------------------------------------------------------------------- */
+
+Node *new_node(Parser *p, NodeKind kind, Span span) { return ast_new(p->arena, kind, span); }
+
+void push(Parser *p, NodeList *list, Node *node)
+{
+    if (node)
+        ast_push(p->arena, list, node);
+}
+
+/* ---- the file ------------------------------------------------------------------- */
+
+/* file = { declaration } EOF */
+Node *parse_file(const TokenArray *tokens, const SourceMap *sources, Diag *diag, Arena *arena)
+{
+    Parser p = {.tokens = tokens->tokens, .count = tokens->count, .sources = sources,
+                .diag = diag, .arena = arena};
+    Node *file = new_node(&p, ND_FILE, peek(&p)->span);
+    while (!at(&p, TK_EOF) && !diag_too_many(diag)) {
+        uint32_t before = p.pos;
+        push(&p, &file->list, parse_declaration(&p));
+        if (p.pos == before) /* always make progress */
+            advance(&p);
+        if (p.recovering)
+            sync_declaration(&p);
+    }
+    file->span = span_join(file->span, peek(&p)->span);
+    return file;
+}

@@ -1,0 +1,289 @@
+/*
+ * parse_decl.c: declarations, attributes and types.
+ *
+ *   declaration = import | { attribute } function | ";"
+ *   import      = "import" "{" import-name { "," import-name } [","] "}"
+ *                 "from" STRING end
+ *   import-name = IDENT [ "as" IDENT ]
+ *   attribute   = "@" IDENT [ "(" [ expr { "," expr } ] ")" ]
+ *               | "attr" "(" IDENT "=" value { "," IDENT "=" value } ")"
+ *   function    = "kernel" IDENT [generics] params [ "->" type ] block
+ *               | [ "async" ] [ "task" ] "fn" IDENT [generics] params
+ *                 [ "->" type [ "!" type ] ] block
+ *   generics    = "<" IDENT { "," IDENT } ">"
+ *   params      = "(" [ param { "," param } [","] ] ")"
+ *   param       = [ "var" ] IDENT ":" type [ "..." ] [ "=" expr ]
+ *   type        = IDENT [ "<" type { "," type } ">" ] [ "[" expr { "," expr } "]" ]
+ *
+ * Generics, defaults, varargs, mutable parameters and typed errors are not
+ * part of the language; they are parsed here so that the checker can say
+ * why they are rejected instead of a syntax error saying nothing.
+ */
+#include "parse_internal.h"
+
+#include <string.h>
+
+/* Attributes end their line without ending anything: an inserted ';'
+ * between an attribute and what it applies to is dropped. */
+static void skip_inserted_semicolons(Parser *p)
+{
+    while (at(p, TK_SEMI) && peek(p)->implicit)
+        advance(p);
+}
+
+static Node *parse_name(Parser *p, const char *what)
+{
+    const Token *t = expect(p, TK_IDENT, what);
+    if (!t)
+        return NULL;
+    Node *n = new_node(p, ND_NAME, t->span);
+    n->name = t->text;
+    n->name_span = t->span;
+    return n;
+}
+
+/* type = IDENT [ "<" type { "," type } ">" ] [ "[" expr { "," expr } "]" ] */
+Node *parse_type(Parser *p)
+{
+    const Token *t = expect(p, TK_IDENT, "a type");
+    if (!t || !enter(p, t->span))
+        return NULL;
+    Node *type = new_node(p, ND_TYPE, t->span);
+    type->name = t->text;
+    type->name_span = t->span;
+    if (accept(p, TK_LT)) {
+        do
+            push(p, &type->list, parse_type(p));
+        while (!p->recovering && accept(p, TK_COMMA));
+        expect(p, TK_GT, "'>' after the type arguments");
+    }
+    if (!p->recovering && accept(p, TK_LBRACKET)) {
+        do
+            push(p, &type->list2, parse_expression(p));
+        while (!p->recovering && accept(p, TK_COMMA));
+        expect(p, TK_RBRACKET, "']' after the extents");
+    }
+    type->span = span_join(type->span, previous_span(p));
+    leave(p);
+    return type;
+}
+
+/* "attr" "(" IDENT "=" value { "," IDENT "=" value } ")"; the value may be
+ * the keyword gpu, as in attr(device=gpu). */
+static void parse_attr_arguments(Parser *p, Node *attr)
+{
+    if (!expect(p, TK_LPAREN, "'(' after attr"))
+        return;
+    do {
+        if (at(p, TK_RPAREN))
+            break;
+        Node *key = parse_name(p, "an attribute name");
+        if (!key || !expect(p, TK_ASSIGN, "'=' after the attribute name"))
+            return;
+        Node *arg = new_node(p, ND_ATTR_ARG, key->span);
+        arg->name = key->name;
+        arg->name_span = key->span;
+        if (at(p, TK_GPU)) {
+            arg->a = new_node(p, ND_NAME, advance(p)->span);
+            arg->a->name = "gpu";
+        } else {
+            arg->a = parse_expression(p);
+        }
+        arg->span = span_join(arg->span, previous_span(p));
+        push(p, &attr->list, arg);
+    } while (!p->recovering && accept(p, TK_COMMA));
+    expect(p, TK_RPAREN, "')' after the attribute arguments");
+}
+
+/* attribute = "@" IDENT [ "(" args ")" ] | "attr" "(" key=value... ")" */
+Node *parse_attribute(Parser *p)
+{
+    Span start = peek(p)->span;
+    Node *attr = new_node(p, ND_ATTR, start);
+    if (accept(p, TK_ATTR)) {
+        attr->name = "attr";
+        attr->name_span = start;
+        parse_attr_arguments(p, attr);
+    } else {
+        advance(p); /* '@' */
+        Node *name = parse_name(p, "an attribute name after '@'");
+        if (!name)
+            return NULL;
+        attr->name = name->name;
+        attr->name_span = name->span;
+        if (accept(p, TK_LPAREN)) {
+            while (!p->recovering && !at(p, TK_RPAREN)) {
+                push(p, &attr->list, parse_expression(p));
+                if (!accept(p, TK_COMMA))
+                    break;
+            }
+            expect(p, TK_RPAREN, "')' after the attribute arguments");
+        }
+    }
+    attr->span = span_join(start, previous_span(p));
+    skip_inserted_semicolons(p);
+    return attr;
+}
+
+/* import = "import" "{" import-name { "," import-name } [","] "}" "from" STRING end */
+static Node *parse_import(Parser *p)
+{
+    Node *import = new_node(p, ND_IMPORT, advance(p)->span);
+    if (!expect(p, TK_LBRACE, "'{' after import"))
+        return import;
+    while (!p->recovering && !at(p, TK_RBRACE)) {
+        Node *name = parse_name(p, "a name to import");
+        if (!name)
+            break;
+        Node *item = new_node(p, ND_IMPORT_NAME, name->span);
+        item->name = name->name;
+        item->name_span = name->span;
+        if (accept(p, TK_AS))
+            item->a = parse_name(p, "a name after 'as'");
+        item->span = span_join(item->span, previous_span(p));
+        push(p, &import->list, item);
+        if (!accept(p, TK_COMMA))
+            break;
+    }
+    expect(p, TK_RBRACE, "'}' after the imported names");
+    if (!p->recovering && expect(p, TK_FROM, "'from' after the imported names")) {
+        const Token *path = expect(p, TK_STRING, "the path of the module, a string");
+        if (path) {
+            import->str = path->text;
+            import->str_len = path->text_len;
+        }
+    }
+    import->span = span_join(import->span, previous_span(p));
+    if (!p->recovering)
+        end_statement(p);
+    return import;
+}
+
+/* param = [ "var" ] IDENT ":" type [ "..." ] [ "=" expr ] */
+static Node *parse_param(Parser *p)
+{
+    Span start = peek(p)->span;
+    bool mutable = accept(p, TK_VAR);
+    Node *name = parse_name(p, "a parameter name");
+    if (!name)
+        return NULL;
+    Node *param = new_node(p, ND_PARAM, start);
+    param->name = name->name;
+    param->name_span = name->span;
+    if (mutable)
+        param->flags |= NF_MUTABLE;
+    if (expect(p, TK_COLON, "':' and the parameter's type"))
+        param->a = parse_type(p);
+    if (at(p, TK_DOTDOT) && peek_at(p, 1)->kind == TK_DOT) {
+        advance(p);
+        advance(p);
+        param->flags |= NF_VARARGS;
+    }
+    if (accept(p, TK_ASSIGN))
+        param->b = parse_expression(p);
+    param->span = span_join(start, previous_span(p));
+    return param;
+}
+
+/* params = "(" [ param { "," param } [","] ] ")" */
+static void parse_params(Parser *p, Node *fn)
+{
+    if (!expect(p, TK_LPAREN, "'(' and the parameters"))
+        return;
+    while (!p->recovering && !at(p, TK_RPAREN)) {
+        push(p, &fn->list, parse_param(p));
+        if (!accept(p, TK_COMMA))
+            break;
+    }
+    expect(p, TK_RPAREN, "')' after the parameters");
+}
+
+/* generics = "<" IDENT { "," IDENT } ">" */
+static void parse_generics(Parser *p, Node *fn)
+{
+    if (!accept(p, TK_LT))
+        return;
+    do
+        push(p, &fn->list2, parse_name(p, "a type parameter"));
+    while (!p->recovering && accept(p, TK_COMMA));
+    expect(p, TK_GT, "'>' after the type parameters");
+}
+
+/* The head's keywords: kernel, or [async] [task] fn. */
+static bool parse_function_keywords(Parser *p, Node *fn)
+{
+    if (accept(p, TK_KERNEL)) {
+        fn->flags |= NF_KERNEL;
+        return true;
+    }
+    if (accept(p, TK_ASYNC))
+        fn->flags |= NF_ASYNC;
+    if (accept(p, TK_TASK))
+        fn->flags |= NF_TASK;
+    if (accept(p, TK_FN))
+        return true;
+    error_expected(p, fn->attrs.count ? "'kernel' or 'fn' after the attributes"
+                                      : "a declaration (kernel, fn, import)");
+    return false;
+}
+
+/* attr(device=gpu) marks a GPU function; other attr keys are kept. */
+static void mark_device(Node *fn)
+{
+    for (uint32_t i = 0; i < fn->attrs.count; i++) {
+        Node *attr = fn->attrs.items[i];
+        if (strcmp(attr->name, "attr") != 0)
+            continue;
+        for (uint32_t j = 0; j < attr->list.count; j++) {
+            Node *arg = attr->list.items[j];
+            if (strcmp(arg->name, "device") == 0 && arg->a && arg->a->kind == ND_NAME &&
+                strcmp(arg->a->name, "gpu") == 0)
+                fn->flags |= NF_DEVICE;
+        }
+    }
+}
+
+static Node *parse_function(Parser *p, NodeList attrs, Span start)
+{
+    Node *fn = new_node(p, ND_FUNC, start);
+    fn->attrs = attrs;
+    if (!parse_function_keywords(p, fn))
+        return NULL;
+    Node *name = parse_name(p, "the function's name");
+    if (!name)
+        return NULL;
+    fn->name = name->name;
+    fn->name_span = name->span;
+    parse_generics(p, fn);
+    parse_params(p, fn);
+    if (!p->recovering && accept(p, TK_ARROW)) {
+        fn->a = parse_type(p);
+        if (!p->recovering && accept(p, TK_BANG)) {
+            fn->c = parse_type(p);
+            fn->flags |= NF_THROWS;
+        }
+    }
+    mark_device(fn);
+    if (p->recovering)
+        return fn;
+    fn->b = parse_block(p);
+    fn->span = span_join(start, previous_span(p));
+    return fn;
+}
+
+Node *parse_declaration(Parser *p)
+{
+    if (at(p, TK_SEMI)) {
+        advance(p);
+        return NULL;
+    }
+    if (at(p, TK_IMPORT))
+        return parse_import(p);
+    Span start = peek(p)->span;
+    NodeList attrs = {0};
+    while (!p->recovering && (at(p, TK_AT) || at(p, TK_ATTR)))
+        push(p, &attrs, parse_attribute(p));
+    if (p->recovering)
+        return NULL;
+    return parse_function(p, attrs, start);
+}

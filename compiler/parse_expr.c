@@ -1,0 +1,246 @@
+/*
+ * parse_expr.c: expressions, by precedence climbing.
+ *
+ *   expr    = unary { binop unary }        (binding as the table below)
+ *   unary   = ( "-" | "+" | "!" | "~" ) unary | postfix
+ *   postfix = primary { "(" args ")" | "[" index { "," index } "]"
+ *                     | "." IDENT | "::" IDENT }
+ *           | IDENT "<" type { "," type } ">" "(" args ")"     (load<f32>(a))
+ *   index   = expr [ "+:" expr ]                               (a view: start +: width)
+ *   primary = INT | FLOAT | STRING | "true" | "false" | IDENT | "(" expr ")"
+ *           | launch                                           (value position)
+ *
+ * The binding of binary operators is Rust's, loosest first: ||, &&, the
+ * comparisons (which do not chain), |, ^, &, << >>, + -, * / % and @ (the
+ * tile matrix product).  So bitwise operators bind tighter than
+ * comparisons, unlike C.
+ */
+#include "parse_internal.h"
+
+enum { PREC_NONE = 0, PREC_COMPARE = 3 };
+
+static int precedence(TokenKind k)
+{
+    switch (k) {
+    case TK_OROR: return 1;
+    case TK_ANDAND: return 2;
+    case TK_EQ: case TK_NE: case TK_LT: case TK_LE: case TK_GT: case TK_GE: return PREC_COMPARE;
+    case TK_PIPE: return 4;
+    case TK_CARET: return 5;
+    case TK_AMP: return 6;
+    case TK_SHL: case TK_SHR: return 7;
+    case TK_PLUS: case TK_MINUS: return 8;
+    case TK_STAR: case TK_SLASH: case TK_PERCENT: case TK_AT: return 9;
+    default: return PREC_NONE;
+    }
+}
+
+static Node *parse_unary(Parser *p);
+
+/* args = [ expr { "," expr } [","] ] ")"  — the '(' already taken. */
+static void parse_arguments(Parser *p, Node *call)
+{
+    while (!p->recovering && !at(p, TK_RPAREN)) {
+        push(p, &call->list, parse_expression(p));
+        if (!accept(p, TK_COMMA))
+            break;
+    }
+    expect(p, TK_RPAREN, "')' after the arguments");
+}
+
+/* index = expr [ "+:" expr ] */
+static Node *parse_index(Parser *p)
+{
+    Node *start = parse_expression(p);
+    if (!start || p->recovering || !at(p, TK_PLUS_COLON))
+        return start;
+    advance(p);
+    Node *slice = new_node(p, ND_SLICE, start->span);
+    slice->a = start;
+    slice->b = parse_expression(p);
+    slice->span = span_join(slice->span, previous_span(p));
+    return slice;
+}
+
+/* Whether the '<' at the cursor opens type arguments of a call, as in
+ * load<f32>(a): a run of names, extents and commas closed by '>' and
+ * followed by '('.  Anything else is a comparison. */
+static bool looks_like_type_arguments(const Parser *p)
+{
+    int depth = 0;
+    for (uint32_t i = 0; p->pos + i < p->count; i++) {
+        switch (peek_at(p, i)->kind) {
+        case TK_LT: depth++; break;
+        case TK_GT:
+            if (--depth == 0)
+                return peek_at(p, i + 1)->kind == TK_LPAREN;
+            break;
+        case TK_IDENT: case TK_COMMA: case TK_LBRACKET: case TK_RBRACKET: case TK_INT: break;
+        default: return false;
+        }
+    }
+    return false;
+}
+
+static Node *parse_generic_call(Parser *p, Node *callee)
+{
+    Node *call = new_node(p, ND_CALL, callee->span);
+    call->a = callee;
+    advance(p); /* '<' */
+    do
+        push(p, &call->list2, parse_type(p));
+    while (!p->recovering && accept(p, TK_COMMA));
+    if (expect(p, TK_GT, "'>' after the type arguments") &&
+        expect(p, TK_LPAREN, "'(' and the arguments"))
+        parse_arguments(p, call);
+    call->span = span_join(call->span, previous_span(p));
+    return call;
+}
+
+static Node *parse_postfix_one(Parser *p, Node *base)
+{
+    const Token *t = advance(p);
+    Node *n;
+    switch (t->kind) {
+    case TK_LPAREN:
+        n = new_node(p, ND_CALL, base->span);
+        n->a = base;
+        parse_arguments(p, n);
+        break;
+    case TK_LBRACKET:
+        n = new_node(p, ND_INDEX, base->span);
+        n->a = base;
+        do
+            push(p, &n->list, parse_index(p));
+        while (!p->recovering && accept(p, TK_COMMA));
+        expect(p, TK_RBRACKET, "']' after the indices");
+        break;
+    default: { /* '.' or '::' */
+        bool path = t->kind == TK_COLONCOLON;
+        const Token *name = expect(p, TK_IDENT, path ? "a name after '::'" : "a field name after '.'");
+        if (!name)
+            return base;
+        n = new_node(p, path ? ND_PATH : ND_FIELD, base->span);
+        n->a = base;
+        n->name = name->text;
+        n->name_span = name->span;
+        break;
+    }
+    }
+    n->span = span_join(n->span, previous_span(p));
+    return n;
+}
+
+static Node *parse_postfix(Parser *p, Node *base)
+{
+    if (base && base->kind == ND_NAME && at(p, TK_LT) && looks_like_type_arguments(p))
+        base = parse_generic_call(p, base);
+    while (base && !p->recovering) {
+        TokenKind k = peek(p)->kind;
+        if (k != TK_LPAREN && k != TK_LBRACKET && k != TK_DOT && k != TK_COLONCOLON)
+            break;
+        base = parse_postfix_one(p, base);
+    }
+    return base;
+}
+
+static Node *literal(Parser *p, NodeKind kind)
+{
+    const Token *t = advance(p);
+    Node *n = new_node(p, kind, t->span);
+    n->int_value = t->int_value;
+    n->float_value = t->float_value;
+    n->suffix = t->suffix;
+    n->overflow = t->overflow;
+    n->str = t->text;
+    n->str_len = t->text_len;
+    if (kind == ND_BOOL)
+        n->int_value = t->kind == TK_TRUE;
+    if (kind == ND_NAME) {
+        n->name = t->text;
+        n->name_span = t->span;
+    }
+    return n;
+}
+
+static Node *parse_primary(Parser *p)
+{
+    switch (peek(p)->kind) {
+    case TK_INT: return literal(p, ND_INT);
+    case TK_FLOAT: return literal(p, ND_FLOAT);
+    case TK_STRING: return literal(p, ND_STRING);
+    case TK_TRUE: case TK_FALSE: return literal(p, ND_BOOL);
+    case TK_IDENT: return literal(p, ND_NAME);
+    case TK_GPU: return parse_launch(p, true);
+    case TK_LPAREN: {
+        Span open = advance(p)->span;
+        Node *inner = parse_expression(p);
+        if (!inner || !expect(p, TK_RPAREN, "')' to close the parenthesis"))
+            return inner;
+        inner->flags |= NF_PARENS;
+        inner->span = span_join(open, previous_span(p));
+        return inner;
+    }
+    default:
+        error_expected(p, "an expression");
+        return NULL;
+    }
+}
+
+/* unary = ( "-" | "+" | "!" | "~" ) unary | postfix */
+static Node *parse_unary(Parser *p)
+{
+    TokenKind k = peek(p)->kind;
+    if (k != TK_MINUS && k != TK_PLUS && k != TK_BANG && k != TK_TILDE)
+        return parse_postfix(p, parse_primary(p));
+    Span op = advance(p)->span;
+    if (!enter(p, op))
+        return NULL;
+    Node *n = new_node(p, ND_UNARY, op);
+    n->op = k;
+    n->a = parse_unary(p);
+    leave(p);
+    if (!n->a)
+        return NULL;
+    n->span = span_join(op, n->a->span);
+    return n;
+}
+
+/* Operators binding tighter than `min` fold into the right operand. */
+static Node *parse_binary(Parser *p, int min)
+{
+    Node *left = parse_unary(p);
+    while (left && !p->recovering) {
+        TokenKind op = peek(p)->kind;
+        int prec = precedence(op);
+        if (prec == PREC_NONE || prec < min)
+            break;
+        Span op_span = advance(p)->span;
+        if (!enter(p, op_span))
+            return NULL;
+        Node *right = parse_binary(p, prec + 1);
+        leave(p);
+        if (!right)
+            return NULL;
+        if (prec == PREC_COMPARE && precedence(peek(p)->kind) == PREC_COMPARE) {
+            parse_error(p, peek(p)->span,
+                        "comparisons do not chain: write (a < b) && (b < c), or use parentheses");
+            return NULL;
+        }
+        Node *n = new_node(p, ND_BINARY, span_join(left->span, right->span));
+        n->op = op;
+        n->a = left;
+        n->b = right;
+        left = n;
+    }
+    return left;
+}
+
+Node *parse_expression(Parser *p)
+{
+    if (!enter(p, peek(p)->span))
+        return NULL;
+    Node *n = parse_binary(p, 1);
+    leave(p);
+    return n;
+}

@@ -1,0 +1,63 @@
+/*
+ * parse_internal.h: what the parser's files (parse.c for the token cursor
+ * and error recovery, parse_decl.c, parse_stmt.c, parse_expr.c) share.
+ */
+#ifndef SILK_PARSE_INTERNAL_H
+#define SILK_PARSE_INTERNAL_H
+
+#include "parse.h"
+
+/* Deeper nesting than this is an error, not a stack overflow. */
+enum { PARSE_MAX_DEPTH = 200 };
+
+typedef struct Parser {
+    const Token *tokens;
+    uint32_t pos, count;
+    const SourceMap *sources;
+    Diag *diag;
+    Arena *arena;
+    bool recovering; /* an error was reported; quiet until a sync point */
+    int depth;
+} Parser;
+
+/* ---- the token cursor (parse.c) ------------------------------------------ */
+const Token *peek(const Parser *p);
+const Token *peek_at(const Parser *p, uint32_t ahead);
+bool at(const Parser *p, TokenKind kind);
+const Token *advance(Parser *p);
+bool accept(Parser *p, TokenKind kind);
+/* Consumes `kind` or reports "expected <what>, found <token>". */
+const Token *expect(Parser *p, TokenKind kind, const char *what);
+Span previous_span(const Parser *p);
+
+/* ---- errors and recovery (parse.c) ---------------------------------------- */
+void parse_error(Parser *p, Span at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* "expected <what>, found <the current token>", at the current token. */
+void error_expected(Parser *p, const char *what);
+/* How the current token is named in a message: "';'", "end of line". */
+const char *found_name(const Parser *p);
+/* Skips to the end of the current statement: past a ';' at this nesting,
+ * or up to (not past) the '}' that closes the enclosing block. */
+void sync_statement(Parser *p);
+/* Skips to the next token that can start a declaration. */
+void sync_declaration(Parser *p);
+/* The end of a statement: ';' (written or inserted at a newline), or a
+ * '}' / end of file that follows.  Returns whether a written ';' ended it. */
+bool end_statement(Parser *p);
+bool enter(Parser *p, Span at);
+void leave(Parser *p);
+
+Node *new_node(Parser *p, NodeKind kind, Span span);
+void push(Parser *p, NodeList *list, Node *node);
+const char *token_name_text(const Token *t); /* TK_IDENT's name */
+
+/* ---- the grammar ------------------------------------------------------------ */
+Node *parse_declaration(Parser *p);                    /* parse_decl.c */
+Node *parse_type(Parser *p);
+Node *parse_attribute(Parser *p);
+Node *parse_block(Parser *p);                          /* parse_stmt.c */
+Node *parse_statement(Parser *p);
+Node *parse_launch(Parser *p, bool value);
+Node *parse_expression(Parser *p);                     /* parse_expr.c */
+
+#endif
