@@ -58,6 +58,8 @@ struct Node {
     uint32_t str_len;
     Type *type;     /* set by the checker */
     Symbol *symbol; /* set by name resolution */
+    uint8_t folded; /* constant evaluation: 0 not yet, 1 constant, 2 not constant */
+    uint64_t folded_bits;
 };
 
 Node *ast_new(Arena *arena, NodeKind kind, Span span);

@@ -3,14 +3,17 @@
  * (silkc check --dump-ast).  One node a line, two spaces of indentation
  * per level:
  *
- *   kind [name] [details] [flags] line:col
+ *   kind [name] [details] [flags] [: type] [= constant] line:col
  *
+ * (types and constants once the checker has run)
  * then its children in a fixed order: attributes, a, b, c, d, list, list2
  * — except a function, whose children read as its source does: attributes,
  * type parameters, parameters, return type, error type, body.  No addresses
  * or other run-dependent values appear.
  */
 #include "ast.h"
+
+#include "types.h"
 
 #include <inttypes.h>
 
@@ -93,6 +96,12 @@ static void dump_node(const Node *n, const SourceMap *sources, int depth, FILE *
     for (size_t i = 0; i < sizeof flag_words / sizeof *flag_words; i++)
         if (n->flags & flag_words[i].flag)
             fprintf(out, " [%s]", flag_words[i].word);
+    if (n->type) {
+        char type[96];
+        fprintf(out, " : %s", type_name(n->type, type, sizeof type));
+    }
+    if (n->folded == 1)
+        fprintf(out, " = %" PRIu64, n->folded_bits);
     uint32_t line, col;
     source_line_col(&sources->files[n->span.file], n->span.start, &line, &col);
     fprintf(out, " %" PRIu32 ":%" PRIu32 "\n", line, col);

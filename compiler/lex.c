@@ -175,11 +175,12 @@ static void add_keyword(LexTables *t, TokenKind kind)
 static void add_punct(LexTables *t, TokenKind kind)
 {
     const char *s = token_spelling[kind];
+    assert((unsigned char)s[0] < 128);
     unsigned char *list = t->punct[(unsigned char)s[0]];
     int n = 0;
     while (list[n])
         n++;
-    assert(n + 1 < PUNCT_PER_BYTE && (unsigned char)s[0] < 128);
+    assert(n + 1 < PUNCT_PER_BYTE);
     list[n] = (unsigned char)kind;
     t->punct_len[kind] = (unsigned char)strlen(s);
 }

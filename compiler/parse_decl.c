@@ -8,8 +8,14 @@
  *   attribute   = "@" IDENT [ "(" [ expr { "," expr } ] ")" ]
  *               | "attr" "(" IDENT "=" value { "," IDENT "=" value } ")"
  *   function    = "kernel" IDENT [generics] params [ "->" type ] block
- *               | [ "async" ] [ "task" ] "fn" IDENT [generics] params
- *                 [ "->" type [ "!" type ] ] block
+ *               | [ "async" ] [ "task" ] "fn" IDENT [ "." IDENT ] [generics] params
+ *                 [ "->" type [ "!" type ] ] ( block | end )
+ *   struct      = "struct" IDENT "{" [ IDENT ":" type { "," IDENT ":" type } [","] ] "}"
+ *
+ * The standard library's declarations file (std/gpu.silk) uses three forms
+ * that user code may not: `struct`, functions without a body, and methods
+ * (`fn Buffer.alloc(...)`).  They are parsed everywhere and rejected by the
+ * checker outside the standard library.
  *   generics    = "<" IDENT { "," IDENT } ">"
  *   params      = "(" [ param { "," param } [","] ] ")"
  *   param       = [ "var" ] IDENT ":" type [ "..." ] [ "=" expr ]
@@ -21,6 +27,9 @@
  */
 #include "parse_internal.h"
 
+#include "arena.h"
+
+#include <stdio.h>
 #include <string.h>
 
 /* Attributes end their line without ending anything: an inserted ';'
@@ -254,6 +263,16 @@ static Node *parse_function(Parser *p, NodeList attrs, Span start)
         return NULL;
     fn->name = name->name;
     fn->name_span = name->span;
+    if (accept(p, TK_DOT)) { /* a method: Type.name */
+        Node *method = parse_name(p, "the method's name");
+        if (!method)
+            return NULL;
+        size_t len = strlen(name->name) + strlen(method->name) + 2;
+        char *full = arena_alloc(p->arena, len, 1);
+        snprintf(full, len, "%s.%s", name->name, method->name);
+        fn->name = full;
+        fn->name_span = span_join(name->span, method->span);
+    }
     parse_generics(p, fn);
     parse_params(p, fn);
     if (!p->recovering && accept(p, TK_ARROW)) {
@@ -266,9 +285,37 @@ static Node *parse_function(Parser *p, NodeList attrs, Span start)
     mark_device(fn);
     if (p->recovering)
         return fn;
+    if (at(p, TK_SEMI)) { /* a declaration without a body */
+        fn->span = span_join(start, previous_span(p));
+        advance(p);
+        return fn;
+    }
     fn->b = parse_block(p);
     fn->span = span_join(start, previous_span(p));
     return fn;
+}
+
+/* struct = "struct" IDENT "{" [ field { "," field } [","] ] "}" */
+static Node *parse_struct(Parser *p)
+{
+    Node *st = new_node(p, ND_STRUCT, advance(p)->span);
+    Node *name = parse_name(p, "the struct's name");
+    if (!name || !expect(p, TK_LBRACE, "'{' and the fields"))
+        return st;
+    st->name = name->name;
+    st->name_span = name->span;
+    while (!p->recovering && !at(p, TK_RBRACE)) {
+        while (accept(p, TK_SEMI))
+            ;
+        if (at(p, TK_RBRACE))
+            break;
+        push(p, &st->list, parse_param(p));
+        if (!accept(p, TK_COMMA))
+            accept(p, TK_SEMI);
+    }
+    expect(p, TK_RBRACE, "'}' after the fields");
+    st->span = span_join(st->span, previous_span(p));
+    return st;
 }
 
 Node *parse_declaration(Parser *p)
@@ -279,6 +326,8 @@ Node *parse_declaration(Parser *p)
     }
     if (at(p, TK_IMPORT))
         return parse_import(p);
+    if (at(p, TK_IDENT) && strcmp(token_name_text(peek(p)), "struct") == 0)
+        return parse_struct(p);
     Span start = peek(p)->span;
     NodeList attrs = {0};
     while (!p->recovering && (at(p, TK_AT) || at(p, TK_ATTR)))

@@ -1,15 +1,12 @@
 /*
  * silkc.c: the Silk compiler driver.  `silkc check FILE...` runs the front
- * end (lex -> parse; name resolution and checking follow) and reports every
- * problem; `--dump-ast` prints the tree for golden tests.
+ * end (compile.h: load, resolve imports, declare, check) on the files,
+ * which together are the root package, and reports every problem;
+ * `--dump-ast` prints each file's tree for golden tests.
  *
  * Exit status: 0 clean, 1 errors in the source, 2 a usage error.
  */
-#include "arena.h"
-#include "ast.h"
-#include "diag.h"
-#include "lex.h"
-#include "parse.h"
+#include "compile.h"
 
 #include <config.h>
 #include <errno.h>
@@ -19,18 +16,15 @@
 
 enum { EXIT_CLEAN = 0, EXIT_ERRORS = 1, EXIT_USAGE = 2 };
 
-typedef struct Options {
-    bool dump_ast;
-    const char **files;
-    int n_files;
-} Options;
-
 static void usage(FILE *out)
 {
     fputs("usage: silkc check [options] FILE...\n"
           "\n"
-          "Checks Silk source files and reports every problem.\n"
+          "Checks Silk source files (together, the root package) and reports every problem.\n"
           "\n"
+          "  -I DIR                        search DIR for dependency packages (import ... from \"pkg/mod\")\n"
+          "  --nostd                       no standard library (a launch block is then an error)\n"
+          "  --std-dir DIR                 read the standard library from DIR/gpu.silk\n"
           "  --dump-ast                    print the syntax tree of each file\n"
           "  -W<name>, -Wno-<name>         enable or disable a warning; -Wall: all\n"
           "  -Werror, -Werror=<name>       make warnings (or one) errors\n"
@@ -50,60 +44,67 @@ static int usage_error(const char *fmt, const char *arg)
     return EXIT_USAGE;
 }
 
-/* Reads the options after `check`; diagnostics options go to `diag`. */
-static int parse_arguments(int argc, char **argv, Options *o, Diag *diag)
+/* An option that takes a value: "-I DIR", "-IDIR" or "--std-dir DIR". */
+static const char *option_value(int argc, char **argv, int *i, const char *name)
 {
-    o->files = calloc((size_t)argc, sizeof *o->files);
-    if (!o->files)
-        return usage_error("%s", "out of memory");
+    size_t len = strlen(name);
+    if (strncmp(argv[*i], name, len) != 0)
+        return NULL;
+    if (argv[*i][len] == '=' || (argv[*i][len] != '\0' && len == 2))
+        return argv[*i] + len + (argv[*i][len] == '=');
+    if (argv[*i][len] != '\0')
+        return NULL;
+    return *i + 1 < argc ? argv[++*i] : "";
+}
+
+/* Reads the options after `check`; the files are gathered in `files`. */
+static int parse_arguments(int argc, char **argv, Compilation *c, const char **files, int *n_files)
+{
+    CompileOptions *o = &c->options;
+    o->include_dirs = files + argc; /* the second half of the same array */
     for (int i = 2; i < argc; i++) {
-        const char *arg = argv[i];
-        const char *problem = NULL;
+        const char *arg = argv[i], *value, *problem = NULL;
         if (strcmp(arg, "--dump-ast") == 0)
             o->dump_ast = true;
-        else if (arg[0] != '-' || strcmp(arg, "-") == 0)
-            o->files[o->n_files++] = arg;
-        else if (!diag_option(diag, arg, &problem))
+        else if (strcmp(arg, "--nostd") == 0)
+            o->nostd = true;
+        else if ((value = option_value(argc, argv, &i, "--std-dir")))
+            o->std_dir = *value ? value : NULL;
+        else if ((value = option_value(argc, argv, &i, "-I"))) {
+            if (!*value)
+                return usage_error("%s", "-I needs a directory");
+            o->include_dirs[o->n_include_dirs++] = value;
+        } else if (arg[0] != '-' || strcmp(arg, "-") == 0)
+            files[(*n_files)++] = arg;
+        else if (!diag_option(&c->diag, arg, &problem))
             return problem ? usage_error("%s", problem) : usage_error("unknown option '%s'", arg);
     }
-    if (o->n_files == 0)
+    if (*n_files == 0)
         return usage_error("%s", "no input files");
     return EXIT_CLEAN;
 }
 
-/* The front end on one file: lex, parse, and (later) resolve and check. */
-static void check_file(SourceMap *sources, uint32_t file, const Options *o, Diag *diag,
-                       Arena *arena)
-{
-    TokenArray tokens = lex_file(sources, file, diag, arena);
-    Node *tree = parse_file(&tokens, sources, diag, arena);
-    if (o->dump_ast)
-        ast_dump(tree, sources, stdout);
-}
-
 static int check(int argc, char **argv)
 {
-    Arena *arena = arena_new();
-    SourceMap sources;
-    source_map_init(&sources, arena);
-    Diag diag;
-    diag_init(&diag, &sources, arena, stderr);
-    Options o = {0};
-    int rc = parse_arguments(argc, argv, &o, &diag);
-    for (int i = 0; rc == EXIT_CLEAN && i < o.n_files && !diag_too_many(&diag); i++) {
-        long file = source_add_file(&sources, o.files[i]);
-        if (file < 0) {
-            fprintf(stderr, "silkc: error: %s: cannot read: %s\n", o.files[i], strerror(errno));
+    Compilation c;
+    compile_init(&c, stderr);
+    const char **files = calloc(2 * (size_t)argc, sizeof *files);
+    int n_files = 0;
+    int rc = files ? parse_arguments(argc, argv, &c, files, &n_files) : usage_error("%s", "out of memory");
+    for (int i = 0; rc == EXIT_CLEAN && i < n_files; i++)
+        if (!compile_load(&c, files[i], files[i], PKG_ROOT)) {
+            fprintf(stderr, "silkc: error: %s: cannot read: %s\n", files[i], strerror(errno));
             rc = EXIT_USAGE;
-            break;
         }
-        check_file(&sources, (uint32_t)file, &o, &diag, arena);
-    }
-    diag_finish(&diag);
-    if (rc == EXIT_CLEAN && diag.errors > 0)
+    if (rc == EXIT_CLEAN)
+        compile_check(&c);
+    if (rc == EXIT_CLEAN && c.options.dump_ast)
+        compile_dump(&c, stdout);
+    diag_finish(&c.diag);
+    if (rc == EXIT_CLEAN && c.diag.errors > 0)
         rc = EXIT_ERRORS;
-    free(o.files);
-    arena_free(arena);
+    free(files);
+    compile_free(&c);
     return rc;
 }
 

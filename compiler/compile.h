@@ -1,0 +1,73 @@
+/*
+ * compile.h: one compilation — its memory, sources, diagnostics, options
+ * and modules — and the front end's pipeline:
+ *
+ *   load (lex, parse) each root file -> resolve imports (loading what they
+ *   name) -> declare every module's names -> check every function
+ *
+ * A later phase never runs on input an earlier phase rejected.
+ */
+#ifndef SILK_COMPILE_H
+#define SILK_COMPILE_H
+
+#include "ast.h"
+#include "diag.h"
+#include "source.h"
+
+typedef struct Scope Scope;
+
+typedef enum PackageKind {
+    PKG_ROOT,       /* the files given to the compiler, and what they import by "./" */
+    PKG_DEPENDENCY, /* import ... from "pkg/mod": pkg/mod.silk under an -I directory */
+    PKG_STD,        /* import ... from "std/gpu": the standard library */
+} PackageKind;
+
+typedef struct Module {
+    const char *path;    /* as opened */
+    const char *import_name; /* "std/gpu", "pkg/mod", or the path */
+    PackageKind package;
+    uint32_t file;
+    Node *tree;
+    Scope *scope;        /* its top-level declarations and imports */
+} Module;
+
+typedef struct CompileOptions {
+    const char **include_dirs; /* -I */
+    int n_include_dirs;
+    const char *std_dir;       /* where std/gpu.silk lives */
+    bool nostd;
+    bool dump_ast;
+} CompileOptions;
+
+typedef struct Compilation {
+    Arena *arena;
+    SourceMap sources;
+    Diag diag;
+    CompileOptions options;
+    Module **modules;
+    uint32_t n_modules;
+    Module *std_gpu;     /* loaded on first use (import, launch block) */
+    bool std_failed;     /* std/gpu could not be loaded: reported once */
+} Compilation;
+
+void compile_init(Compilation *c, FILE *diagnostics);
+void compile_free(Compilation *c);
+
+/* Reads, lexes and parses a file as a module of `package`; NULL (with the
+ * reason reported or, for the command line's own files, returned in errno)
+ * when it cannot be read. */
+Module *compile_load(Compilation *c, const char *path, const char *import_name,
+                     PackageKind package);
+
+/* The standard library's gpu module, loading it on first use; NULL with
+ * --nostd or when it cannot be found (reported once, at `use`). */
+Module *compile_std_gpu(Compilation *c, Span use);
+
+/* The front end on the root files already loaded: imports, names, types,
+ * the seeds' rules.  Returns the number of errors. */
+int compile_check(Compilation *c);
+
+/* The trees of the root package's files, typed as far as checking went. */
+void compile_dump(const Compilation *c, FILE *out);
+
+#endif

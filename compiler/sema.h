@@ -1,0 +1,140 @@
+/*
+ * sema.h: what the checker's files share (sema_decl.c, sema_stmt.c,
+ * sema_expr.c, sema_launch.c, consteval.c, scope.c, builtins.c).  Not a
+ * public interface: the rest of the compiler calls compile_check.
+ */
+#ifndef SILK_SEMA_H
+#define SILK_SEMA_H
+
+#include "arena.h"
+#include "compile.h"
+#include "types.h"
+
+/* ---- symbols and scopes (scope.c) ------------------------------------------ */
+
+typedef enum SymbolKind {
+    SYM_FUNC,   /* a function of a module */
+    SYM_STRUCT, /* a std type */
+    SYM_LOCAL,  /* let / var */
+    SYM_PARAM,
+    SYM_SHARED, /* a `shared` array */
+    SYM_LOOP,   /* a for loop's variable */
+} SymbolKind;
+
+/* A compile-time integer: its bits and the type they are read as. */
+typedef struct ConstValue {
+    bool known;
+    uint64_t bits;
+    Type *type;
+} ConstValue;
+
+typedef struct FuncInfo {
+    Node *decl;
+    Module *module;
+    bool gpu;          /* kernel, or attr(device=gpu) fn */
+    bool launchable;   /* a GPU function returning nothing */
+    int threads;       /* the fixed CTA size; 0: each launch's workspace */
+    int min_blocks, max_regs;
+    bool has_launch;   /* written @launch */
+    bool launch_ok;    /* @launch passed its checks (or is absent) */
+    bool persistent;
+    uint64_t smem;     /* @smem bytes */
+    Type **params;
+    int n_params;
+    bool varargs;      /* the last parameter repeats (std only) */
+    Type *result;      /* TY_VOID when none */
+    Scope *scope;      /* the parameters */
+    bool checked_signature;
+} FuncInfo;
+
+struct Symbol {
+    SymbolKind kind;
+    const char *name;
+    Span span;
+    Node *decl;
+    Type *type;
+    Module *module;
+    bool mutable;
+    bool read;         /* for -Wunused-variable */
+    ConstValue value;  /* an immutable local with a constant initializer */
+    FuncInfo *func;    /* SYM_FUNC */
+};
+
+typedef struct ScopeEntry ScopeEntry;
+
+struct Scope {
+    Scope *parent;
+    ScopeEntry *entries;  /* open addressing */
+    uint32_t capacity, count;
+    Arena *arena;
+};
+
+Scope *scope_new(Arena *arena, Scope *parent);
+Symbol *scope_find_here(const Scope *s, const char *name);
+Symbol *scope_find(const Scope *s, const char *name);
+/* Adds a symbol; returns the one already there under that name, if any
+ * (and then adds nothing). */
+Symbol *scope_add(Scope *s, Symbol *symbol);
+/* Every symbol of a scope, in insertion order. */
+Symbol **scope_symbols(const Scope *s, uint32_t *count);
+
+/* ---- the checker --------------------------------------------------------------- */
+
+typedef struct Checker {
+    Compilation *c;
+    Arena *arena;
+    Diag *diag;
+    Module *module;    /* being checked */
+    FuncInfo *func;    /* being checked; NULL at the top level */
+    Scope *scope;      /* innermost */
+    int loops;         /* enclosing loops */
+} Checker;
+
+bool is_std(const Checker *k);
+
+/* sema_decl.c */
+void declare_module(Checker *k, Module *m);
+Module *std_module(Checker *k, Span use);
+void note_std_name(Checker *k, const char *name);
+void resolve_imports(Checker *k, Module *m);
+void check_signatures(Checker *k, Module *m);
+Type *resolve_type(Checker *k, Node *type, bool in_kernel_params);
+FuncInfo *function_info(Checker *k, Symbol *fn);
+
+/* sema_stmt.c */
+void check_bodies(Checker *k, Module *m);
+void check_block(Checker *k, Node *block);
+
+/* sema_expr.c: the type of an expression; `expected` (may be NULL) is the
+ * type its context asks for, which unsuffixed literals take. */
+Type *check_expr(Checker *k, Node *e, Type *expected);
+/* Checks that `e` can be used where `want` is needed; reports otherwise. */
+void check_assignable(Checker *k, Node *e, Type *got, Type *want, const char *what);
+Symbol *lookup(Checker *k, const char *name);
+Type *check_call(Checker *k, Node *call, Type *expected); /* sema_call.c */
+
+/* sema_launch.c: a gpu (grid=..., workspace=...) { call(); } block. */
+Type *check_launch(Checker *k, Node *launch);
+/* Why a function is not a launch target (written to buf when it needs
+ * formatting), or NULL when it is one. */
+const char *not_launchable(Checker *k, Symbol *fn, char *buf, size_t size);
+
+/* consteval.c: the value of an integer constant expression already typed
+ * by check_expr; unknown when it is not constant.  Overflow and division
+ * by zero are reported (once). */
+ConstValue const_eval(Checker *k, Node *e);
+bool const_is_negative(ConstValue v);
+
+/* builtins.c */
+typedef enum BuiltinKind { BUILTIN_NONE, BUILTIN_DEVICE, BUILTIN_HOST } BuiltinKind;
+typedef struct Builtin {
+    const char *name;
+    BuiltinKind where;
+    int min_args, max_args;
+    const char *signature; /* for messages */
+} Builtin;
+const Builtin *builtin_find(const char *name);
+/* The type of ctx.<field> in function `f`, or NULL if there is no such field. */
+Type *ctx_field_type(const char *field);
+
+#endif

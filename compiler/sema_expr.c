@@ -1,0 +1,396 @@
+/*
+ * sema_expr.c: the type of every expression (language.md section 3).
+ *
+ * Typing is bidirectional in one respect: a context may ask for a type
+ * (`expected`), which unsuffixed literals take — `let x: u8 = 200` — and
+ * which a binary operator passes to both sides, so that `x + 1` is a u8
+ * when x is.  Otherwise types must match exactly: Silk has no implicit
+ * conversions; `T(e)` converts.
+ */
+#include "sema.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static Type *error_type(void) { return type_scalar(TY_ERROR); }
+
+static const char *tname(const Type *t, char *buf) { return type_name(t, buf, 96); }
+
+Symbol *lookup(Checker *k, const char *name)
+{
+    return scope_find(k->scope ? k->scope : k->module->scope, name);
+}
+
+static bool in_device_code(const Checker *k) { return k->func && k->func->gpu; }
+
+void check_assignable(Checker *k, Node *e, Type *got, Type *want, const char *what)
+{
+    char a[96], b[96];
+    if (got->kind == TY_ERROR || want->kind == TY_ERROR || type_equal(got, want))
+        return;
+    diag_error(k->diag, e->span, "%s has type %s, expected %s; convert with %s(...)", what,
+               tname(got, a), tname(want, b), tname(want, b));
+}
+
+/* ---- literals -------------------------------------------------------------------- */
+
+/* An unsuffixed literal (or a sum of them) takes the type asked for. */
+static bool is_flexible(const Node *e)
+{
+    switch (e->kind) {
+    case ND_INT: case ND_FLOAT: return e->suffix == SUFFIX_NONE;
+    case ND_UNARY: return is_flexible(e->a);
+    case ND_BINARY: return is_flexible(e->a) && is_flexible(e->b);
+    default: return false;
+    }
+}
+
+static Type *suffix_type(LiteralSuffix s)
+{
+    static const TypeKind kinds[] = {TY_ERROR, TY_I32, TY_I64, TY_U32, TY_U64, TY_F32, TY_F64};
+    return type_scalar(kinds[s]);
+}
+
+static Type *check_int(Checker *k, Node *e, Type *expected, bool negative)
+{
+    char buf[96];
+    Type *t;
+    if (e->suffix != SUFFIX_NONE)
+        t = suffix_type(e->suffix);
+    else if (expected && type_is_float(expected))
+        return e->type = expected;
+    else if (expected && type_is_integer(expected))
+        t = expected;
+    else
+        t = type_int_fits(type_scalar(TY_I32), e->int_value, negative) ? type_scalar(TY_I32)
+                                                                      : type_scalar(TY_I64);
+    if (e->overflow) {
+        diag_error(k->diag, e->span, "integer literal does not fit in 64 bits");
+        return e->type = error_type();
+    }
+    if (!type_int_fits(t, e->int_value, negative)) {
+        diag_error(k->diag, e->span, "%s%llu does not fit in %s", negative ? "-" : "",
+                   (unsigned long long)e->int_value, tname(t, buf));
+        return e->type = error_type();
+    }
+    return e->type = t;
+}
+
+static Type *check_float(Checker *k, Node *e, Type *expected)
+{
+    if (e->overflow) {
+        diag_error(k->diag, e->span, "float literal is too large for f64");
+        return error_type();
+    }
+    if (e->suffix != SUFFIX_NONE)
+        return suffix_type(e->suffix);
+    return expected && type_is_float(expected) ? expected : type_scalar(TY_F32);
+}
+
+/* ---- names ------------------------------------------------------------------------ */
+
+static Type *check_name(Checker *k, Node *e)
+{
+    if (strcmp(e->name, "ctx") == 0 && !lookup(k, "ctx")) {
+        if (in_device_code(k))
+            return type_scalar(TY_CTX);
+        diag_error(k->diag, e->span, "ctx exists only in GPU functions (kernel, or attr(device=gpu) fn)");
+        return error_type();
+    }
+    Symbol *s = lookup(k, e->name);
+    if (!s) {
+        if (type_scalar_named(e->name) || builtin_find(e->name))
+            diag_error(k->diag, e->span, "'%s' is not a value; call it: %s(...)", e->name, e->name);
+        else {
+            diag_error(k->diag, e->span, "unknown name '%s'", e->name);
+            note_std_name(k, e->name);
+        }
+        return error_type();
+    }
+    e->symbol = s;
+    s->read = true;
+    if (s->kind == SYM_FUNC) {
+        diag_error(k->diag, e->span, "function '%s' is not a value; call it", e->name);
+        return error_type();
+    }
+    if (s->kind == SYM_STRUCT) {
+        diag_error(k->diag, e->span, "'%s' is a type, not a value", e->name);
+        return error_type();
+    }
+    return s->type;
+}
+
+/* ---- operators ---------------------------------------------------------------------- */
+
+static Type *check_unary(Checker *k, Node *e, Type *expected)
+{
+    char buf[96];
+    Type *t = e->op == TK_MINUS && e->a->kind == ND_INT ? check_int(k, e->a, expected, true)
+                                                        : check_expr(k, e->a, expected);
+    if (t->kind == TY_ERROR)
+        return t;
+    bool ok = e->op == TK_BANG ? t->kind == TY_BOOL
+              : e->op == TK_TILDE ? type_is_integer(t) : type_is_numeric(t);
+    if (!ok) {
+        diag_error(k->diag, e->span, "%s cannot be applied to %s", token_kind_name(e->op), tname(t, buf));
+        return error_type();
+    }
+    if (e->op == TK_MINUS && type_is_integer(t) && !type_is_signed(t) && e->a->kind != ND_INT)
+        diag_error(k->diag, e->span, "negating an unsigned %s; convert to a signed type first", tname(t, buf));
+    return t;
+}
+
+static bool is_comparison(TokenKind op)
+{
+    return op == TK_EQ || op == TK_NE || op == TK_LT || op == TK_LE || op == TK_GT || op == TK_GE;
+}
+
+static bool is_tile_like(const Type *t)
+{
+    return t->kind == TY_TILE || t->kind == TY_ARRAY || t->kind == TY_TENSOR;
+}
+
+/* What a side of a binary operator asks of the other: its own type, or,
+ * for a tile, its element type (a scalar combines with every element). */
+static Type *partner(Type *t) { return is_tile_like(t) ? t->elem : t; }
+
+/* Both sides of an operator: a flexible side takes the other's type. */
+static void check_operands(Checker *k, Node *e, Type *expected, Type **l, Type **r)
+{
+    bool shift = e->op == TK_SHL || e->op == TK_SHR;
+    if (is_flexible(e->a) && !is_flexible(e->b)) {
+        *r = check_expr(k, e->b, expected);
+        *l = check_expr(k, e->a, shift ? NULL : partner(*r));
+    } else {
+        *l = check_expr(k, e->a, expected && is_tile_like(expected) ? expected->elem : expected);
+        *r = check_expr(k, e->b, shift ? NULL : partner(*l));
+    }
+}
+
+static bool same_shape(const Type *a, const Type *b)
+{
+    if (a->rank != b->rank)
+        return false;
+    for (int i = 0; i < a->rank; i++)
+        if (a->dims[i] >= 0 && b->dims[i] >= 0 && a->dims[i] != b->dims[i])
+            return false;
+    return true;
+}
+
+static Type *tile_of(Checker *k, const Type *shape, Type *elem, int64_t rows, int64_t cols)
+{
+    Type *t = ARENA_NEW(k->arena, Type);
+    t->kind = TY_TILE;
+    t->elem = elem;
+    t->rank = shape ? shape->rank : 2;
+    for (int i = 0; shape && i < shape->rank; i++)
+        t->dims[i] = shape->dims[i];
+    if (!shape) {
+        t->dims[0] = rows;
+        t->dims[1] = cols;
+    }
+    return t;
+}
+
+/* Tile operands combine element by element (a scalar with every element);
+ * '@' is the matrix product [m, k] @ [k, n] -> [m, n]. */
+static Type *check_tile_binary(Checker *k, Node *e, Type *l, Type *r)
+{
+    char a[96], b[96];
+    Type *le = partner(l), *re = partner(r);
+    if (!type_equal(le, re) || !type_is_numeric(le)) {
+        diag_error(k->diag, e->span, "%s needs elements of one numeric type, not %s and %s",
+                   token_kind_name(e->op), tname(l, a), tname(r, b));
+        return error_type();
+    }
+    if (e->op == TK_AT) {
+        bool fits = is_tile_like(l) && is_tile_like(r) && l->rank == 2 && r->rank == 2 &&
+                    (l->dims[1] < 0 || r->dims[0] < 0 || l->dims[1] == r->dims[0]);
+        if (!fits) {
+            diag_error(k->diag, e->span, "'@' multiplies [m, k] by [k, n] tiles, not %s and %s",
+                       tname(l, a), tname(r, b));
+            return error_type();
+        }
+        return tile_of(k, NULL, le, l->dims[0], r->dims[1]);
+    }
+    if (is_tile_like(l) && is_tile_like(r) && !same_shape(l, r)) {
+        diag_error(k->diag, e->span, "%s needs tiles of one shape, not %s and %s",
+                   token_kind_name(e->op), tname(l, a), tname(r, b));
+        return error_type();
+    }
+    if (is_comparison(e->op) || e->op == TK_ANDAND || e->op == TK_OROR) {
+        diag_error(k->diag, e->span, "%s does not apply to tiles", token_kind_name(e->op));
+        return error_type();
+    }
+    return tile_of(k, is_tile_like(l) ? l : r, le, 0, 0);
+}
+
+static void check_division(Checker *k, Node *e, Type *t)
+{
+    if ((e->op != TK_SLASH && e->op != TK_PERCENT) || !type_is_integer(t))
+        return;
+    ConstValue v = const_eval(k, e->b);
+    if (v.known && v.bits == 0)
+        diag_error(k->diag, e->b->span, "division by zero");
+}
+
+static Type *check_binary(Checker *k, Node *e, Type *expected)
+{
+    char a[96], b[96];
+    bool logical = e->op == TK_ANDAND || e->op == TK_OROR;
+    Type *want = logical ? type_scalar(TY_BOOL) : is_comparison(e->op) ? NULL : expected;
+    Type *l, *r;
+    check_operands(k, e, want, &l, &r);
+    if (l->kind == TY_ERROR || r->kind == TY_ERROR)
+        return error_type();
+    if (is_tile_like(l) || is_tile_like(r))
+        return check_tile_binary(k, e, l, r);
+    const char *op = token_kind_name(e->op);
+    if (logical) {
+        if (l->kind != TY_BOOL || r->kind != TY_BOOL) {
+            diag_error(k->diag, e->span, "%s needs bool operands, not %s and %s", op, tname(l, a), tname(r, b));
+            return error_type();
+        }
+        return l;
+    }
+    if (e->op == TK_SHL || e->op == TK_SHR) {
+        if (!type_is_integer(l) || !type_is_integer(r)) {
+            diag_error(k->diag, e->span, "%s needs integer operands, not %s and %s", op, tname(l, a), tname(r, b));
+            return error_type();
+        }
+        return l;
+    }
+    if (!type_equal(l, r)) {
+        diag_error(k->diag, e->span, "%s needs operands of one type, not %s and %s; convert one with T(...)",
+                   op, tname(l, a), tname(r, b));
+        return error_type();
+    }
+    if (e->op == TK_AT) {
+        diag_error(k->diag, e->span, "'@' multiplies tiles; %s is not a tile", tname(l, a));
+        return error_type();
+    }
+    bool integer_only = e->op == TK_PERCENT || e->op == TK_AMP || e->op == TK_PIPE || e->op == TK_CARET;
+    bool fits = is_comparison(e->op) ? (type_is_numeric(l) || ((e->op == TK_EQ || e->op == TK_NE) && l->kind == TY_BOOL))
+                : integer_only ? type_is_integer(l) : type_is_numeric(l);
+    if (!fits) {
+        diag_error(k->diag, e->span, "%s cannot be applied to %s", op, tname(l, a));
+        return error_type();
+    }
+    check_division(k, e, l);
+    return is_comparison(e->op) ? type_scalar(TY_BOOL) : l;
+}
+
+/* ---- fields and indexing -------------------------------------------------------------- */
+
+static Type *check_field(Checker *k, Node *e)
+{
+    char buf[96];
+    Type *base = check_expr(k, e->a, NULL);
+    if (base->kind == TY_ERROR)
+        return base;
+    if (base->kind == TY_CTX) {
+        Type *t = ctx_field_type(e->name);
+        if (!t)
+            diag_error(k->diag, e->name_span, "ctx has no field '%s'", e->name);
+        return t ? t : error_type();
+    }
+    if (base->kind == TY_STRUCT)
+        for (int i = 0; i < base->n_fields; i++)
+            if (strcmp(base->fields[i].name, e->name) == 0)
+                return base->fields[i].type;
+    diag_error(k->diag, e->name_span, "%s has no field '%s'", tname(base, buf), e->name);
+    return error_type();
+}
+
+static Type *check_view(Checker *k, Node *e, Type *base)
+{
+    Type *t = ARENA_NEW(k->arena, Type);
+    t->kind = TY_TILE;
+    t->elem = base->elem;
+    t->rank = base->rank;
+    for (int i = 0; i < base->rank; i++) {
+        Node *index = e->list.items[i];
+        if (index->kind != ND_SLICE) {
+            diag_error(k->diag, index->span, "a view gives every dimension as start +: width");
+            return error_type();
+        }
+        check_expr(k, index->a, type_scalar(TY_U64));
+        check_expr(k, index->b, type_scalar(TY_U64));
+        ConstValue width = const_eval(k, index->b);
+        if (!width.known || width.bits == 0 || const_is_negative(width)) {
+            diag_error(k->diag, index->b->span, "a view's width must be a positive integer constant");
+            return error_type();
+        }
+        t->dims[i] = (int64_t)width.bits;
+    }
+    return t;
+}
+
+static Type *check_index(Checker *k, Node *e)
+{
+    char buf[96];
+    Type *base = check_expr(k, e->a, NULL);
+    if (base->kind == TY_ERROR)
+        return base;
+    if (base->kind != TY_TENSOR && base->kind != TY_ARRAY && base->kind != TY_TILE) {
+        diag_error(k->diag, e->a->span, "%s cannot be indexed", tname(base, buf));
+        return error_type();
+    }
+    if ((int)e->list.count != base->rank) {
+        diag_error(k->diag, e->span, "%s has %d dimension%s; %u ind%s given", tname(base, buf),
+                   base->rank, base->rank == 1 ? "" : "s", e->list.count, e->list.count == 1 ? "ex" : "ices");
+        return error_type();
+    }
+    if (e->list.count && e->list.items[0]->kind == ND_SLICE)
+        return check_view(k, e, base);
+    for (uint32_t i = 0; i < e->list.count; i++) {
+        Node *index = e->list.items[i];
+        Type *t = index->kind == ND_SLICE ? error_type() : check_expr(k, index, type_scalar(TY_U64));
+        if (index->kind == ND_SLICE)
+            diag_error(k->diag, index->span, "a view gives every dimension as start +: width");
+        else if (t->kind != TY_ERROR && !type_is_integer(t))
+            diag_error(k->diag, index->span, "an index must be an integer, not %s", tname(t, buf));
+    }
+    return base->elem;
+}
+
+/* ---- the dispatcher ------------------------------------------------------------------- */
+
+static Type *check_expr_kind(Checker *k, Node *e, Type *expected)
+{
+    switch (e->kind) {
+    case ND_INT: return check_int(k, e, expected, false);
+    case ND_FLOAT: return check_float(k, e, expected);
+    case ND_STRING:
+        if (in_device_code(k)) {
+            diag_error(k->diag, e->span, "strings are for host code");
+            return error_type();
+        }
+        return type_scalar(TY_STR);
+    case ND_BOOL: return type_scalar(TY_BOOL);
+    case ND_NAME: return check_name(k, e);
+    case ND_UNARY: return check_unary(k, e, expected);
+    case ND_BINARY: return check_binary(k, e, expected);
+    case ND_FIELD: return check_field(k, e);
+    case ND_INDEX: return check_index(k, e);
+    case ND_CALL: return check_call(k, e, expected);
+    case ND_LAUNCH: return check_launch(k, e);
+    case ND_PATH:
+        diag_error(k->diag, e->span, "qualified names (a::b) are not part of Silk; import the name");
+        return error_type();
+    default:
+        diag_error(k->diag, e->span, "this is not an expression");
+        return error_type();
+    }
+}
+
+Type *check_expr(Checker *k, Node *e, Type *expected)
+{
+    if (!e)
+        return error_type();
+    Type *t = check_expr_kind(k, e, expected);
+    e->type = t;
+    if (type_is_integer(t))
+        const_eval(k, e); /* folds, and reports overflow where it happens */
+    return t;
+}

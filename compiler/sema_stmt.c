@@ -1,0 +1,361 @@
+/*
+ * sema_stmt.c: function bodies — scopes, statements, and the statement
+ * attributes of the seed's interactions (@registers, @tensorcore).
+ */
+#include "sema.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *tname(const Type *t, char *buf) { return type_name(t, buf, 96); }
+
+static void check_statement(Checker *k, Node *s);
+
+/* ---- scopes and locals ---------------------------------------------------------------- */
+
+static void warn_unused(Checker *k, Scope *scope)
+{
+    uint32_t n;
+    Symbol **symbols = scope_symbols(scope, &n);
+    for (uint32_t i = 0; i < n; i++)
+        if (!symbols[i]->read && symbols[i]->kind == SYM_LOCAL && symbols[i]->name[0] != '_')
+            diag_warning(k->diag, W_UNUSED_VARIABLE, symbols[i]->span, "unused variable '%s'",
+                         symbols[i]->name);
+}
+
+static Symbol *declare_local(Checker *k, SymbolKind kind, Node *decl, Type *t)
+{
+    Symbol *s = ARENA_NEW(k->arena, Symbol);
+    s->kind = kind;
+    s->name = decl->name;
+    s->span = decl->name_span;
+    s->decl = decl;
+    s->type = t;
+    s->module = k->module;
+    s->mutable = decl->flags & NF_MUTABLE;
+    Symbol *before = scope_add(k->scope, s);
+    if (before) {
+        diag_error(k->diag, decl->name_span, "'%s' is already declared in this scope", decl->name);
+        diag_note(k->diag, before->span, "the first '%s' is here", decl->name);
+    }
+    decl->symbol = s;
+    return s;
+}
+
+static void enter_scope(Checker *k) { k->scope = scope_new(k->arena, k->scope); }
+
+static void leave_scope(Checker *k)
+{
+    warn_unused(k, k->scope);
+    k->scope = k->scope->parent;
+}
+
+/* ---- the seed's interactions ----------------------------------------------------------- */
+
+static int64_t element_count(const Type *t)
+{
+    int64_t n = 1;
+    for (int i = 0; i < t->rank; i++)
+        n *= t->dims[i];
+    return n;
+}
+
+/* @registers spreads a tile over the CTA's threads: its elements must
+ * divide evenly by threads. */
+static void check_registers(Checker *k, Node *attr, Node *let, Type *t)
+{
+    char buf[96];
+    if (let->kind != ND_LET || t->kind != TY_TILE) {
+        diag_error(k->diag, attr->span, "@registers applies to a tile variable: @registers let t: tile<f32>[...] = ...");
+        return;
+    }
+    int threads = k->func->threads;
+    if (threads == 0) {
+        diag_error(k->diag, attr->span, "@registers needs a fixed thread count (@launch)");
+        return;
+    }
+    int64_t n = element_count(t);
+    if (n % threads != 0)
+        diag_error(k->diag, attr->span,
+                   "@registers needs the tile's element count to divide evenly by threads: %s has %lld elements, not a multiple of %d",
+                   tname(t, buf), (long long)n, threads);
+}
+
+/* @tensorcore c = a @ b: the CTA's warps must tile c's grid of 16x16
+ * fragments. */
+static void check_tensorcore(Checker *k, Node *attr, Node *s)
+{
+    if (s->kind != ND_ASSIGN || !s->b || s->b->kind != ND_BINARY || s->b->op != TK_AT) {
+        diag_error(k->diag, attr->span, "@tensorcore applies to a tile product: @tensorcore c = a @ b");
+        return;
+    }
+    Type *c = s->a->type;
+    int threads = k->func->threads;
+    if (!c || c->kind == TY_ERROR || c->rank != 2 || threads == 0)
+        return;
+    int warps = threads / 32;
+    bool whole = c->dims[0] % 16 == 0 && c->dims[1] % 16 == 0;
+    int64_t fragments = whole ? (c->dims[0] / 16) * (c->dims[1] / 16) : 0;
+    if (!whole || fragments % warps != 0)
+        diag_error(k->diag, attr->span,
+                   "@tensorcore needs the CTA's %d warps to tile the %lldx%lld result's grid of 16x16 fragments%s",
+                   warps, (long long)c->dims[0], (long long)c->dims[1],
+                   whole ? "" : " (its extents are not multiples of 16)");
+}
+
+static void check_statement_attributes(Checker *k, Node *s)
+{
+    for (uint32_t i = 0; i < s->attrs.count; i++) {
+        Node *attr = s->attrs.items[i];
+        if (strcmp(attr->name, "registers") == 0)
+            check_registers(k, attr, s, s->symbol ? s->symbol->type : type_scalar(TY_ERROR));
+        else if (strcmp(attr->name, "tensorcore") == 0)
+            check_tensorcore(k, attr, s);
+        else if (strcmp(attr->name, "attr") != 0)
+            diag_error(k->diag, attr->span, "@%s does not apply to a statement", attr->name);
+    }
+}
+
+/* ---- statements ---------------------------------------------------------------------------- */
+
+static void check_let(Checker *k, Node *s)
+{
+    char buf[96];
+    Type *declared = s->a ? resolve_type(k, s->a, false) : NULL;
+    if (declared && declared->kind == TY_ARRAY) {
+        diag_error(k->diag, s->a->span, "arrays are declared with shared; a tile value is tile<%s>[...]",
+                   declared->elem->name);
+        declared = type_scalar(TY_ERROR);
+    }
+    if (declared && declared->kind == TY_TILE && !(k->func && k->func->gpu))
+        diag_error(k->diag, s->a->span, "tiles exist only in GPU functions");
+    Type *t = declared;
+    if (s->b) {
+        Type *init = check_expr(k, s->b, declared);
+        if (declared)
+            check_assignable(k, s->b, init, declared, "the initializer");
+        else
+            t = init;
+        if (t->kind == TY_VOID) {
+            diag_error(k->diag, s->b->span, "this has no value to store");
+            t = type_scalar(TY_ERROR);
+        }
+    } else if (!(s->flags & NF_MUTABLE)) {
+        diag_error(k->diag, s->name_span, "'%s' is immutable and needs a value: let %s: %s = ...", s->name,
+                   s->name, tname(t, buf));
+    }
+    Symbol *sym = declare_local(k, SYM_LOCAL, s, t);
+    if (!sym->mutable && s->b)
+        sym->value = const_eval(k, s->b);
+}
+
+static void check_shared(Checker *k, Node *s)
+{
+    if (!(k->func && k->func->gpu)) {
+        diag_error(k->diag, s->span, "shared memory exists only in GPU functions");
+        return;
+    }
+    Type *t = resolve_type(k, s->a, false);
+    if (t->kind != TY_ARRAY && t->kind != TY_ERROR) {
+        diag_error(k->diag, s->a->span, "a shared array needs its extents: shared %s: %s[256]", s->name,
+                   s->a->name);
+        t = type_scalar(TY_ERROR);
+    }
+    Symbol *sym = declare_local(k, SYM_SHARED, s, t);
+    sym->mutable = true;
+    sym->read = true;
+}
+
+static bool is_assignable_target(Checker *k, Node *target)
+{
+    if (target->kind == ND_INDEX || target->kind == ND_FIELD)
+        return true;
+    if (target->kind != ND_NAME || !target->symbol)
+        return false;
+    Symbol *s = target->symbol;
+    if (s->mutable || s->kind == SYM_SHARED)
+        return true;
+    if (s->kind == SYM_PARAM && s->type->kind == TY_TENSOR)
+        return true; /* a whole-tensor tile statement writes the memory it views */
+    diag_error(k->diag, target->span, "cannot assign to '%s': it is immutable (declare it with var)", s->name);
+    diag_note(k->diag, s->span, "'%s' is declared here", s->name);
+    return false;
+}
+
+static void check_assign(Checker *k, Node *s)
+{
+    Type *target = check_expr(k, s->a, NULL);
+    Type *value = check_expr(k, s->b, target);
+    if (target->kind == TY_ERROR)
+        return;
+    if (!is_assignable_target(k, s->a)) {
+        if (s->a->kind != ND_NAME)
+            diag_error(k->diag, s->a->span, "this cannot be assigned to");
+        return;
+    }
+    bool whole = target->kind == TY_TENSOR || target->kind == TY_ARRAY || target->kind == TY_TILE;
+    if (whole && value->kind != TY_ERROR && !type_equal(value, target) && value != target->elem) {
+        char a[96], b[96];
+        if (!(value->kind == TY_TILE && value->rank == target->rank &&
+              memcmp(value->dims, target->dims, sizeof(int64_t) * (size_t)target->rank) == 0))
+            diag_error(k->diag, s->b->span, "a tile statement needs a value of shape %s, not %s",
+                       tname(target, a), tname(value, b));
+        return;
+    }
+    if (!whole)
+        check_assignable(k, s->b, value, target, "the value");
+    if (s->op != TK_ASSIGN && !whole && target->kind != TY_ERROR && !type_is_numeric(target))
+        diag_error(k->diag, s->span, "%s needs a number", token_kind_name(s->op));
+}
+
+static void check_condition(Checker *k, Node *c, const char *what)
+{
+    char buf[96];
+    Type *t = check_expr(k, c, type_scalar(TY_BOOL));
+    if (t->kind != TY_ERROR && t->kind != TY_BOOL)
+        diag_error(k->diag, c->span, "%s must be a bool, not %s", what, tname(t, buf));
+}
+
+static void check_for(Checker *k, Node *s)
+{
+    char buf[96];
+    Type *t = check_expr(k, s->a, NULL);
+    if (t->kind != TY_ERROR && !type_is_integer(t)) {
+        diag_error(k->diag, s->a->span, "a range's bounds must be integers, not %s", tname(t, buf));
+        t = type_scalar(TY_ERROR);
+    }
+    check_assignable(k, s->b, check_expr(k, s->b, t), t, "the range's end");
+    if (s->c)
+        check_assignable(k, s->c, check_expr(k, s->c, t), t, "the step");
+    enter_scope(k);
+    Symbol *v = declare_local(k, SYM_LOOP, s, t);
+    v->read = true;
+    k->loops++;
+    check_block(k, s->d);
+    k->loops--;
+    leave_scope(k);
+}
+
+static void check_return(Checker *k, Node *s)
+{
+    Type *want = k->func ? k->func->result : type_scalar(TY_VOID);
+    if (!s->a) {
+        if (want->kind != TY_VOID && want->kind != TY_ERROR)
+            diag_error(k->diag, s->span, "'%s' must return a %s value", k->func->decl->name, want->name);
+        return;
+    }
+    Type *got = check_expr(k, s->a, want);
+    if (want->kind == TY_VOID)
+        diag_error(k->diag, s->a->span, "'%s' returns nothing; remove the value", k->func->decl->name);
+    else
+        check_assignable(k, s->a, got, want, "the returned value");
+}
+
+static void check_statement_kind(Checker *k, Node *s)
+{
+    switch (s->kind) {
+    case ND_LET: check_let(k, s); break;
+    case ND_SHARED: check_shared(k, s); break;
+    case ND_ASSIGN: check_assign(k, s); break;
+    case ND_EXPR_STMT: check_expr(k, s->a, NULL); break;
+    case ND_IF:
+        check_condition(k, s->a, "an if condition");
+        check_block(k, s->b);
+        if (s->c)
+            check_statement(k, s->c);
+        break;
+    case ND_WHILE:
+        check_condition(k, s->a, "a while condition");
+        k->loops++;
+        check_block(k, s->b);
+        k->loops--;
+        break;
+    case ND_FOR: check_for(k, s); break;
+    case ND_BREAK: case ND_CONTINUE:
+        if (k->loops == 0)
+            diag_error(k->diag, s->span, "%s outside a loop", s->kind == ND_BREAK ? "break" : "continue");
+        break;
+    case ND_RETURN: check_return(k, s); break;
+    case ND_LAUNCH: check_launch(k, s); break;
+    case ND_BLOCK: check_block(k, s); break;
+    case ND_EMPTY: diag_warning(k->diag, W_EMPTY_STATEMENT, s->span, "empty statement"); break;
+    default: diag_error(k->diag, s->span, "this is not a statement"); break;
+    }
+}
+
+static void check_statement(Checker *k, Node *s)
+{
+    if (!s || diag_too_many(k->diag))
+        return;
+    check_statement_kind(k, s);
+    if (s->attrs.count)
+        check_statement_attributes(k, s);
+}
+
+static bool ends_flow(const Node *s)
+{
+    return s->kind == ND_RETURN || s->kind == ND_BREAK || s->kind == ND_CONTINUE;
+}
+
+void check_block(Checker *k, Node *block)
+{
+    if (!block)
+        return;
+    enter_scope(k);
+    bool warned = false;
+    for (uint32_t i = 0; i < block->list.count; i++) {
+        Node *s = block->list.items[i];
+        if (!warned && i > 0 && ends_flow(block->list.items[i - 1])) {
+            diag_warning(k->diag, W_UNREACHABLE, s->span, "this statement is never reached");
+            warned = true;
+        }
+        check_statement(k, s);
+    }
+    leave_scope(k);
+}
+
+/* ---- functions -------------------------------------------------------------------------------- */
+
+/* Whether every path through `s` returns. */
+static bool always_returns(const Node *s)
+{
+    if (!s)
+        return false;
+    if (s->kind == ND_RETURN)
+        return true;
+    if (s->kind == ND_IF)
+        return s->c && always_returns(s->b) && always_returns(s->c);
+    if (s->kind == ND_BLOCK)
+        for (uint32_t i = 0; i < s->list.count; i++)
+            if (always_returns(s->list.items[i]))
+                return true;
+    return false;
+}
+
+static void check_function_body(Checker *k, Symbol *fn)
+{
+    FuncInfo *f = function_info(k, fn);
+    if (!f->decl->b || !f->launch_ok)
+        return;
+    k->func = f;
+    k->scope = f->scope;
+    k->loops = 0;
+    check_block(k, f->decl->b);
+    if (f->result->kind != TY_VOID && f->result->kind != TY_ERROR && !always_returns(f->decl->b))
+        diag_error(k->diag, f->decl->name_span, "'%s' does not return a %s value on every path",
+                   f->decl->name, f->result->name);
+    k->func = NULL;
+    k->scope = NULL;
+}
+
+void check_bodies(Checker *k, Module *m)
+{
+    Module *outer = k->module;
+    k->module = m;
+    uint32_t n;
+    Symbol **symbols = scope_symbols(m->scope, &n);
+    for (uint32_t i = 0; i < n && !diag_too_many(k->diag); i++)
+        if (symbols[i]->kind == SYM_FUNC && symbols[i]->module == m)
+            check_function_body(k, symbols[i]);
+    k->module = outer;
+}
