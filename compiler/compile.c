@@ -65,6 +65,15 @@ Module *compile_load(Compilation *c, const char *path, const char *import_name,
     return add_module(c, (uint32_t)file, path, import_name, package);
 }
 
+Module *compile_add_text(Compilation *c, const char *path, const char *text, size_t len,
+                         PackageKind package)
+{
+    uint32_t file = source_add_text(&c->sources, path, text, len);
+    if (file == UINT32_MAX)
+        return NULL;
+    return add_module(c, file, path, path, package);
+}
+
 Module *compile_std_gpu(Compilation *c, Span use)
 {
     if (c->std_gpu || c->std_failed)

@@ -59,6 +59,10 @@ void compile_free(Compilation *c);
 Module *compile_load(Compilation *c, const char *path, const char *import_name,
                      PackageKind package);
 
+/* The same from text in memory (the fuzz target; tests). */
+Module *compile_add_text(Compilation *c, const char *path, const char *text, size_t len,
+                         PackageKind package);
+
 /* The standard library's gpu module, loading it on first use; NULL with
  * --nostd or when it cannot be found (reported once, at `use`). */
 Module *compile_std_gpu(Compilation *c, Span use);

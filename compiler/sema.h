@@ -112,6 +112,9 @@ Type *check_expr(Checker *k, Node *e, Type *expected);
 void check_assignable(Checker *k, Node *e, Type *got, Type *want, const char *what);
 Symbol *lookup(Checker *k, const char *name);
 Type *check_call(Checker *k, Node *call, Type *expected); /* sema_call.c */
+/* Whether `e` is made of unsuffixed literals only, and so takes whatever
+ * type its context asks for. */
+bool is_flexible(const Node *e);
 
 /* sema_launch.c: a gpu (grid=..., workspace=...) { call(); } block. */
 Type *check_launch(Checker *k, Node *launch);

@@ -35,7 +35,7 @@ void check_assignable(Checker *k, Node *e, Type *got, Type *want, const char *wh
 /* ---- literals -------------------------------------------------------------------- */
 
 /* An unsuffixed literal (or a sum of them) takes the type asked for. */
-static bool is_flexible(const Node *e)
+bool is_flexible(const Node *e)
 {
     switch (e->kind) {
     case ND_INT: case ND_FLOAT: return e->suffix == SUFFIX_NONE;

@@ -219,12 +219,20 @@ static void check_condition(Checker *k, Node *c, const char *what)
 static void check_for(Checker *k, Node *s)
 {
     char buf[96];
-    Type *t = check_expr(k, s->a, NULL);
+    /* 0..n: the literal bound takes the other's type. */
+    Type *t;
+    if (is_flexible(s->a) && !is_flexible(s->b)) {
+        t = check_expr(k, s->b, NULL);
+        check_assignable(k, s->a, check_expr(k, s->a, t), t, "the range's start");
+    } else {
+        t = check_expr(k, s->a, NULL);
+    }
     if (t->kind != TY_ERROR && !type_is_integer(t)) {
         diag_error(k->diag, s->a->span, "a range's bounds must be integers, not %s", tname(t, buf));
         t = type_scalar(TY_ERROR);
     }
-    check_assignable(k, s->b, check_expr(k, s->b, t), t, "the range's end");
+    if (!s->b->type)
+        check_assignable(k, s->b, check_expr(k, s->b, t), t, "the range's end");
     if (s->c)
         check_assignable(k, s->c, check_expr(k, s->c, t), t, "the step");
     enter_scope(k);
