@@ -38,8 +38,11 @@ static Module *add_module(Compilation *c, uint32_t file, const char *path, const
     m->import_name = arena_strndup(c->arena, import_name, strlen(import_name));
     m->package = package;
     m->file = file;
-    TokenArray tokens = lex_file(&c->sources, file, &c->diag, c->arena);
+    /* Tokens are needed only while parsing: they get an arena of their own. */
+    Arena *scratch = arena_new();
+    TokenArray tokens = lex_file(&c->sources, file, &c->diag, scratch);
     m->tree = parse_file(&tokens, &c->sources, &c->diag, c->arena);
+    arena_free(scratch);
     c->modules = arena_grow(c->arena, c->modules, c->n_modules, c->n_modules + 1, sizeof *c->modules);
     c->modules[c->n_modules++] = m;
     return m;

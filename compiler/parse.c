@@ -8,8 +8,11 @@
  */
 #include "parse_internal.h"
 
+#include "arena.h"
+
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 /* ---- the token cursor ------------------------------------------------------- */
 
@@ -53,6 +56,14 @@ Span previous_span(const Parser *p)
 }
 
 const char *token_name_text(const Token *t) { return t->text ? t->text : ""; }
+
+const char *keep_text(Parser *p, const Token *t)
+{
+    if (!t->text)
+        return NULL;
+    size_t len = t->kind == TK_STRING ? t->text_len : strlen(t->text);
+    return arena_strndup(p->arena, t->text, len);
+}
 
 /* ---- errors ----------------------------------------------------------------- */
 

@@ -46,7 +46,7 @@ static Node *parse_name(Parser *p, const char *what)
     if (!t)
         return NULL;
     Node *n = new_node(p, ND_NAME, t->span);
-    n->name = t->text;
+    n->name = keep_text(p, t);
     n->name_span = t->span;
     return n;
 }
@@ -58,7 +58,7 @@ Node *parse_type(Parser *p)
     if (!t || !enter(p, t->span))
         return NULL;
     Node *type = new_node(p, ND_TYPE, t->span);
-    type->name = t->text;
+    type->name = keep_text(p, t);
     type->name_span = t->span;
     if (accept(p, TK_LT)) {
         do
@@ -158,7 +158,7 @@ static Node *parse_import(Parser *p)
     if (!p->recovering && expect(p, TK_FROM, "'from' after the imported names")) {
         const Token *path = expect(p, TK_STRING, "the path of the module, a string");
         if (path) {
-            import->str = path->text;
+            import->str = keep_text(p, path);
             import->str_len = path->text_len;
         }
     }

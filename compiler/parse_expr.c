@@ -122,7 +122,7 @@ static Node *parse_postfix_one(Parser *p, Node *base)
             return base;
         n = new_node(p, path ? ND_PATH : ND_FIELD, base->span);
         n->a = base;
-        n->name = name->text;
+        n->name = keep_text(p, name);
         n->name_span = name->span;
         break;
     }
@@ -152,12 +152,14 @@ static Node *literal(Parser *p, NodeKind kind)
     n->float_value = t->float_value;
     n->suffix = t->suffix;
     n->overflow = t->overflow;
-    n->str = t->text;
-    n->str_len = t->text_len;
+    if (kind == ND_STRING) {
+        n->str = keep_text(p, t);
+        n->str_len = t->text_len;
+    }
     if (kind == ND_BOOL)
         n->int_value = t->kind == TK_TRUE;
     if (kind == ND_NAME) {
-        n->name = t->text;
+        n->name = keep_text(p, t);
         n->name_span = t->span;
     }
     return n;

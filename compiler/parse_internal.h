@@ -50,6 +50,9 @@ void leave(Parser *p);
 Node *new_node(Parser *p, NodeKind kind, Span span);
 void push(Parser *p, NodeList *list, Node *node);
 const char *token_name_text(const Token *t); /* TK_IDENT's name */
+/* The token's text, copied into the tree's arena: the tokens themselves
+ * live in a scratch arena that is dropped once the file is parsed. */
+const char *keep_text(Parser *p, const Token *t);
 
 /* ---- the grammar ------------------------------------------------------------ */
 Node *parse_declaration(Parser *p);                    /* parse_decl.c */

@@ -68,7 +68,7 @@ static Node *parse_let(Parser *p)
     const Token *name = expect(p, TK_IDENT, "a variable name");
     if (!name)
         return let;
-    let->name = name->text;
+    let->name = keep_text(p, name);
     let->name_span = name->span;
     if (accept(p, TK_COLON))
         let->a = parse_type(p);
@@ -87,7 +87,7 @@ static Node *parse_shared(Parser *p)
     const Token *name = expect(p, TK_IDENT, "the shared array's name");
     if (!name)
         return shared;
-    shared->name = name->text;
+    shared->name = keep_text(p, name);
     shared->name_span = name->span;
     if (expect(p, TK_COLON, "':' and the element type with its extents, as f32[256]"))
         shared->a = parse_type(p);
@@ -136,7 +136,7 @@ static Node *parse_for(Parser *p)
     const Token *name = expect(p, TK_IDENT, "the loop variable");
     if (!name)
         return n;
-    n->name = name->text;
+    n->name = keep_text(p, name);
     n->name_span = name->span;
     if (!expect(p, TK_IN, "'in' after the loop variable"))
         return n;
@@ -170,7 +170,7 @@ static Node *parse_launch_option(Parser *p)
     if (!name)
         return NULL;
     Node *option = new_node(p, ND_LAUNCH_OPTION, name->span);
-    option->name = name->text;
+    option->name = keep_text(p, name);
     option->name_span = name->span;
     if (expect(p, TK_ASSIGN, "'=' after the launch option"))
         option->a = parse_expression(p);

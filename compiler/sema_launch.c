@@ -262,6 +262,10 @@ Type *check_launch(Checker *k, Node *launch)
         return error_type();
     }
     Module *std = std_module(k, launch->span);
+    if (std && !scope_find_here(std->scope, "launch_and_synchronize")) {
+        diag_error(k->diag, launch->span, "the standard library in use declares no launch_and_synchronize, which a launch block needs");
+        return error_type();
+    }
     Geometry g = {0};
     bool options_ok = check_options(k, launch, &g);
     Node *call = the_call(k, launch);
