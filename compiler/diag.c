@@ -598,9 +598,12 @@ bool diag_too_many(const Diag *d)
     return d->error_limit > 0 && d->errors > d->error_limit;
 }
 
+/* Counting stops at the first error past the limit: the compilation stops
+ * there, and "too many errors (N)" says where. */
 void diag_error(Diag *d, Span at, const char *fmt, ...)
 {
-    d->errors++;
+    if (!diag_too_many(d))
+        d->errors++;
     d->last_shown = !diag_too_many(d);
     if (!d->last_shown)
         return;
@@ -626,7 +629,7 @@ void diag_warning(Diag *d, WarningId w, Span at, const char *fmt, ...)
     if (is_named(w) && !d->enabled[w])
         return;
     bool as_error = d->all_warnings_error || (is_named(w) && d->as_error[w]);
-    if (as_error)
+    if (as_error && !diag_too_many(d))
         d->errors++;
     else
         d->warnings++;

@@ -145,6 +145,7 @@ typedef struct Lexer {
     uint32_t open[3];         /* how many of each opener are on the stack */
     bool can_end;             /* the last token may end a statement */
     bool stopped;             /* the error limit was reached */
+    bool malformed;           /* an error was reported in the token being made */
     LexTables tables;
 } Lexer;
 
@@ -228,6 +229,7 @@ static void lex_error(Lexer *lx, uint32_t start, uint32_t end, const char *fmt, 
     vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
     diag_error(lx->diag, span_of(lx, start, end), "%s", message);
+    lx->malformed = true; /* marks the token being made (see emit) */
     if (diag_too_many(lx->diag))
         lx->stopped = true;
 }
@@ -253,7 +255,8 @@ static Token *emit(Lexer *lx, TokenKind kind, uint32_t start, uint32_t end)
         lx->capacity = bigger;
     }
     Token *t = &lx->tokens[lx->count++];
-    *t = (Token){.kind = kind, .span = span_of(lx, start, end)};
+    *t = (Token){.kind = kind, .span = span_of(lx, start, end), .malformed = lx->malformed};
+    lx->malformed = false;
     lx->can_end = ends_statement(kind);
     return t;
 }
@@ -658,6 +661,8 @@ static void lex_string(Lexer *lx)
         lex_error(lx, start, start + 1, "unterminated string");
     Token *t = emit(lx, TK_STRING, start, end);
     decode_string(lx, t, start + 1, close, has_escape);
+    t->malformed = t->malformed || lx->malformed; /* a bad escape, found after emit */
+    lx->malformed = false;
     lx->pos = end;
 }
 
@@ -685,6 +690,7 @@ static void skip_stray(Lexer *lx)
                 end++;
         lex_error(lx, start, end, "unexpected byte 0x%02X", c);
     }
+    emit(lx, TK_ERROR, start, end);
     lx->pos = end;
 }
 
@@ -752,9 +758,13 @@ TokenArray lex_file(const SourceMap *sources, uint32_t file, Diag *diag, Arena *
             break;
         lex_token(&lx);
     }
-    /* The end of the file ends the last line. */
+    /* The end of the file ends the last line; it sits at the end of the last
+     * line's text, so that "found end of file" points at that line. */
+    uint32_t end = lx.len;
+    if (end > 0 && lx.text[end - 1] == '\n')
+        end -= end > 1 && lx.text[end - 2] == '\r' ? 2 : 1;
     if (newline_may_end_statement(&lx))
-        emit(&lx, TK_SEMI, lx.len, lx.len)->implicit = true;
-    emit(&lx, TK_EOF, lx.len, lx.len);
+        emit(&lx, TK_SEMI, end, end)->implicit = true;
+    emit(&lx, TK_EOF, end, end);
     return (TokenArray){lx.tokens, lx.count};
 }

@@ -2,6 +2,11 @@
  * lex.h: Silk's lexer.  A whole file becomes one array of tokens ending in
  * TK_EOF.
  *
+ * A character that starts no token is reported and becomes a TK_ERROR token,
+ * and a token with an error in it (an unterminated string, a bad number)
+ * is marked malformed, so that the parser stays quiet about the same
+ * mistake.
+ *
  * Statements end at ';' or, as in Go, at a newline after a token that can
  * end one (a name, a literal, ')', ']', '}', return, break, continue): the
  * lexer then inserts a TK_SEMI token with `implicit` set and an empty span
@@ -35,7 +40,8 @@ typedef struct Token {
     Span span;
     bool implicit;         /* a semicolon the lexer inserted at a newline */
     LiteralSuffix suffix;  /* TK_INT, TK_FLOAT */
-    bool overflow;         /* TK_INT: the digits do not fit in 64 bits */
+    bool overflow;         /* TK_INT: the digits do not fit in 64 bits; TK_FLOAT: beyond f64 */
+    bool malformed;        /* the lexer reported an error in it: the parser says no more */
     uint64_t int_value;    /* TK_INT */
     double float_value;    /* TK_FLOAT */
     const char *text;      /* TK_IDENT: the name; TK_STRING: the decoded value */

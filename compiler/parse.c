@@ -67,10 +67,22 @@ const char *keep_text(Parser *p, const Token *t)
 
 /* ---- errors ----------------------------------------------------------------- */
 
+/* Whether the lexer already reported the mistake under the cursor: a
+ * character that starts no token, or a malformed token just before. */
+static bool lexer_reported(const Parser *p)
+{
+    const Token *t = peek(p);
+    return t->kind == TK_ERROR || t->malformed || (p->pos > 0 && p->tokens[p->pos - 1].malformed);
+}
+
 void parse_error(Parser *p, Span at_span, const char *fmt, ...)
 {
     if (p->recovering)
         return;
+    if (lexer_reported(p)) {
+        p->recovering = true;
+        return;
+    }
     char message[512];
     va_list ap;
     va_start(ap, fmt);
@@ -200,6 +212,11 @@ Node *parse_file(const TokenArray *tokens, const SourceMap *sources, Diag *diag,
     while (!at(&p, TK_EOF) && !diag_too_many(diag)) {
         uint32_t before = p.pos;
         push(&p, &file->list, parse_declaration(&p));
+        if (p.unwinding) { /* resume at the declaration that stopped a block */
+            p.unwinding = false;
+            p.recovering = false;
+            continue;
+        }
         if (p.pos == before) /* always make progress */
             advance(&p);
         if (p.recovering)

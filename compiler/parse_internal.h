@@ -17,6 +17,7 @@ typedef struct Parser {
     Diag *diag;
     Arena *arena;
     bool recovering; /* an error was reported; quiet until a sync point */
+    bool unwinding;  /* a declaration at column 1 inside a block: back to the top */
     int depth;
 } Parser;
 

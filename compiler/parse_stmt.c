@@ -44,15 +44,18 @@ Node *parse_block(Parser *p)
     if (!open || !enter(p, open->span))
         return NULL;
     Node *block = new_node(p, ND_BLOCK, open->span);
-    while (!at(p, TK_RBRACE) && !at(p, TK_EOF) && !diag_too_many(p->diag)) {
+    while (!at(p, TK_RBRACE) && !at(p, TK_EOF) && !p->unwinding && !diag_too_many(p->diag)) {
         uint32_t before = p->pos;
         push(p, &block->list, parse_statement(p));
         if (p->recovering)
             sync_statement(p);
-        else if (p->pos == before)
+        else if (p->pos == before && !p->unwinding)
             advance(p);
     }
-    if (!expect(p, TK_RBRACE, "'}' to close the block"))
+    /* Unwinding from a declaration at column 1: only the innermost block
+     * reports its missing '}'; the parser then resumes at the top level. */
+    bool reported = p->recovering;
+    if (!expect(p, TK_RBRACE, "'}' to close the block") && !reported)
         diag_note(p->diag, open->span, "the block opened here");
     leave(p);
     return finish(p, block);
@@ -230,6 +233,25 @@ static Node *parse_expression_statement(Parser *p)
     return n;
 }
 
+/* A declaration keyword inside a block.  At the start of a line (column
+ * 1) it is taken as the next top-level declaration, and what is missing is
+ * the '}' of the blocks still open; indented, it is a nested declaration,
+ * which Silk does not have. */
+static Node *misplaced_declaration(Parser *p)
+{
+    const Token *t = peek(p);
+    uint32_t line, col;
+    source_line_col(&p->sources->files[t->span.file], t->span.start, &line, &col);
+    if (col == 1) {
+        p->unwinding = true;
+        return NULL;
+    }
+    const char *name = token_kind_name(t->kind);
+    parse_error(p, t->span, "%s %s declaration must be at the top level of the file",
+                name[1] == 'a' || name[1] == 'i' ? "an" : "a", name);
+    return NULL;
+}
+
 /* { attribute } statement */
 static Node *parse_attributed(Parser *p)
 {
@@ -271,10 +293,8 @@ Node *parse_statement(Parser *p)
     case TK_BREAK: case TK_CONTINUE: case TK_RETURN: return parse_jump(p);
     case TK_GPU: return parse_launch_statement(p);
     case TK_LBRACE: return parse_block(p);
-    case TK_KERNEL: case TK_FN: case TK_IMPORT:
-        parse_error(p, peek(p)->span, "a %s declaration must be at the top level of the file",
-                    token_kind_name(peek(p)->kind));
-        return NULL;
+    case TK_KERNEL: case TK_FN: case TK_ASYNC: case TK_TASK: case TK_IMPORT:
+        return misplaced_declaration(p);
     default: return parse_expression_statement(p);
     }
 }

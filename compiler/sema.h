@@ -34,6 +34,7 @@ typedef struct FuncInfo {
     bool gpu;          /* kernel, or attr(device=gpu) fn */
     bool launchable;   /* a GPU function returning nothing */
     int threads;       /* the fixed CTA size; 0: each launch's workspace */
+    Span threads_span; /* @launch's threads argument, when written */
     int min_blocks, max_regs;
     bool has_launch;   /* written @launch */
     bool launch_ok;    /* @launch passed its checks (or is absent) */

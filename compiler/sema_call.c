@@ -120,13 +120,26 @@ static Type *check_qgemm(Checker *k, Node *call)
             diag_error(k->diag, call->a->span, "%s needs @launch(256): this kernel's CTA has %d threads",
                        call->a->name, threads);
     }
-    Type *first = NULL;
-    for (uint32_t i = 0; i < call->list.count; i++) {
-        Type *t = check_expr(k, call->list.items[i], NULL);
-        if (!first)
-            first = t;
+    Type *operand[3];
+    for (uint32_t i = 0; i < 3; i++)
+        operand[i] = check_expr(k, call->list.items[i], NULL);
+    /* a [m, k] x b [k, n] -> [m, n], in the scale's (float) type. */
+    Type *a = operand[0], *b = operand[1], *scale = operand[2];
+    bool shaped = (a->kind == TY_TILE || a->kind == TY_TENSOR || a->kind == TY_ARRAY) &&
+                  (b->kind == TY_TILE || b->kind == TY_TENSOR || b->kind == TY_ARRAY) &&
+                  a->rank == 2 && b->rank == 2;
+    if (!shaped) {
+        if (a->kind != TY_ERROR && b->kind != TY_ERROR)
+            diag_error(k->diag, call->span, "%s multiplies two matrices: %s(a, b, scale)", call->a->name, call->a->name);
+        return error_type();
     }
-    return first;
+    Type *t = ARENA_NEW(k->arena, Type);
+    t->kind = TY_TILE;
+    t->elem = type_is_float(scale) ? scale : type_scalar(TY_F32);
+    t->rank = 2;
+    t->dims[0] = a->dims[0];
+    t->dims[1] = b->dims[1];
+    return t;
 }
 
 static Type *check_device_builtin(Checker *k, Node *call, const char *name)

@@ -180,7 +180,7 @@ void resolve_imports(Checker *k, Module *m)
 /* A name the program did not import but std/gpu declares. */
 void note_std_name(Checker *k, const char *name)
 {
-    Module *std = k->c->std_gpu;
+    Module *std = k->c->options.nostd || is_std(k) ? NULL : std_module(k, (Span){0, 0, 0});
     Symbol *s = std && std->scope && !is_std(k) ? scope_find_here(std->scope, name) : NULL;
     if (s)
         diag_note(k->diag, s->span, "'%s' is declared in std/gpu: import { %s } from \"std/gpu\"", name, name);
@@ -306,7 +306,7 @@ static void resolve_struct_fields(Checker *k, Symbol *s)
 static bool attribute_integer(Checker *k, Node *arg, const char *rule, int64_t *out)
 {
     Type *t = check_expr(k, arg, NULL);
-    if (t->kind == TY_ERROR)
+    if (t->kind == TY_ERROR) /* already reported, overflow included */
         return false;
     ConstValue v = type_is_integer(t) ? const_eval(k, arg) : (ConstValue){0};
     if (!v.known) {
@@ -356,6 +356,7 @@ static void check_launch_attribute(Checker *k, FuncInfo *f, Node *attr)
         return;
     }
     f->threads = (int)value[0];
+    f->threads_span = args->items[0]->span;
     f->min_blocks = args->count > 1 ? (int)value[1] : 0;
     f->max_regs = args->count > 2 ? (int)value[2] : 0;
     f->launch_ok = true;

@@ -28,8 +28,12 @@ void check_assignable(Checker *k, Node *e, Type *got, Type *want, const char *wh
     char a[96], b[96];
     if (got->kind == TY_ERROR || want->kind == TY_ERROR || type_equal(got, want))
         return;
-    diag_error(k->diag, e->span, "%s has type %s, expected %s; convert with %s(...)", what,
-               tname(got, a), tname(want, b), tname(want, b));
+    bool convertible = type_is_numeric(want) && (type_is_numeric(got) || got->kind == TY_BOOL);
+    if (convertible)
+        diag_error(k->diag, e->span, "%s has type %s, expected %s; convert with %s(...)", what,
+                   tname(got, a), tname(want, b), tname(want, b));
+    else
+        diag_error(k->diag, e->span, "%s has type %s, expected %s", what, tname(got, a), tname(want, b));
 }
 
 /* ---- literals -------------------------------------------------------------------- */
@@ -51,7 +55,8 @@ static Type *suffix_type(LiteralSuffix s)
     return type_scalar(kinds[s]);
 }
 
-static Type *check_int(Checker *k, Node *e, Type *expected, bool negative)
+/* `at` is where an error goes: the literal, or the '-' in front of it. */
+static Type *check_int(Checker *k, Node *e, Type *expected, bool negative, Span at)
 {
     char buf[96];
     Type *t;
@@ -65,11 +70,11 @@ static Type *check_int(Checker *k, Node *e, Type *expected, bool negative)
         t = type_int_fits(type_scalar(TY_I32), e->int_value, negative) ? type_scalar(TY_I32)
                                                                       : type_scalar(TY_I64);
     if (e->overflow) {
-        diag_error(k->diag, e->span, "integer literal does not fit in 64 bits");
+        diag_error(k->diag, at, "integer literal does not fit in 64 bits");
         return e->type = error_type();
     }
     if (!type_int_fits(t, e->int_value, negative)) {
-        diag_error(k->diag, e->span, "%s%llu does not fit in %s", negative ? "-" : "",
+        diag_error(k->diag, at, "%s%llu does not fit in %s", negative ? "-" : "",
                    (unsigned long long)e->int_value, tname(t, buf));
         return e->type = error_type();
     }
@@ -125,8 +130,9 @@ static Type *check_name(Checker *k, Node *e)
 static Type *check_unary(Checker *k, Node *e, Type *expected)
 {
     char buf[96];
-    Type *t = e->op == TK_MINUS && e->a->kind == ND_INT ? check_int(k, e->a, expected, true)
+    Type *t = e->op == TK_MINUS && e->a->kind == ND_INT ? check_int(k, e->a, expected, true, e->span)
                                                         : check_expr(k, e->a, expected);
+    e->a->type = t;
     if (t->kind == TY_ERROR)
         return t;
     bool ok = e->op == TK_BANG ? t->kind == TY_BOOL
@@ -359,7 +365,7 @@ static Type *check_index(Checker *k, Node *e)
 static Type *check_expr_kind(Checker *k, Node *e, Type *expected)
 {
     switch (e->kind) {
-    case ND_INT: return check_int(k, e, expected, false);
+    case ND_INT: return check_int(k, e, expected, false, e->span);
     case ND_FLOAT: return check_float(k, e, expected);
     case ND_STRING:
         if (in_device_code(k)) {
@@ -392,5 +398,5 @@ Type *check_expr(Checker *k, Node *e, Type *expected)
     e->type = t;
     if (type_is_integer(t))
         const_eval(k, e); /* folds, and reports overflow where it happens */
-    return t;
+    return e->type;     /* an overflow made it TY_ERROR */
 }

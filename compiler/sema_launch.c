@@ -67,6 +67,7 @@ const char *not_launchable(Checker *k, Symbol *fn, char *why, size_t size)
 
 typedef struct Geometry {
     Node *grid, *workspace;
+    bool grid_ok, workspace_ok; /* present and of type u64 */
 } Geometry;
 
 static bool check_options(Checker *k, Node *launch, Geometry *g)
@@ -91,6 +92,11 @@ static bool check_options(Checker *k, Node *launch, Geometry *g)
         char what[32];
         snprintf(what, sizeof what, "the %s", o->name);
         check_assignable(k, o->a, t, type_scalar(TY_U64), what);
+        bool u64 = t->kind == TY_U64;
+        if (slot == &g->grid)
+            g->grid_ok = u64;
+        else
+            g->workspace_ok = u64;
     }
     if (ok && (!g->grid || !g->workspace)) {
         diag_error(k->diag, launch->span, "the launch block needs %s=", !g->grid ? "grid" : "workspace");
@@ -106,8 +112,10 @@ static const char *rejected_statement(const Node *s)
     switch (s->kind) {
     case ND_LET: case ND_SHARED:
         return "a launch block cannot declare anything: it holds exactly one call";
+    case ND_LAUNCH:
+        return "a launch block cannot hold another launch block";
     case ND_IF: case ND_WHILE: case ND_FOR: case ND_RETURN: case ND_BREAK: case ND_CONTINUE:
-    case ND_BLOCK: case ND_LAUNCH:
+    case ND_BLOCK:
         return "a launch block cannot hold control flow: it holds exactly one call";
     case ND_ASSIGN:
         return "a launch block holds a call, not an assignment";
@@ -216,7 +224,10 @@ static void check_workspace(Checker *k, Node *w, uint64_t workspace, FuncInfo *f
     if (f->threads && workspace != (uint64_t)f->threads) {
         diag_error(k->diag, w->span, "the workspace (%llu) differs from the CTA size of '%s' (%d threads): every CTA has exactly %d threads",
                    (unsigned long long)workspace, f->decl->name, f->threads, f->threads);
-        diag_note(k->diag, f->decl->name_span, "%s", f->has_launch ? "@launch fixes it here" : "a kernel without @launch has 256 threads");
+        if (f->has_launch)
+            diag_note(k->diag, f->threads_span, "@launch fixes it here");
+        else
+            diag_note(k->diag, f->decl->name_span, "a kernel without @launch has 256 threads");
         return;
     }
     if (workspace % 32 != 0)
@@ -228,13 +239,18 @@ static void check_workspace(Checker *k, Node *w, uint64_t workspace, FuncInfo *f
 /* The runtime would reject this geometry; with constants, so does the compiler. */
 static void check_geometry(Checker *k, Geometry *g, FuncInfo *f)
 {
-    ConstValue grid = const_eval(k, g->grid), workspace = const_eval(k, g->workspace);
-    if (workspace.known && workspace.bits == 0)
+    ConstValue none = {0};
+    ConstValue grid = g->grid_ok ? const_eval(k, g->grid) : none;
+    ConstValue workspace = g->workspace_ok ? const_eval(k, g->workspace) : none;
+    if (workspace.known && workspace.bits == 0) {
         diag_error(k->diag, g->workspace->span, "the workspace must be nonzero");
-    else if (workspace.known && workspace.bits > MAX_WORKSPACE)
+        workspace = none; /* nothing more can be said of the grid against it */
+    } else if (workspace.known && workspace.bits > MAX_WORKSPACE) {
         diag_error(k->diag, g->workspace->span, "the workspace (%llu) exceeds 1024 work items", (unsigned long long)workspace.bits);
-    else if (workspace.known)
+        workspace = none;
+    } else if (workspace.known && f->launch_ok) {
         check_workspace(k, g->workspace, workspace.bits, f);
+    }
     if (!grid.known)
         return;
     if (grid.bits == 0)
@@ -247,6 +263,33 @@ static void check_geometry(Checker *k, Geometry *g, FuncInfo *f)
     else if (workspace.known && workspace.bits != 0 && grid.bits / workspace.bits > MAX_BLOCKS)
         diag_error(k->diag, g->grid->span, "the grid makes %llu blocks; at most 2147483647",
                    (unsigned long long)(grid.bits / workspace.bits));
+}
+
+/* Marks the locals a rejected body names as read, so that one mistake is
+ * not followed by "unused variable" for each of them. */
+static void mark_node_read(Checker *k, Node *n);
+
+static void mark_read(Checker *k, NodeList *list)
+{
+    for (uint32_t i = 0; i < list->count; i++)
+        mark_node_read(k, list->items[i]);
+}
+
+static void mark_node_read(Checker *k, Node *n)
+{
+    if (!n)
+        return;
+    if (n->kind == ND_NAME) {
+        Symbol *s = lookup(k, n->name);
+        if (s)
+            s->read = true;
+    }
+    mark_node_read(k, n->a);
+    mark_node_read(k, n->b);
+    mark_node_read(k, n->c);
+    mark_node_read(k, n->d);
+    mark_read(k, &n->list);
+    mark_read(k, &n->list2);
 }
 
 /* ---- the block ----------------------------------------------------------------------------------------- */
@@ -274,6 +317,8 @@ Type *check_launch(Checker *k, Node *launch)
         check_launch_arguments(k, call, target);
     if (options_ok && target)
         check_geometry(k, &g, target->func);
+    else if (!call)
+        mark_read(k, &launch->list2); /* its names were used, if wrongly */
     if (!(launch->flags & NF_VALUE))
         return type_scalar(TY_VOID);
     Symbol *result = std && std->scope ? scope_find_here(std->scope, "DispatchResult") : NULL;

@@ -50,7 +50,7 @@ if [ "$want_err" = 1 ]; then
     code=$?
     compare "$name.err" "$err"
     want=0
-    grep -q ': error: ' "$name.err" && want=1
+    grep -q -e ': error: ' -e '"kind": *"error"' "$name.err" && want=1
     if [ "$code" -ne "$want" ]; then
         echo "FAIL: $dir/$name.silk: exit status $code, expected $want"
         status=1

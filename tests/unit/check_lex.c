@@ -626,14 +626,14 @@ static const struct {
     {"\"\\q \\r\"", "t.silk:1:2: error: unknown escape sequence '\\q'", 2, "\" \" NL EOF"},
     {"x /* abc", "t.silk:1:3: error: unterminated block comment", 1, "x NL EOF"},
     {"a\n  b /* \n", "t.silk:2:5: error: unterminated block comment", 1, "a NL b NL EOF"},
-    {"a $ b", "t.silk:1:3: error: unexpected character '$'", 1, "a b NL EOF"},
-    {"a ? b", "t.silk:1:3: error: unexpected character '?'", 1, "a b NL EOF"},
-    {"a ` #", "t.silk:1:3: error: unexpected character '`'", 2, "a NL EOF"},
-    {"'c'", "t.silk:1:1: error: unexpected character '''", 2, "c NL EOF"},
-    {"a \x01 b", "t.silk:1:3: error: unexpected byte 0x01", 1, "a b NL EOF"},
-    {"a \xC3\xA9 b", "t.silk:1:3: error: unexpected byte 0xC3", 1, "a b NL EOF"},
-    {"\xF0\x9F\x98\x80", "t.silk:1:1: error: unexpected byte 0xF0", 1, "EOF"},
-    {"x\n  @@ $", "t.silk:2:6: error: unexpected character '$'", 1, "x NL @ @ EOF"},
+    {"a $ b", "t.silk:1:3: error: unexpected character '$'", 1, "a ERROR b NL EOF"},
+    {"a ? b", "t.silk:1:3: error: unexpected character '?'", 1, "a ERROR b NL EOF"},
+    {"a ` #", "t.silk:1:3: error: unexpected character '`'", 2, "a ERROR ERROR EOF"},
+    {"'c'", "t.silk:1:1: error: unexpected character '''", 2, "ERROR c ERROR EOF"},
+    {"a \x01 b", "t.silk:1:3: error: unexpected byte 0x01", 1, "a ERROR b NL EOF"},
+    {"a \xC3\xA9 b", "t.silk:1:3: error: unexpected byte 0xC3", 1, "a ERROR b NL EOF"},
+    {"\xF0\x9F\x98\x80", "t.silk:1:1: error: unexpected byte 0xF0", 1, "ERROR EOF"},
+    {"x\n  @@ $", "t.silk:2:6: error: unexpected character '$'", 1, "x NL @ @ ERROR EOF"},
     {"0x", "t.silk:1:1: error: invalid integer literal", 1, "0 NL EOF"},
     {"0b", "t.silk:1:1: error: invalid integer literal", 1, "0 NL EOF"},
     {"0b2", "t.silk:1:1: error: invalid integer literal", 1, "0 NL EOF"},
@@ -680,7 +680,7 @@ START_TEST(test_stray_nul_byte)
     char line[512], got[256];
     lex_len(&r, "a\0b", 3);
     ck_assert_str_eq(first_diagnostic(&r, line, sizeof line), "t.silk:1:2: error: unexpected byte 0x00");
-    ck_assert_str_eq(render(&r, got, sizeof got), "a b NL EOF");
+    ck_assert_str_eq(render(&r, got, sizeof got), "a ERROR b NL EOF");
     lex_free(&r);
     lex_len(&r, "\"a\0b\"", 5); /* a NUL inside a string is its content */
     ck_assert_int_eq(r.diag.errors, 0);
