@@ -100,7 +100,9 @@ static void dump_node(const Node *n, const SourceMap *sources, int depth, FILE *
         char type[96];
         fprintf(out, " : %s", type_name(n->type, type, sizeof type));
     }
-    if (n->folded == 1)
+    if (n->folded == 1 && n->type && type_is_signed(n->type))
+        fprintf(out, " = %" PRId64, (int64_t)n->folded_bits);
+    else if (n->folded == 1)
         fprintf(out, " = %" PRIu64, n->folded_bits);
     uint32_t line, col;
     source_line_col(&sources->files[n->span.file], n->span.start, &line, &col);

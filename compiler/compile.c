@@ -40,8 +40,10 @@ static Module *add_module(Compilation *c, uint32_t file, const char *path, const
     m->file = file;
     /* Tokens are needed only while parsing: they get an arena of their own. */
     Arena *scratch = arena_new();
+    int errors = c->diag.errors;
     TokenArray tokens = lex_file(&c->sources, file, &c->diag, scratch);
     m->tree = parse_file(&tokens, &c->sources, &c->diag, c->arena);
+    m->syntax_errors = c->diag.errors > errors;
     arena_free(scratch);
     c->modules = arena_grow(c->arena, c->modules, c->n_modules, c->n_modules + 1, sizeof *c->modules);
     c->modules[c->n_modules++] = m;
@@ -101,6 +103,15 @@ Module *compile_std_gpu(Compilation *c, Span use)
     return c->std_gpu;
 }
 
+/* Checking a module that did not parse would only echo its syntax errors. */
+static bool syntax_errors_in_imports(const Compilation *c)
+{
+    for (uint32_t i = 0; i < c->n_modules; i++)
+        if (c->modules[i]->syntax_errors)
+            return true;
+    return false;
+}
+
 /* ---- the pipeline ------------------------------------------------------------ */
 
 int compile_check(Compilation *c)
@@ -115,7 +126,7 @@ int compile_check(Compilation *c)
             declare_module(&k, c->modules[i]);
         resolve_imports(&k, c->modules[i]);
     }
-    if (c->diag.errors > 0)
+    if (syntax_errors_in_imports(c))
         return c->diag.errors;
     for (uint32_t i = 0; i < c->n_modules; i++)
         check_signatures(&k, c->modules[i]);

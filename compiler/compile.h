@@ -29,6 +29,7 @@ typedef struct Module {
     uint32_t file;
     Node *tree;
     Scope *scope;        /* its top-level declarations and imports */
+    bool syntax_errors;  /* lexing or parsing it reported errors */
 } Module;
 
 typedef struct CompileOptions {

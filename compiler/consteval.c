@@ -138,6 +138,8 @@ static ConstValue evaluate(Checker *k, Node *e)
             return unknown();
         if (e->op == TK_TILDE)
             return wrap_to(~v.bits, e->type);
+        if (e->op == TK_MINUS && e->a->kind == ND_INT) /* -<magnitude>: i64's minimum fits */
+            return checked(k, e, e->type, -(__int128)e->a->int_value);
         return e->op == TK_MINUS ? checked(k, e, e->type, -wide(v)) : v;
     }
     case ND_BINARY: return eval_binary(k, e);

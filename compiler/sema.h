@@ -72,6 +72,8 @@ struct Scope {
 
 Scope *scope_new(Arena *arena, Scope *parent);
 Symbol *scope_find_here(const Scope *s, const char *name);
+/* A name whose import failed (already reported): its uses say nothing. */
+bool is_poison(const Symbol *s);
 Symbol *scope_find(const Scope *s, const char *name);
 /* Adds a symbol; returns the one already there under that name, if any
  * (and then adds nothing). */

@@ -227,6 +227,11 @@ static Type *check_function_call(Checker *k, Node *call, Symbol *s)
         diag_error(k->diag, call->a->span, "'%s' is a host function: device code cannot call it", s->name);
         return error_type();
     }
+    if (!device && f->gpu && f->result->kind != TY_VOID) {
+        diag_error(k->diag, call->a->span, "'%s' is a device-only helper: GPU code calls it; host code can neither call nor launch it",
+                   s->name);
+        return error_type();
+    }
     if (!device && f->gpu) {
         diag_error(k->diag, call->a->span, "'%s' is a GPU function: host code launches it with gpu (grid=..., workspace=...) { %s(...); }",
                    s->name, s->name);
@@ -262,8 +267,10 @@ static Type *check_method_call(Checker *k, Node *call)
     FuncInfo *f = function_info(k, m);
     bool has_self = f->n_params > 0 && strcmp(f->decl->list.items[0]->name, "self") == 0;
     if (has_self == on_type) {
-        diag_error(k->diag, field->name_span, has_self ? "%s is called on a value: value.%s(...)"
-                                                       : "%s is called on the type: %s(...)", full, full);
+        if (has_self)
+            diag_error(k->diag, field->name_span, "%s is called on a value: value.%s(...)", full, field->name);
+        else
+            diag_error(k->diag, field->name_span, "%s is called on the type: %s(...)", full, full);
         return error_type();
     }
     check_arguments(k, call, f, has_self ? 1 : 0, full);
@@ -283,6 +290,8 @@ Type *check_call(Checker *k, Node *call, Type *expected)
         return error_type();
     }
     Symbol *s = lookup(k, callee->name);
+    if (is_poison(s))
+        return error_type();
     if (s && s->kind == SYM_FUNC)
         return check_function_call(k, call, s);
     if (s) {
@@ -296,5 +305,8 @@ Type *check_call(Checker *k, Node *call, Type *expected)
     if (b)
         return check_builtin(k, call, b);
     diag_error(k->diag, callee->span, "unknown function '%s'", callee->name);
+    note_std_name(k, callee->name);
+    for (uint32_t i = 0; i < call->list.count; i++) /* their names are used */
+        check_expr(k, call->list.items[i], NULL);
     return error_type();
 }

@@ -139,12 +139,23 @@ static Module *imported_module(Checker *k, Module *m, Node *import)
 
 /* An imported name is a new symbol for the same declaration: its own name
  * is the alias, but a launch still records the declaration's name. */
+/* A name whose import failed: it is defined, as an error, so that its
+ * uses say nothing more. */
+static void bind_poison(Checker *k, Module *m, Node *item)
+{
+    Symbol *s = new_symbol(k, SYM_LOCAL, item->a ? item->a->name : item->name, item->name_span, item);
+    s->type = type_scalar(TY_ERROR);
+    s->read = true;
+    scope_add(m->scope, s);
+}
+
 static void bind_import(Checker *k, Module *m, Module *from, Node *item)
 {
     Symbol *target = scope_find_here(from->scope, item->name);
     if (!target || target->module != from) {
         diag_error(k->diag, item->name_span, "'%s' is not declared in '%s'", item->name,
                    from->import_name);
+        bind_poison(k, m, item);
         return;
     }
     Symbol *alias = ARENA_NEW(k->arena, Symbol);
@@ -167,8 +178,11 @@ void resolve_imports(Checker *k, Module *m)
         if (d->kind != ND_IMPORT)
             continue;
         Module *from = imported_module(k, m, d);
-        if (!from)
+        if (!from) {
+            for (uint32_t j = 0; j < d->list.count; j++)
+                bind_poison(k, m, d->list.items[j]);
             continue;
+        }
         if (!from->scope)
             declare_module(k, from);
         for (uint32_t j = 0; j < d->list.count; j++)
@@ -200,6 +214,10 @@ static bool resolve_extent(Checker *k, Node *e, Type *t, int i, bool params)
             e->symbol = s;
             e->type = s->type;
             return true;
+        }
+        if (!s || s->kind == SYM_PARAM) { /* a later parameter, or a non-integer one */
+            diag_error(k->diag, e->span, "an extent must be an integer constant or the name of an earlier integer parameter");
+            return false;
         }
     }
     Type *et = check_expr(k, e, type_scalar(TY_U64));
@@ -270,6 +288,8 @@ Type *resolve_type(Checker *k, Node *n, bool params)
     Type *t = type_scalar_named(n->name);
     if (!t) {
         Symbol *s = scope_find(k->scope ? k->scope : k->module->scope, n->name);
+        if (is_poison(s))
+            return type_scalar(TY_ERROR);
         if (s && s->kind == SYM_STRUCT)
             t = s->type;
     }
@@ -505,7 +525,10 @@ FuncInfo *function_info(Checker *k, Symbol *fn)
     check_function_attributes(k, f);
     check_function_form(k, f);
     check_params(k, f);
-    f->result = f->decl->a ? resolve_type(k, f->decl->a, false) : type_scalar(TY_VOID);
+    /* A kernel's written return type was reported (check_function_form);
+     * it is treated as returning nothing from here on. */
+    bool kernel = f->decl->flags & NF_KERNEL;
+    f->result = f->decl->a && !kernel ? resolve_type(k, f->decl->a, false) : type_scalar(TY_VOID);
     f->launchable = f->gpu && f->result->kind == TY_VOID;
     k->module = outer;
     k->scope = outer_scope;

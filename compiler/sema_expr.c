@@ -87,9 +87,15 @@ static Type *check_float(Checker *k, Node *e, Type *expected)
         diag_error(k->diag, e->span, "float literal is too large for f64");
         return error_type();
     }
-    if (e->suffix != SUFFIX_NONE)
-        return suffix_type(e->suffix);
-    return expected && type_is_float(expected) ? expected : type_scalar(TY_F32);
+    Type *t = e->suffix != SUFFIX_NONE ? suffix_type(e->suffix)
+              : expected && type_is_float(expected) ? expected : type_scalar(TY_F32);
+    double limit = t->kind == TY_F16 ? 65504.0 : t->kind == TY_F32 ? 3.4028234663852886e38 : 0;
+    if (limit && e->float_value > limit) {
+        char buf[96];
+        diag_error(k->diag, e->span, "float literal is too large for %s", tname(t, buf));
+        return error_type();
+    }
+    return t;
 }
 
 /* ---- names ------------------------------------------------------------------------ */
@@ -267,8 +273,8 @@ static Type *check_binary(Checker *k, Node *e, Type *expected)
         return l;
     }
     if (!type_equal(l, r)) {
-        diag_error(k->diag, e->span, "%s needs operands of one type, not %s and %s; convert one with T(...)",
-                   op, tname(l, a), tname(r, b));
+        diag_error(k->diag, e->span, "%s needs operands of one type, not %s and %s%s", op, tname(l, a),
+                   tname(r, b), type_is_numeric(l) && type_is_numeric(r) ? "; convert one with T(...)" : "");
         return error_type();
     }
     if (e->op == TK_AT) {

@@ -180,6 +180,8 @@ static Node *the_call(Checker *k, Node *launch)
 static Symbol *the_target(Checker *k, Node *call)
 {
     Symbol *s = lookup(k, call->a->name);
+    if (is_poison(s))
+        return NULL;
     if (!s) {
         diag_error(k->diag, call->a->span, "unknown function '%s'", call->a->name);
         return NULL;

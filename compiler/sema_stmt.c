@@ -116,6 +116,31 @@ static void check_statement_attributes(Checker *k, Node *s)
     }
 }
 
+static bool is_tile_like(const Type *t)
+{
+    return t->kind == TY_TILE || t->kind == TY_ARRAY || t->kind == TY_TENSOR;
+}
+
+/* What a whole tile, tensor or shared array accepts: a tile operand of its
+ * shape and element type, or a scalar of its element type (a fill). */
+static bool tile_accepts(const Type *target, const Type *value)
+{
+    if (value->kind == TY_ERROR || type_equal(value, target->elem))
+        return true;
+    if (!is_tile_like(value) || value->rank != target->rank || !type_equal(value->elem, target->elem))
+        return false;
+    for (int i = 0; i < target->rank; i++)
+        if (value->dims[i] >= 0 && target->dims[i] >= 0 && value->dims[i] != target->dims[i])
+            return false;
+    return true;
+}
+
+/* "a i32" reads badly: the article of a type's name, as it is spoken. */
+static const char *article(const char *type)
+{
+    return strchr("aeioAEIO", type[0]) || (type[0] == 'f' && type[1] >= '0' && type[1] <= '9') ? "an" : "a";
+}
+
 /* ---- statements ---------------------------------------------------------------------------- */
 
 static void check_let(Checker *k, Node *s)
@@ -127,15 +152,24 @@ static void check_let(Checker *k, Node *s)
                    declared->elem->name);
         declared = type_scalar(TY_ERROR);
     }
-    if (declared && declared->kind == TY_TILE && !(k->func && k->func->gpu))
+    if (declared && declared->kind == TY_TILE && !(k->func && k->func->gpu)) {
         diag_error(k->diag, s->a->span, "tiles exist only in GPU functions");
+        declared = type_scalar(TY_ERROR);
+    }
     Type *t = declared;
     if (s->b) {
-        Type *init = check_expr(k, s->b, declared);
-        if (declared)
+        Type *init = check_expr(k, s->b, declared && is_tile_like(declared) ? declared->elem : declared);
+        if (declared && declared->kind == TY_TILE) {
+            if (!tile_accepts(declared, init)) {
+                char a[96], b[96];
+                diag_error(k->diag, s->b->span, "a tile of %s takes a tile of its shape or one %s, not %s",
+                           tname(declared, a), declared->elem->name, tname(init, b));
+            }
+        } else if (declared) {
             check_assignable(k, s->b, init, declared, "the initializer");
-        else
+        } else {
             t = init;
+        }
         if (t->kind == TY_VOID) {
             diag_error(k->diag, s->b->span, "this has no value to store");
             t = type_scalar(TY_ERROR);
@@ -166,46 +200,95 @@ static void check_shared(Checker *k, Node *s)
     sym->read = true;
 }
 
+/* Why `target` cannot be assigned to, reported; true if it can. */
 static bool is_assignable_target(Checker *k, Node *target)
 {
-    if (target->kind == ND_INDEX || target->kind == ND_FIELD)
+    if (target->kind == ND_FIELD) {
+        Node *base = target->a;
+        if (base->type && base->type->kind == TY_CTX) {
+            diag_error(k->diag, target->span, "cannot assign to ctx.%s: ctx is read-only", target->name);
+            return false;
+        }
+        return base->kind != ND_NAME || is_assignable_target(k, base);
+    }
+    if (target->kind == ND_INDEX)
         return true;
-    if (target->kind != ND_NAME || !target->symbol)
+    if (target->kind != ND_NAME || !target->symbol) {
+        diag_error(k->diag, target->span, "this cannot be assigned to");
         return false;
+    }
     Symbol *s = target->symbol;
     if (s->mutable || s->kind == SYM_SHARED)
         return true;
     if (s->kind == SYM_PARAM && s->type->kind == TY_TENSOR)
         return true; /* a whole-tensor tile statement writes the memory it views */
-    diag_error(k->diag, target->span, "cannot assign to '%s': it is immutable (declare it with var)", s->name);
+    const char *why = s->kind == SYM_PARAM ? "parameters are immutable (copy it into a var)"
+                      : s->kind == SYM_LOOP ? "loop variables are immutable (copy it into a var)"
+                      : "it is immutable (declare it with var)";
+    diag_error(k->diag, target->span, "cannot assign to '%s': %s", s->name, why);
     diag_note(k->diag, s->span, "'%s' is declared here", s->name);
     return false;
 }
 
+static bool needs_integers(TokenKind op)
+{
+    return op == TK_PERCENT_ASSIGN || op == TK_AMP_ASSIGN || op == TK_PIPE_ASSIGN ||
+           op == TK_CARET_ASSIGN || op == TK_SHL_ASSIGN || op == TK_SHR_ASSIGN;
+}
+
+/* x op= v: numbers (integers for % & | ^ << >>); a shift takes any
+ * integer amount; dividing by a constant zero is an error. */
+static void check_compound(Checker *k, Node *s, Type *target)
+{
+    bool shift = s->op == TK_SHL_ASSIGN || s->op == TK_SHR_ASSIGN;
+    Type *value = check_expr(k, s->b, shift ? NULL : target);
+    if (target->kind == TY_ERROR || value->kind == TY_ERROR)
+        return;
+    bool ok = needs_integers(s->op) ? type_is_integer(target) : type_is_numeric(target);
+    if (!ok) {
+        diag_error(k->diag, s->span, "%s needs %s", token_kind_name(s->op),
+                   needs_integers(s->op) ? "an integer" : "a number");
+        return;
+    }
+    if (shift) {
+        if (!type_is_integer(value))
+            diag_error(k->diag, s->b->span, "a shift amount must be an integer");
+        return;
+    }
+    check_assignable(k, s->b, value, target, "the value");
+    if ((s->op == TK_SLASH_ASSIGN || s->op == TK_PERCENT_ASSIGN) && type_is_integer(target)) {
+        ConstValue v = const_eval(k, s->b);
+        if (v.known && v.bits == 0)
+            diag_error(k->diag, s->b->span, "division by zero");
+    }
+}
+
 static void check_assign(Checker *k, Node *s)
 {
+    /* Writing a variable is not reading it (-Wunused-variable). */
+    Symbol *written = s->a->kind == ND_NAME ? lookup(k, s->a->name) : NULL;
+    bool was_read = written && written->read;
     Type *target = check_expr(k, s->a, NULL);
-    Type *value = check_expr(k, s->b, target);
-    if (target->kind == TY_ERROR)
-        return;
-    if (!is_assignable_target(k, s->a)) {
-        if (s->a->kind != ND_NAME)
-            diag_error(k->diag, s->a->span, "this cannot be assigned to");
+    if (written && s->op == TK_ASSIGN)
+        written->read = was_read;
+    if (target->kind == TY_ERROR || !is_assignable_target(k, s->a)) {
+        check_expr(k, s->b, NULL);
         return;
     }
-    bool whole = target->kind == TY_TENSOR || target->kind == TY_ARRAY || target->kind == TY_TILE;
-    if (whole && value->kind != TY_ERROR && !type_equal(value, target) && value != target->elem) {
-        char a[96], b[96];
-        if (!(value->kind == TY_TILE && value->rank == target->rank &&
-              memcmp(value->dims, target->dims, sizeof(int64_t) * (size_t)target->rank) == 0))
+    if (s->op != TK_ASSIGN) {
+        check_compound(k, s, target);
+        return;
+    }
+    if (is_tile_like(target)) {
+        Type *value = check_expr(k, s->b, target->elem);
+        if (!tile_accepts(target, value)) {
+            char a[96], b[96];
             diag_error(k->diag, s->b->span, "a tile statement needs a value of shape %s, not %s",
                        tname(target, a), tname(value, b));
+        }
         return;
     }
-    if (!whole)
-        check_assignable(k, s->b, value, target, "the value");
-    if (s->op != TK_ASSIGN && !whole && target->kind != TY_ERROR && !type_is_numeric(target))
-        diag_error(k->diag, s->span, "%s needs a number", token_kind_name(s->op));
+    check_assignable(k, s->b, check_expr(k, s->b, target), target, "the value");
 }
 
 static void check_condition(Checker *k, Node *c, const char *what)
@@ -233,8 +316,12 @@ static void check_for(Checker *k, Node *s)
     }
     if (!s->b->type)
         check_assignable(k, s->b, check_expr(k, s->b, t), t, "the range's end");
-    if (s->c)
+    if (s->c) {
         check_assignable(k, s->c, check_expr(k, s->c, t), t, "the step");
+        ConstValue step = const_eval(k, s->c);
+        if (step.known && step.bits == 0)
+            diag_error(k->diag, s->c->span, "a range's step must not be zero");
+    }
     enter_scope(k);
     Symbol *v = declare_local(k, SYM_LOOP, s, t);
     v->read = true;
@@ -249,7 +336,8 @@ static void check_return(Checker *k, Node *s)
     Type *want = k->func ? k->func->result : type_scalar(TY_VOID);
     if (!s->a) {
         if (want->kind != TY_VOID && want->kind != TY_ERROR)
-            diag_error(k->diag, s->span, "'%s' must return a %s value", k->func->decl->name, want->name);
+            diag_error(k->diag, s->span, "'%s' must return %s %s value", k->func->decl->name,
+                       article(want->name), want->name);
         return;
     }
     Type *got = check_expr(k, s->a, want);
@@ -350,8 +438,8 @@ static void check_function_body(Checker *k, Symbol *fn)
     k->loops = 0;
     check_block(k, f->decl->b);
     if (f->result->kind != TY_VOID && f->result->kind != TY_ERROR && !always_returns(f->decl->b))
-        diag_error(k->diag, f->decl->name_span, "'%s' does not return a %s value on every path",
-                   f->decl->name, f->result->name);
+        diag_error(k->diag, f->decl->name_span, "'%s' does not return %s %s value on every path",
+                   f->decl->name, article(f->result->name), f->result->name);
     k->func = NULL;
     k->scope = NULL;
 }
