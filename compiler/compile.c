@@ -7,6 +7,7 @@
  * else "pkg/mod", a dependency package found as pkg/mod.silk under the -I
  * directories, in order.
  */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "sema.h"
 
 #include "lex.h"
@@ -35,6 +36,9 @@ static Module *add_module(Compilation *c, uint32_t file, const char *path, const
 {
     Module *m = ARENA_NEW(c->arena, Module);
     m->path = arena_strndup(c->arena, path, strlen(path));
+    char *real = realpath(path, NULL);
+    m->key = real ? arena_strndup(c->arena, real, strlen(real)) : m->path;
+    free(real);
     m->import_name = arena_strndup(c->arena, import_name, strlen(import_name));
     m->package = package;
     m->file = file;
@@ -50,12 +54,17 @@ static Module *add_module(Compilation *c, uint32_t file, const char *path, const
     return m;
 }
 
+/* A file is one module however it is named ("h.silk", "./h.silk"): the
+ * key is its real path. */
 static Module *find_module(const Compilation *c, const char *path)
 {
-    for (uint32_t i = 0; i < c->n_modules; i++)
-        if (strcmp(c->modules[i]->path, path) == 0)
-            return c->modules[i];
-    return NULL;
+    char *real = realpath(path, NULL);
+    Module *found = NULL;
+    for (uint32_t i = 0; i < c->n_modules && !found; i++)
+        if (strcmp(c->modules[i]->key, real ? real : path) == 0)
+            found = c->modules[i];
+    free(real);
+    return found;
 }
 
 Module *compile_load(Compilation *c, const char *path, const char *import_name,

@@ -24,6 +24,7 @@ typedef enum PackageKind {
 
 typedef struct Module {
     const char *path;    /* as opened */
+    const char *key;     /* its real path: one module per file */
     const char *import_name; /* "std/gpu", "pkg/mod", or the path */
     PackageKind package;
     uint32_t file;

@@ -54,8 +54,8 @@ Node *parse_block(Parser *p)
     }
     /* Unwinding from a declaration at column 1: only the innermost block
      * reports its missing '}'; the parser then resumes at the top level. */
-    bool reported = p->recovering;
-    if (!expect(p, TK_RBRACE, "'}' to close the block") && !reported)
+    int errors = p->diag->errors;
+    if (!expect(p, TK_RBRACE, "'}' to close the block") && p->diag->errors > errors)
         diag_note(p->diag, open->span, "the block opened here");
     leave(p);
     return finish(p, block);

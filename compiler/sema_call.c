@@ -46,7 +46,15 @@ static Type *check_arguments_same(Checker *k, Node *call, bool floats_only)
 {
     char buf[96];
     Type *t = NULL;
+    /* Literal arguments take the type of the first argument that is not one. */
+    for (uint32_t i = 0; i < call->list.count && !t; i++)
+        if (!is_flexible(call->list.items[i]))
+            t = check_expr(k, call->list.items[i], NULL);
+    if (t && t->kind == TY_ERROR)
+        return t;
     for (uint32_t i = 0; i < call->list.count; i++) {
+        if (call->list.items[i]->type)
+            continue; /* the one checked above */
         Type *a = check_expr(k, call->list.items[i], t);
         if (a->kind == TY_ERROR)
             return a;
@@ -100,7 +108,7 @@ static Type *check_reduction_or_pair(Checker *k, Node *call)
     if (call->list.count == 2)
         return check_arguments_same(k, call, false);
     Type *t = check_expr(k, call->list.items[0], NULL);
-    if (t->kind != TY_TILE && t->kind != TY_ERROR && t->kind != TY_ARRAY) {
+    if (t->kind != TY_TILE && t->kind != TY_ERROR && t->kind != TY_ARRAY && t->kind != TY_TENSOR) {
         diag_error(k->diag, call->span, "'%s' of one argument reduces a tile", call->a->name);
         return error_type();
     }

@@ -147,8 +147,10 @@ static Type *check_unary(Checker *k, Node *e, Type *expected)
         diag_error(k->diag, e->span, "%s cannot be applied to %s", token_kind_name(e->op), tname(t, buf));
         return error_type();
     }
-    if (e->op == TK_MINUS && type_is_integer(t) && !type_is_signed(t) && e->a->kind != ND_INT)
+    if (e->op == TK_MINUS && type_is_integer(t) && !type_is_signed(t) && e->a->kind != ND_INT) {
         diag_error(k->diag, e->span, "negating an unsigned %s; convert to a signed type first", tname(t, buf));
+        return error_type();
+    }
     return t;
 }
 

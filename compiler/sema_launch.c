@@ -134,7 +134,7 @@ static const char *rejected_callee(const Node *call)
         return "a field call cannot be launched: call the GPU function by its name";
     if (callee->kind == ND_PATH)
         return "a qualified call cannot be launched: import the GPU function and call it by its name";
-    if (callee->kind != ND_NAME)
+    if (callee->kind != ND_NAME || (callee->flags & NF_PARENS))
         return "a function value cannot be launched: call the GPU function by its name";
     if (call->list2.count)
         return "a call with generic arguments cannot be launched";
@@ -207,6 +207,8 @@ static void check_launch_arguments(Checker *k, Node *call, Symbol *target)
     if ((int)call->list.count != f->n_params) {
         diag_error(k->diag, call->span, "'%s' takes %d argument%s, %u given", target->name, f->n_params,
                    f->n_params == 1 ? "" : "s", call->list.count);
+        for (uint32_t i = 0; i < call->list.count; i++) /* their names are used */
+            check_expr(k, call->list.items[i], NULL);
         return;
     }
     for (uint32_t i = 0; i < call->list.count; i++) {

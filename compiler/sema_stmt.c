@@ -91,15 +91,19 @@ static void check_tensorcore(Checker *k, Node *attr, Node *s)
     }
     Type *c = s->a->type;
     int threads = k->func->threads;
-    if (!c || c->kind == TY_ERROR || c->rank != 2 || threads == 0)
+    if (threads == 0) {
+        diag_error(k->diag, attr->span, "@tensorcore needs a fixed thread count (@launch)");
+        return;
+    }
+    if (!c || c->kind == TY_ERROR || c->rank != 2)
         return;
     int warps = threads / 32;
     bool whole = c->dims[0] % 16 == 0 && c->dims[1] % 16 == 0;
     int64_t fragments = whole ? (c->dims[0] / 16) * (c->dims[1] / 16) : 0;
     if (!whole || fragments % warps != 0)
         diag_error(k->diag, attr->span,
-                   "@tensorcore needs the CTA's %d warps to tile the %lldx%lld result's grid of 16x16 fragments%s",
-                   warps, (long long)c->dims[0], (long long)c->dims[1],
+                   "@tensorcore needs the CTA's %d warp%s to tile the %lldx%lld result's grid of 16x16 fragments%s",
+                   warps, warps == 1 ? "" : "s", (long long)c->dims[0], (long long)c->dims[1],
                    whole ? "" : " (its extents are not multiples of 16)");
 }
 
@@ -347,13 +351,23 @@ static void check_return(Checker *k, Node *s)
         check_assignable(k, s->a, got, want, "the returned value");
 }
 
+/* A statement that computes a value and drops it is almost always a
+ * mistake — often a line the newline rule split off its predecessor. */
+static void check_expression_statement(Checker *k, Node *s)
+{
+    Type *t = check_expr(k, s->a, NULL);
+    bool effect = s->a->kind == ND_CALL || s->a->kind == ND_LAUNCH;
+    if (!effect && t->kind != TY_ERROR)
+        diag_warning(k->diag, W_UNUSED_VALUE, s->span, "this value is computed and never used");
+}
+
 static void check_statement_kind(Checker *k, Node *s)
 {
     switch (s->kind) {
     case ND_LET: check_let(k, s); break;
     case ND_SHARED: check_shared(k, s); break;
     case ND_ASSIGN: check_assign(k, s); break;
-    case ND_EXPR_STMT: check_expr(k, s->a, NULL); break;
+    case ND_EXPR_STMT: check_expression_statement(k, s); break;
     case ND_IF:
         check_condition(k, s->a, "an if condition");
         check_block(k, s->b);

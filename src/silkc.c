@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { EXIT_CLEAN = 0, EXIT_ERRORS = 1, EXIT_USAGE = 2 };
+enum { EXIT_CLEAN = 0, EXIT_ERRORS = 1, EXIT_USAGE = 2, EXIT_HELP = -1 };
 
 static void usage(FILE *out)
 {
@@ -64,6 +64,10 @@ static int parse_arguments(int argc, char **argv, Compilation *c, const char **f
     o->include_dirs = files + argc; /* the second half of the same array */
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i], *value, *problem = NULL;
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            usage(stdout);
+            return EXIT_HELP;
+        }
         if (strcmp(arg, "--dump-ast") == 0)
             o->dump_ast = true;
         else if (strcmp(arg, "--nostd") == 0)
@@ -74,7 +78,7 @@ static int parse_arguments(int argc, char **argv, Compilation *c, const char **f
             if (!*value)
                 return usage_error("%s", "-I needs a directory");
             o->include_dirs[o->n_include_dirs++] = value;
-        } else if (arg[0] != '-' || strcmp(arg, "-") == 0)
+        } else if (arg[0] != '-' || strcmp(arg, "-") == 0) /* "-": standard input */
             files[(*n_files)++] = arg;
         else if (!diag_option(&c->diag, arg, &problem))
             return problem ? usage_error("%s", problem) : usage_error("unknown option '%s'", arg);
@@ -82,6 +86,26 @@ static int parse_arguments(int argc, char **argv, Compilation *c, const char **f
     if (*n_files == 0)
         return usage_error("%s", "no input files");
     return EXIT_CLEAN;
+}
+
+/* A file of the root package; "-" is standard input. */
+static bool load_root_file(Compilation *c, const char *path)
+{
+    if (strcmp(path, "-") != 0)
+        return compile_load(c, path, path, PKG_ROOT) != NULL;
+    size_t len = 0, cap = 1 << 16;
+    char *text = malloc(cap);
+    size_t n;
+    while (text && (n = fread(text + len, 1, cap - len, stdin)) > 0)
+        if ((len += n) == cap) {
+            char *grown = realloc(text, cap *= 2);
+            if (!grown)
+                free(text);
+            text = grown;
+        }
+    bool ok = text && !ferror(stdin) && compile_add_text(c, "<stdin>", text, len, PKG_ROOT);
+    free(text);
+    return ok;
 }
 
 static int check(int argc, char **argv)
@@ -92,7 +116,7 @@ static int check(int argc, char **argv)
     int n_files = 0;
     int rc = files ? parse_arguments(argc, argv, &c, files, &n_files) : usage_error("%s", "out of memory");
     for (int i = 0; rc == EXIT_CLEAN && i < n_files; i++)
-        if (!compile_load(&c, files[i], files[i], PKG_ROOT)) {
+        if (!load_root_file(&c, files[i])) {
             fprintf(stderr, "silkc: error: %s: cannot read: %s\n", files[i], strerror(errno));
             rc = EXIT_USAGE;
         }
@@ -105,7 +129,7 @@ static int check(int argc, char **argv)
         rc = EXIT_ERRORS;
     free(files);
     compile_free(&c);
-    return rc;
+    return rc == EXIT_HELP ? EXIT_CLEAN : rc;
 }
 
 int main(int argc, char **argv)
