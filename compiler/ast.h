@@ -40,26 +40,29 @@ typedef struct NodeList {
     uint32_t count;
 } NodeList;
 
+/* The fields are ordered and packed to keep the node small: a program has
+ * about four nodes a line, and they are most of what a compilation holds. */
 struct Node {
-    NodeKind kind;
     Span span;
     Span name_span;
-    const char *name;
-    TokenKind op;
+    NodeKind kind : 8;
+    TokenKind op : 8;
+    LiteralSuffix suffix : 4;
+    bool overflow : 1;
+    uint8_t folded : 2; /* constant evaluation: 0 not yet, 1 constant (in int_value), 2 not constant */
     uint32_t flags;
+    uint32_t str_len;
+    const char *name;
+    const char *str;
     Node *a, *b, *c, *d;
     NodeList list, list2;
     NodeList attrs;
-    uint64_t int_value;
-    LiteralSuffix suffix;
-    bool overflow;
-    double float_value;
-    const char *str;
-    uint32_t str_len;
+    union {
+        uint64_t int_value; /* ND_INT, ND_BOOL; a folded constant's bits */
+        double float_value; /* ND_FLOAT */
+    };
     Type *type;     /* set by the checker */
     Symbol *symbol; /* set by name resolution */
-    uint8_t folded; /* constant evaluation: 0 not yet, 1 constant, 2 not constant */
-    uint64_t folded_bits;
 };
 
 Node *ast_new(Arena *arena, NodeKind kind, Span span);

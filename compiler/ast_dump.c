@@ -101,9 +101,9 @@ static void dump_node(const Node *n, const SourceMap *sources, int depth, FILE *
         fprintf(out, " : %s", type_name(n->type, type, sizeof type));
     }
     if (n->folded == 1 && n->type && type_is_signed(n->type))
-        fprintf(out, " = %" PRId64, (int64_t)n->folded_bits);
+        fprintf(out, " = %" PRId64, (int64_t)n->int_value);
     else if (n->folded == 1)
-        fprintf(out, " = %" PRIu64, n->folded_bits);
+        fprintf(out, " = %" PRIu64, n->int_value);
     uint32_t line, col;
     source_line_col(&sources->files[n->span.file], n->span.start, &line, &col);
     fprintf(out, " %" PRIu32 ":%" PRIu32 "\n", line, col);

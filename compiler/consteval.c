@@ -118,10 +118,11 @@ ConstValue const_eval(Checker *k, Node *e)
     if (!e || !e->type || !type_is_integer(e->type))
         return unknown();
     if (e->folded)
-        return e->folded == 1 ? known(e->folded_bits, e->type) : unknown();
+        return e->folded == 1 ? known(e->int_value, e->type) : unknown();
     ConstValue v = evaluate(k, e);
     e->folded = v.known ? 1 : 2;
-    e->folded_bits = v.bits;
+    if (v.known) /* an integer expression: int_value is free (ND_INT holds v.bits already) */
+        e->int_value = v.bits;
     return v;
 }
 

@@ -559,10 +559,12 @@ static void lex_number(Lexer *lx)
     bool ok = check_number(lx, &n, &suffix);
     Token *t = emit(lx, n.is_float ? TK_FLOAT : TK_INT, n.start, n.end);
     t->suffix = suffix;
+    bool overflow = false;
     if (ok && n.is_float)
-        t->float_value = float_value(lx, &n, &t->overflow);
+        t->float_value = float_value(lx, &n, &overflow);
     else if (ok)
-        t->int_value = integer_value(lx->text, &n, &t->overflow);
+        t->int_value = integer_value(lx->text, &n, &overflow);
+    t->overflow = overflow;
     lx->pos = n.end;
 }
 

@@ -35,17 +35,21 @@ typedef enum LiteralSuffix {
     SUFFIX_NONE, SUFFIX_I32, SUFFIX_I64, SUFFIX_U32, SUFFIX_U64, SUFFIX_F32, SUFFIX_F64
 } LiteralSuffix;
 
+/* 32 bytes: a big file has a token for every three or four bytes, and the
+ * token array is most of what parsing holds in memory. */
 typedef struct Token {
-    TokenKind kind;
     Span span;
-    bool implicit;         /* a semicolon the lexer inserted at a newline */
-    LiteralSuffix suffix;  /* TK_INT, TK_FLOAT */
-    bool overflow;         /* TK_INT: the digits do not fit in 64 bits; TK_FLOAT: beyond f64 */
-    bool malformed;        /* the lexer reported an error in it: the parser says no more */
-    uint64_t int_value;    /* TK_INT */
-    double float_value;    /* TK_FLOAT */
-    const char *text;      /* TK_IDENT: the name; TK_STRING: the decoded value */
-    uint32_t text_len;     /* TK_STRING: decoded length (may hold NUL bytes) */
+    TokenKind kind : 8;
+    LiteralSuffix suffix : 4; /* TK_INT, TK_FLOAT */
+    bool implicit : 1;        /* a semicolon the lexer inserted at a newline */
+    bool overflow : 1;        /* TK_INT: the digits do not fit in 64 bits; TK_FLOAT: beyond f64 */
+    bool malformed : 1;       /* the lexer reported an error in it: the parser says no more */
+    uint32_t text_len;        /* TK_STRING: decoded length (may hold NUL bytes) */
+    union {
+        uint64_t int_value;   /* TK_INT */
+        double float_value;   /* TK_FLOAT */
+        const char *text;     /* TK_IDENT: the name; TK_STRING: the decoded value */
+    };
 } Token;
 
 typedef struct TokenArray {

@@ -148,8 +148,10 @@ static Node *literal(Parser *p, NodeKind kind)
 {
     const Token *t = advance(p);
     Node *n = new_node(p, kind, t->span);
-    n->int_value = t->int_value;
-    n->float_value = t->float_value;
+    if (kind == ND_FLOAT)
+        n->float_value = t->float_value;
+    else if (kind == ND_INT)
+        n->int_value = t->int_value;
     n->suffix = t->suffix;
     n->overflow = t->overflow;
     if (kind == ND_STRING) {

@@ -85,6 +85,10 @@ static void check_registers(Checker *k, Node *attr, Node *let, Type *t)
  * fragments. */
 static void check_tensorcore(Checker *k, Node *attr, Node *s)
 {
+    if (!k->func || !k->func->gpu) {
+        diag_error(k->diag, attr->span, "@tensorcore applies to tile products in GPU functions");
+        return;
+    }
     if (s->kind != ND_ASSIGN || !s->b || s->b->kind != ND_BINARY || s->b->op != TK_AT) {
         diag_error(k->diag, attr->span, "@tensorcore applies to a tile product: @tensorcore c = a @ b");
         return;
@@ -183,6 +187,8 @@ static void check_let(Checker *k, Node *s)
                    s->name, tname(t, buf));
     }
     Symbol *sym = declare_local(k, SYM_LOCAL, s, t);
+    if (t && t->kind == TY_ERROR)
+        sym->read = true; /* its error was reported; "unused" would be a second message */
     if (!sym->mutable && s->b)
         sym->value = const_eval(k, s->b);
 }

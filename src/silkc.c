@@ -30,7 +30,7 @@ static void usage(FILE *out)
           "  -Werror, -Werror=<name>       make warnings (or one) errors\n"
           "  -ferror-limit=N               stop after N errors (default 20; 0: no limit)\n"
           "  -fdiagnostics-format=json     diagnostics as JSON on stderr\n"
-          "  --help, --version\n"
+          "  --help                        this text (silkc --version: the version)\n"
           "\n"
           "exit status: 0 clean, 1 errors, 2 usage.  See silkc(1).\n",
           out);
