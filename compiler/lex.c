@@ -113,7 +113,7 @@ enum {
     KEYWORD_SLOTS = 64,   /* a power of two, well above the keyword count */
     PUNCT_PER_BYTE = 5,   /* punctuation sharing a first byte, plus a 0 end */
     MESSAGE_BYTES = 256,
-    TOKEN_GUESS_MAX = 1 << 22, /* tokens: 224 MiB of them */
+    TOKEN_GUESS_MAX = 1 << 22, /* tokens: 128 MiB of address space */
 };
 
 typedef struct KeywordSlot {
@@ -739,11 +739,12 @@ static void lexer_init(Lexer *lx, const SourceMap *sources, uint32_t file, Diag 
     lx->file = file;
     lx->diag = diag;
     lx->arena = arena;
-    /* Dense code has about one token per three bytes.  Guessing high costs
-     * only address space (a large chunk's untouched pages take no memory),
-     * while guessing low costs a copy of the array; past the cap the array
-     * doubles as it fills. */
-    lx->capacity = (f->len / 3 < TOKEN_GUESS_MAX ? f->len / 3 : TOKEN_GUESS_MAX) + 16;
+    /* Every token but an inserted ';' takes at least one byte, and an
+     * inserted ';' takes a newline, so len + 2 tokens always suffice: the
+     * array never has to grow (and be copied) for files up to the cap.
+     * Reserving more than is used costs only address space: a large
+     * chunk's untouched pages take no memory. */
+    lx->capacity = (f->len + 2 < TOKEN_GUESS_MAX ? f->len + 2 : TOKEN_GUESS_MAX) + 16;
     lx->tokens = arena_alloc(arena, lx->capacity, sizeof(Token));
     build_tables(&lx->tables);
     if (f->len >= 3 && memcmp(f->text, "\xEF\xBB\xBF", 3) == 0)
