@@ -46,7 +46,7 @@ static const Builtin builtins[] = {
 const Builtin *builtin_find(const char *name)
 {
     for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++)
-        if (strcmp(builtins[i].name, name) == 0)
+        if (builtins[i].name[0] == name[0] && strcmp(builtins[i].name, name) == 0)
             return &builtins[i];
     return NULL;
 }

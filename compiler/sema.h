@@ -113,6 +113,13 @@ void check_block(Checker *k, Node *block);
 Type *check_expr(Checker *k, Node *e, Type *expected);
 /* Checks that `e` can be used where `want` is needed; reports otherwise. */
 void check_assignable(Checker *k, Node *e, Type *got, Type *want, const char *what);
+
+/* Whether check_assignable would be silent: callers test this before they
+ * spend time formatting `what`. */
+static inline bool type_accepts(const Type *want, const Type *got)
+{
+    return got->kind == TY_ERROR || want->kind == TY_ERROR || type_equal(got, want);
+}
 Symbol *lookup(Checker *k, const char *name);
 Type *check_call(Checker *k, Node *call, Type *expected); /* sema_call.c */
 /* Whether `e` is made of unsuffixed literals only, and so takes whatever

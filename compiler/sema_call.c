@@ -216,9 +216,12 @@ static void check_arguments(Checker *k, Node *call, FuncInfo *f, int first, cons
         int p = i < f->n_params ? i : f->n_params - 1;
         Node *arg = call->list.items[i - first];
         Type *want = f->params[p];
+        Type *got = check_expr(k, arg, want);
+        if (type_accepts(want, got))
+            continue;
         char what[64];
         snprintf(what, sizeof what, "argument %d of '%s'", i - first + 1, name);
-        check_assignable(k, arg, check_expr(k, arg, want), want, what);
+        check_assignable(k, arg, got, want, what);
     }
 }
 

@@ -89,9 +89,11 @@ static bool check_options(Checker *k, Node *launch, Geometry *g)
         }
         *slot = o->a;
         Type *t = check_expr(k, o->a, type_scalar(TY_U64));
-        char what[32];
-        snprintf(what, sizeof what, "the %s", o->name);
-        check_assignable(k, o->a, t, type_scalar(TY_U64), what);
+        if (!type_accepts(type_scalar(TY_U64), t)) {
+            char what[32];
+            snprintf(what, sizeof what, "the %s", o->name);
+            check_assignable(k, o->a, t, type_scalar(TY_U64), what);
+        }
         bool u64 = t->kind == TY_U64;
         if (slot == &g->grid)
             g->grid_ok = u64;
@@ -213,11 +215,14 @@ static void check_launch_arguments(Checker *k, Node *call, Symbol *target)
     }
     for (uint32_t i = 0; i < call->list.count; i++) {
         Node *arg = call->list.items[i];
+        Type *got = check_expr(k, arg, type_scalar(TY_U64));
+        if (type_accepts(type_scalar(TY_U64), got))
+            continue;
         char what[160];
         snprintf(what, sizeof what, "argument %u of '%s' (%s%s)", i + 1, target->name,
                  f->params[i]->kind == TY_TENSOR ? "the address of tensor " : "",
                  f->decl->list.items[i]->name);
-        check_assignable(k, arg, check_expr(k, arg, type_scalar(TY_U64)), type_scalar(TY_U64), what);
+        check_assignable(k, arg, got, type_scalar(TY_U64), what);
     }
 }
 

@@ -29,6 +29,8 @@ Type *type_scalar(TypeKind kind) { return &scalars[kind]; }
 
 Type *type_scalar_named(const char *name)
 {
+    if (strlen(name) > 4) /* every scalar's name is short: most names are not one */
+        return NULL;
 #define SCALAR(e, n, class, bits) \
     if (strcmp(name, n) == 0)     \
         return &scalars[TY_##e];
