@@ -52,11 +52,13 @@ struct Node {
     uint8_t folded : 2; /* constant evaluation: 0 not yet, 1 constant (in int_value), 2 not constant */
     uint32_t flags;
     uint32_t str_len;
-    const char *name;
-    const char *str;
+    union {
+        const char *name; /* names and declarations */
+        const char *str;  /* ND_STRING's value, ND_IMPORT's path (str_len bytes) */
+    };
     Node *a, *b, *c, *d;
     NodeList list, list2;
-    NodeList attrs;
+    NodeList *attrs; /* ND_ATTR nodes, or NULL: most nodes have none */
     union {
         uint64_t int_value; /* ND_INT, ND_BOOL; a folded constant's bits */
         double float_value; /* ND_FLOAT */

@@ -90,7 +90,7 @@ static void dump_node(const Node *n, const SourceMap *sources, int depth, FILE *
     if (!n)
         return;
     fprintf(out, "%*s%s", depth * 2, "", ast_kind_name(n->kind));
-    if (n->name)
+    if (n->name && n->kind != ND_STRING && n->kind != ND_IMPORT)
         fprintf(out, " %s", n->name);
     dump_details(n, out);
     for (size_t i = 0; i < sizeof flag_words / sizeof *flag_words; i++)
@@ -108,7 +108,8 @@ static void dump_node(const Node *n, const SourceMap *sources, int depth, FILE *
     source_line_col(&sources->files[n->span.file], n->span.start, &line, &col);
     fprintf(out, " %" PRIu32 ":%" PRIu32 "\n", line, col);
 
-    dump_list(&n->attrs, sources, depth + 1, out);
+    if (n->attrs)
+        dump_list(n->attrs, sources, depth + 1, out);
     if (n->kind == ND_FUNC) {
         dump_list(&n->list2, sources, depth + 1, out);
         dump_list(&n->list, sources, depth + 1, out);

@@ -385,8 +385,10 @@ static void lex_word(Lexer *lx)
     uint32_t len = end - start;
     TokenKind kind = lookup_word(&lx->tables, lx->text + start, len);
     Token *t = emit(lx, kind, start, end);
-    if (kind == TK_IDENT)
-        t->text = arena_strndup(lx->arena, lx->text + start, len);
+    if (kind == TK_IDENT) { /* the name in the source itself: no copy */
+        t->text = lx->text + start;
+        t->text_len = len;
+    }
     lx->pos = end;
 }
 

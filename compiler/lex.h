@@ -44,11 +44,12 @@ typedef struct Token {
     bool implicit : 1;        /* a semicolon the lexer inserted at a newline */
     bool overflow : 1;        /* TK_INT: the digits do not fit in 64 bits; TK_FLOAT: beyond f64 */
     bool malformed : 1;       /* the lexer reported an error in it: the parser says no more */
-    uint32_t text_len;        /* TK_STRING: decoded length (may hold NUL bytes) */
+    uint32_t text_len;        /* TK_IDENT, TK_STRING: the length of text */
     union {
         uint64_t int_value;   /* TK_INT */
         double float_value;   /* TK_FLOAT */
-        const char *text;     /* TK_IDENT: the name; TK_STRING: the decoded value */
+        const char *text;     /* TK_IDENT: the name, in the source (not NUL-terminated);
+                                 TK_STRING: the decoded value (may hold NUL bytes) */
     };
 } Token;
 

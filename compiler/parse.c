@@ -55,14 +55,14 @@ Span previous_span(const Parser *p)
     return p->pos > 0 ? p->tokens[p->pos - 1].span : peek(p)->span;
 }
 
-const char *token_name_text(const Token *t) { return t->text ? t->text : ""; }
+bool token_is_word(const Token *t, const char *word)
+{
+    return t->kind == TK_IDENT && t->text_len == strlen(word) && memcmp(t->text, word, t->text_len) == 0;
+}
 
 const char *keep_text(Parser *p, const Token *t)
 {
-    if (!t->text)
-        return NULL;
-    size_t len = t->kind == TK_STRING ? t->text_len : strlen(t->text);
-    return arena_strndup(p->arena, t->text, len);
+    return t->text ? arena_strndup(p->arena, t->text, t->text_len) : NULL;
 }
 
 /* ---- errors ----------------------------------------------------------------- */
@@ -104,7 +104,7 @@ void error_expected(Parser *p, const char *what)
 {
     const Token *t = peek(p);
     if (t->kind == TK_IDENT)
-        parse_error(p, t->span, "expected %s, found '%s'", what, token_name_text(t));
+        parse_error(p, t->span, "expected %s, found '%.*s'", what, (int)t->text_len, t->text);
     else
         parse_error(p, t->span, "expected %s, found %s", what, found_name(p));
 }
@@ -194,6 +194,15 @@ void leave(Parser *p) { p->depth--; }
 /* ---- nodes -------------------------------------------------------------------- */
 
 Node *new_node(Parser *p, NodeKind kind, Span span) { return ast_new(p->arena, kind, span); }
+
+NodeList *keep_attributes(Parser *p, NodeList attrs)
+{
+    if (attrs.count == 0)
+        return NULL;
+    NodeList *kept = ARENA_NEW(p->arena, NodeList);
+    *kept = attrs;
+    return kept;
+}
 
 void push(Parser *p, NodeList *list, Node *node)
 {

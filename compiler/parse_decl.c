@@ -231,7 +231,7 @@ static bool parse_function_keywords(Parser *p, Node *fn)
         fn->flags |= NF_TASK;
     if (accept(p, TK_FN))
         return true;
-    error_expected(p, fn->attrs.count ? "'kernel' or 'fn' after the attributes"
+    error_expected(p, fn->attrs ? "'kernel' or 'fn' after the attributes"
                                       : "a declaration (kernel, fn, import)");
     return false;
 }
@@ -239,8 +239,8 @@ static bool parse_function_keywords(Parser *p, Node *fn)
 /* attr(device=gpu) marks a GPU function; other attr keys are kept. */
 static void mark_device(Node *fn)
 {
-    for (uint32_t i = 0; i < fn->attrs.count; i++) {
-        Node *attr = fn->attrs.items[i];
+    for (uint32_t i = 0; fn->attrs && i < fn->attrs->count; i++) {
+        Node *attr = fn->attrs->items[i];
         if (strcmp(attr->name, "attr") != 0)
             continue;
         for (uint32_t j = 0; j < attr->list.count; j++) {
@@ -255,7 +255,7 @@ static void mark_device(Node *fn)
 static Node *parse_function(Parser *p, NodeList attrs, Span start)
 {
     Node *fn = new_node(p, ND_FUNC, start);
-    fn->attrs = attrs;
+    fn->attrs = keep_attributes(p, attrs);
     if (!parse_function_keywords(p, fn))
         return NULL;
     Node *name = parse_name(p, "the function's name");
@@ -326,7 +326,7 @@ Node *parse_declaration(Parser *p)
     }
     if (at(p, TK_IMPORT))
         return parse_import(p);
-    if (at(p, TK_IDENT) && strcmp(token_name_text(peek(p)), "struct") == 0)
+    if (token_is_word(peek(p), "struct"))
         return parse_struct(p);
     Span start = peek(p)->span;
     NodeList attrs = {0};

@@ -49,8 +49,10 @@ bool enter(Parser *p, Span at);
 void leave(Parser *p);
 
 Node *new_node(Parser *p, NodeKind kind, Span span);
+/* A node's attributes, kept in the arena; NULL when there are none. */
+NodeList *keep_attributes(Parser *p, NodeList attrs);
 void push(Parser *p, NodeList *list, Node *node);
-const char *token_name_text(const Token *t); /* TK_IDENT's name */
+bool token_is_word(const Token *t, const char *word); /* TK_IDENT spelled `word` */
 /* The token's text, copied into the tree's arena: the tokens themselves
  * live in a scratch arena that is dropped once the file is parsed. */
 const char *keep_text(Parser *p, const Token *t);

@@ -262,7 +262,7 @@ static Node *parse_attributed(Parser *p)
         return NULL;
     Node *n = parse_statement(p);
     if (n) {
-        n->attrs = attrs;
+        n->attrs = keep_attributes(p, attrs);
         if (attrs.count)
             n->span = span_join(attrs.items[0]->span, n->span);
     }

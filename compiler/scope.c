@@ -82,6 +82,14 @@ Symbol *scope_add(Scope *s, Symbol *symbol)
     return NULL;
 }
 
+bool scope_any(const Scope *s, bool (*test)(const Symbol *))
+{
+    for (uint32_t i = 0; i < s->capacity; i++)
+        if (s->entries[i].name && test(s->entries[i].symbol))
+            return true;
+    return false;
+}
+
 Symbol **scope_symbols(const Scope *s, uint32_t *count)
 {
     Symbol **all = ARENA_ARRAY(s->arena, Symbol *, s->count ? s->count : 1);

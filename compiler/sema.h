@@ -80,6 +80,8 @@ Symbol *scope_find(const Scope *s, const char *name);
 Symbol *scope_add(Scope *s, Symbol *symbol);
 /* Every symbol of a scope, in insertion order. */
 Symbol **scope_symbols(const Scope *s, uint32_t *count);
+/* Whether any symbol of the scope passes `test` (no allocation). */
+bool scope_any(const Scope *s, bool (*test)(const Symbol *));
 
 /* ---- the checker --------------------------------------------------------------- */
 

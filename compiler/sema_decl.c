@@ -414,7 +414,7 @@ static void check_attr_arguments(Checker *k, Node *attr)
 static bool seen_before(Node *fn, uint32_t i)
 {
     for (uint32_t j = 0; j < i; j++)
-        if (strcmp(fn->attrs.items[j]->name, fn->attrs.items[i]->name) == 0)
+        if (strcmp(fn->attrs->items[j]->name, fn->attrs->items[i]->name) == 0)
             return true;
     return false;
 }
@@ -422,8 +422,8 @@ static bool seen_before(Node *fn, uint32_t i)
 static void check_function_attributes(Checker *k, FuncInfo *f)
 {
     Node *fn = f->decl;
-    for (uint32_t i = 0; i < fn->attrs.count; i++) {
-        Node *attr = fn->attrs.items[i];
+    for (uint32_t i = 0; fn->attrs && i < fn->attrs->count; i++) {
+        Node *attr = fn->attrs->items[i];
         const char *name = attr->name;
         bool gpu_only = strcmp(name, "launch") == 0 || strcmp(name, "smem") == 0 ||
                         strcmp(name, "persistent") == 0;

@@ -13,12 +13,21 @@ static void check_statement(Checker *k, Node *s);
 
 /* ---- scopes and locals ---------------------------------------------------------------- */
 
+static bool is_unused(const Symbol *s)
+{
+    return !s->read && s->kind == SYM_LOCAL && s->name[0] != '_';
+}
+
+/* Scopes are left far more often than they hold an unused variable, so
+ * the ordered list (an allocation) is made only when there is one. */
 static void warn_unused(Checker *k, Scope *scope)
 {
+    if (!scope_any(scope, is_unused))
+        return;
     uint32_t n;
     Symbol **symbols = scope_symbols(scope, &n);
     for (uint32_t i = 0; i < n; i++)
-        if (!symbols[i]->read && symbols[i]->kind == SYM_LOCAL && symbols[i]->name[0] != '_')
+        if (is_unused(symbols[i]))
             diag_warning(k->diag, W_UNUSED_VARIABLE, symbols[i]->span, "unused variable '%s'",
                          symbols[i]->name);
 }
@@ -113,8 +122,8 @@ static void check_tensorcore(Checker *k, Node *attr, Node *s)
 
 static void check_statement_attributes(Checker *k, Node *s)
 {
-    for (uint32_t i = 0; i < s->attrs.count; i++) {
-        Node *attr = s->attrs.items[i];
+    for (uint32_t i = 0; i < s->attrs->count; i++) {
+        Node *attr = s->attrs->items[i];
         if (strcmp(attr->name, "registers") == 0)
             check_registers(k, attr, s, s->symbol ? s->symbol->type : type_scalar(TY_ERROR));
         else if (strcmp(attr->name, "tensorcore") == 0)
@@ -404,7 +413,7 @@ static void check_statement(Checker *k, Node *s)
     if (!s || diag_too_many(k->diag))
         return;
     check_statement_kind(k, s);
-    if (s->attrs.count)
+    if (s->attrs)
         check_statement_attributes(k, s);
 }
 

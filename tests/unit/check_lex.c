@@ -106,7 +106,7 @@ static void render_token(const Token *t, char *out, size_t size)
 {
     size_t used = strlen(out);
     switch (t->kind) {
-    case TK_IDENT: snprintf(out + used, size - used, "%s", t->text); break;
+    case TK_IDENT: snprintf(out + used, size - used, "%.*s", (int)t->text_len, t->text); break;
     case TK_INT:
         snprintf(out + used, size - used, "%llu%s", (unsigned long long)t->int_value, suffix_text(t->suffix));
         break;
@@ -197,7 +197,8 @@ START_TEST(test_keyword)
         snprintf(variant, sizeof variant, forms[f], word);
         lex(&r, variant);
         ck_assert_msg(r.toks.tokens[0].kind == TK_IDENT, "%s", variant);
-        ck_assert_str_eq(r.toks.tokens[0].text, variant);
+        ck_assert_uint_eq(r.toks.tokens[0].text_len, strlen(variant));
+        ck_assert_mem_eq(r.toks.tokens[0].text, variant, strlen(variant));
         lex_free(&r);
     }
     snprintf(variant, sizeof variant, "%s", word);
@@ -241,7 +242,8 @@ START_TEST(test_identifiers)
     for (int i = 0; i < N(names); i++) {
         const Token *t = &r.toks.tokens[i];
         ck_assert_int_eq(t->kind, TK_IDENT);
-        ck_assert_str_eq(t->text, names[i]);
+        ck_assert_uint_eq(t->text_len, strlen(names[i]));
+        ck_assert_mem_eq(t->text, names[i], strlen(names[i]));
         assert_span(t, starts[i], starts[i] + (uint32_t)strlen(names[i]));
     }
     lex_free(&r);
@@ -998,15 +1000,16 @@ END_TEST
 
 START_TEST(test_lex_out_of_memory)
 {
-    /* Every allocation the lexer makes goes through the arena: failing the
-     * tenth exits cleanly. */
+    /* Every allocation the lexer makes goes through the arena (names point
+     * into the source, so there are few: the token array first): failing
+     * it exits cleanly. */
     Arena *arena = arena_new();
     SourceMap map;
     Diag diag;
     source_map_init(&map, arena);
     source_add_text(&map, "t.silk", "let a = b + c + d + e + f + g + h + i + j + k\n", 46);
     diag_init(&diag, &map, arena, stderr);
-    arena_fail_after(arena, 10);
+    arena_fail_after(arena, 0);
     lex_file(&map, 0, &diag, arena);
     ck_abort_msg("lexing did not run out of memory");
 }
