@@ -12,6 +12,7 @@
  * shares its fate: when that one was not shown (a disabled warning, or an
  * error past -ferror-limit), neither is the note.
  */
+#include "edit_distance.h"
 #include "diag.h"
 
 #include "arena.h"
@@ -71,34 +72,10 @@ static WarningId find_warning(const char *name)
 
 enum { MAX_NAME = 64 };
 
-static int edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la >= MAX_NAME || lb >= MAX_NAME)
-        return MAX_NAME;
-    int row[MAX_NAME + 1];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = (int)j;
-    for (size_t i = 1; i <= la; i++) {
-        int diagonal = row[0];
-        row[0] = (int)i;
-        for (size_t j = 1; j <= lb; j++) {
-            int above = row[j];
-            int best = diagonal + (a[i - 1] != b[j - 1]);
-            if (above + 1 < best)
-                best = above + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diagonal = above;
-        }
-    }
-    return row[lb];
-}
 
 static void consider(const char *wanted, const char *candidate, const char **best, int *distance)
 {
-    int d = edit_distance(wanted, candidate);
+    int d = edit_distance(wanted, candidate, false);
     if (d < *distance) {
         *distance = d;
         *best = candidate;

@@ -2,6 +2,7 @@
  * arch_lookup.c: finding rows of the architecture tables by name, "did you
  * mean" for names that are not there, and the tables built into the binary.
  */
+#include "edit_distance.h"
 #include "occupancy.h"
 
 #include <ctype.h>
@@ -107,31 +108,6 @@ const ArchLimits *arch_table_product_arch(const ArchTable *t, const GpuProduct *
 
 enum { MAX_NAME = 64 };
 
-static int edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la >= MAX_NAME || lb >= MAX_NAME)
-        return MAX_NAME;
-    int row[MAX_NAME + 1];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = (int)j;
-    for (size_t i = 1; i <= la; i++) {
-        int diagonal = row[0];
-        row[0] = (int)i;
-        for (size_t j = 1; j <= lb; j++) {
-            int above = row[j];
-            int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
-            int best = diagonal + cost;
-            if (above + 1 < best)
-                best = above + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diagonal = above;
-        }
-    }
-    return row[lb];
-}
 
 typedef struct Suggestion {
     const char *wanted;
@@ -153,7 +129,7 @@ static size_t common_prefix(const char *a, const char *b)
 static bool consider(const char *name, void *context)
 {
     Suggestion *s = context;
-    int d = edit_distance(s->wanted, name);
+    int d = edit_distance(s->wanted, name, true);
     size_t prefix = common_prefix(s->wanted, name);
     if (d < s->distance || (d == s->distance && prefix > s->prefix)) {
         s->distance = d;
