@@ -42,14 +42,19 @@ static Type *check_conversion(Checker *k, Node *call, Type *to)
 
 /* ---- built-ins ------------------------------------------------------------------------ */
 
-static Type *check_arguments_same(Checker *k, Node *call, bool floats_only)
+/* The arguments of min, max and the math built-ins share one type.
+ * Literal arguments take the type of the first argument that is not one;
+ * when all are literals, the type the context asks for, as an operator's
+ * would. */
+static Type *check_arguments_same(Checker *k, Node *call, bool floats_only, Type *expected)
 {
     char buf[96];
     Type *t = NULL;
-    /* Literal arguments take the type of the first argument that is not one. */
     for (uint32_t i = 0; i < call->list.count && !t; i++)
         if (!is_flexible(call->list.items[i]))
             t = check_expr(k, call->list.items[i], NULL);
+    if (!t && call->list.count > 0 && expected && type_is_numeric(expected))
+        t = check_expr(k, call->list.items[0], expected);
     if (t && t->kind == TY_ERROR)
         return t;
     for (uint32_t i = 0; i < call->list.count; i++) {
@@ -103,10 +108,10 @@ static Type *check_memory_builtin(Checker *k, Node *call, bool store)
     return store ? type_scalar(TY_VOID) : t;
 }
 
-static Type *check_reduction_or_pair(Checker *k, Node *call)
+static Type *check_reduction_or_pair(Checker *k, Node *call, Type *expected)
 {
     if (call->list.count == 2)
-        return check_arguments_same(k, call, false);
+        return check_arguments_same(k, call, false, expected);
     Type *t = check_expr(k, call->list.items[0], NULL);
     if (t->kind != TY_TILE && t->kind != TY_ERROR && t->kind != TY_ARRAY && t->kind != TY_TENSOR) {
         diag_error(k->diag, call->span, "'%s' of one argument reduces a tile", call->a->name);
@@ -150,7 +155,7 @@ static Type *check_qgemm(Checker *k, Node *call)
     return t;
 }
 
-static Type *check_device_builtin(Checker *k, Node *call, const char *name)
+static Type *check_device_builtin(Checker *k, Node *call, const char *name, Type *expected)
 {
     if (strcmp(name, "sync") == 0)
         return type_scalar(TY_VOID);
@@ -170,14 +175,14 @@ static Type *check_device_builtin(Checker *k, Node *call, const char *name)
     if (strcmp(name, "load") == 0 || strcmp(name, "store") == 0)
         return check_memory_builtin(k, call, name[0] == 's');
     if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0 || strcmp(name, "sum") == 0)
-        return check_reduction_or_pair(k, call);
+        return check_reduction_or_pair(k, call, expected);
     if (strstr(name, "_qgemm_t"))
         return check_qgemm(k, call);
     bool floats = strcmp(name, "abs") != 0;
-    return check_arguments_same(k, call, floats);
+    return check_arguments_same(k, call, floats, expected);
 }
 
-static Type *check_builtin(Checker *k, Node *call, const Builtin *b)
+static Type *check_builtin(Checker *k, Node *call, const Builtin *b, Type *expected)
 {
     bool device = k->func && k->func->gpu;
     if (b->where == BUILTIN_DEVICE && !device) {
@@ -199,7 +204,7 @@ static Type *check_builtin(Checker *k, Node *call, const Builtin *b)
             check_expr(k, call->list.items[i], NULL);
         return type_scalar(TY_VOID);
     }
-    return check_device_builtin(k, call, b->name);
+    return check_device_builtin(k, call, b->name, expected);
 }
 
 /* ---- functions -------------------------------------------------------------------------- */
@@ -290,7 +295,6 @@ static Type *check_method_call(Checker *k, Node *call)
 
 Type *check_call(Checker *k, Node *call, Type *expected)
 {
-    (void)expected;
     Node *callee = call->a;
     if (callee->kind == ND_FIELD)
         return check_method_call(k, call);
@@ -314,7 +318,7 @@ Type *check_call(Checker *k, Node *call, Type *expected)
         return check_conversion(k, call, to);
     const Builtin *b = builtin_find(callee->name);
     if (b)
-        return check_builtin(k, call, b);
+        return check_builtin(k, call, b, expected);
     diag_error(k->diag, callee->span, "unknown function '%s'", callee->name);
     note_std_name(k, callee->name);
     for (uint32_t i = 0; i < call->list.count; i++) /* their names are used */
