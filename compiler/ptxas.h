@@ -1,0 +1,92 @@
+/*
+ * ptxas.h: the driver of NVIDIA's PTX assembler, the source of a compiled
+ * kernel's true resource usage.
+ *
+ * `ptxas -v` prints, on stderr, what each entry function uses: registers,
+ * spill stores and loads, stack frame, static shared memory, constant bank
+ * 0, named barriers.  ptxas_parse reads that text in every form ptxas has
+ * printed it (see ptxas.c); ptxas_run and ptxas_run_targets run ptxas
+ * itself, without a shell, several targets at once; ptxas_resources turns
+ * one kernel's figures into the occupancy engine's KernelResources.
+ *
+ * Everything a report holds lives in the Arena it was made in.  Nothing
+ * here prints: when ptxas rejects its input, its own words come back in
+ * PtxasReport.errors for the caller to show (a rejection of our PTX is a
+ * compiler bug, and the user needs ptxas's text to report it).
+ */
+#ifndef SILK_PTXAS_H
+#define SILK_PTXAS_H
+
+#include "arena.h"
+#include "occupancy.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* One entry function's resources, as ptxas reported them.  Sizes are bytes
+ * (per thread for the stack frame and spills, per CTA for shared memory). */
+typedef struct KernelUsage {
+    const char *name;  /* as ptxas prints it: mangled, or demangled by old versions */
+    int registers;     /* per thread */
+    int spill_stores;
+    int spill_loads;
+    int stack_frame;   /* local memory: the frame, or "lmem" before frames were reported */
+    int static_smem;
+    int const_bank0;   /* cmem[0]: parameters and compiler constants */
+    int barriers;      /* named barriers; -1: this ptxas does not report them */
+    int max_threads;   /* .maxntid if reported, else 0 (no ptxas so far reports it) */
+    bool estimated;    /* figures from the IR, not from ptxas (never set here) */
+} KernelUsage;
+
+/* What one run of ptxas (or one text) reported, kernels in ptxas's order. */
+typedef struct PtxasReport {
+    const char *arch;     /* the target ("sm_90"); NULL if a parsed text names none */
+    KernelUsage *kernels;
+    int n_kernels;
+    int exit_status;      /* ptxas's, or a PTXAS_ value below */
+    const char *errors;   /* ptxas's own error text, verbatim, when it rejected
+                           * the input (or its output could not be read); else NULL */
+} PtxasReport;
+
+/* Results of ptxas_run that are not an exit status of ptxas. */
+enum {
+    PTXAS_NOT_STARTED = -1, /* ptxas could not be started: errno says why */
+    PTXAS_BAD_OUTPUT = -2,  /* ptxas succeeded but its -v output did not parse */
+};
+
+/* Parse the output of `ptxas -v` (`len` bytes; no NUL needed).  Lines it
+ * does not know are ignored.  Returns false when a line it knows is
+ * malformed or an entry function has no "Used" line; *out then holds no
+ * kernels.  exit_status is 0 and errors NULL either way. */
+bool ptxas_parse(const char *text, size_t len, Arena *arena, PtxasReport *out);
+
+/* Run `PTXAS -v --gpu-name ARCH -o /dev/null PTX_PATH` and parse what it
+ * prints.  `ptxas` is a path, or a name looked up on $PATH.  Returns 0;
+ * ptxas's nonzero exit status (128 + N when signal N killed it), with its
+ * output verbatim in out->errors; PTXAS_BAD_OUTPUT, with the output in
+ * out->errors; or PTXAS_NOT_STARTED with errno set.  out->exit_status is
+ * the same value. */
+int ptxas_run(const char *ptxas, const char *ptx_path, const char *arch, Arena *arena,
+              PtxasReport *out);
+
+/* ptxas_run for n (ptx_paths[i], archs[i]) pairs, at most one ptxas per
+ * online core at a time; out[i] is the result of pair i.  Returns 0 when
+ * every run returned 0, else the result of the first pair (in input order)
+ * that did not, with errno set when that was PTXAS_NOT_STARTED. */
+int ptxas_run_targets(const char *ptxas, const char *ptx_paths[], const char *archs[], int n,
+                      Arena *arena, PtxasReport *out);
+
+/* The ptxas to run: $SILK_PTXAS, else the one configure found (PTXAS_PATH),
+ * else "ptxas" when $PATH has one; the first that is executable.  NULL when
+ * none is. */
+const char *ptxas_find(void);
+
+/* The kernel named `name` in a report; NULL if it has none. */
+const KernelUsage *ptxas_kernel(const PtxasReport *report, const char *name);
+
+/* The occupancy engine's record of a kernel: occ_kernel_defaults with its
+ * registers and static shared memory, its barrier count when ptxas reported
+ * one (else the engine's default of 1) and its .maxntid when known. */
+KernelResources ptxas_resources(const KernelUsage *u, const ArchLimits *arch, bool optin);
+
+#endif
