@@ -1,0 +1,475 @@
+/*
+ * lower_expr.c: expressions as IR — constants, locals, arithmetic,
+ * comparisons, && and || (short-circuit: the right side may load what the
+ * left side guards), conversions, ctx's fields, tensor and shared-array
+ * elements (row-major address arithmetic), and the device built-ins.
+ *
+ * The checker has typed every node, so the IR opcode follows from the
+ * Silk type: signedness picks sdiv/udiv, ashr/lshr, slt/ult, sext/zext.
+ * What cannot be lowered yet is reported and stands in as a zero of its
+ * type, so one run reports every such construct.
+ */
+#include "lower_internal.h"
+
+#include <string.h>
+
+static IrValue zero_of(const Type *t)
+{
+    IrType it = lower_type(t);
+    if (it == IRT_VOID)
+        it = IRT_I32;
+    return it >= IRT_F16 ? ir_float(it, 0) : ir_int(it, 0);
+}
+
+static IrValue unsupported(Lower *l, Node *e, const char *what)
+{
+    lower_unsupported(l, e->span, what);
+    return zero_of(e->type);
+}
+
+/* ---- conversions ------------------------------------------------------------------ */
+
+IrValue lower_convert(Lower *l, IrValue v, const Type *from, const Type *to)
+{
+    IrType ft = lower_type(from), tt = lower_type(to);
+    bool ffl = type_is_float(from), tfl = type_is_float(to);
+    if (tt == IRT_I1) /* to bool: nonzero */
+        return lower_cmp(l, ffl ? IRC_FNE : IRC_NE, v, ffl ? ir_float(ft, 0) : ir_int(ft, 0));
+    if (ft == IRT_I1) { /* from bool: 0 or 1 */
+        IrValue i = lower_op1(l, IR_ZEXT, tfl ? IRT_I32 : tt, v);
+        return tfl ? lower_op1(l, IR_UITOFP, tt, i) : i;
+    }
+    if (ffl && tfl)
+        return ft == tt ? v : lower_op1(l, ir_type_bits(tt) > ir_type_bits(ft) ? IR_FPEXT : IR_FPTRUNC, tt, v);
+    if (ffl)
+        return lower_op1(l, type_is_signed(to) ? IR_FPTOSI : IR_FPTOUI, tt, v);
+    if (tfl)
+        return lower_op1(l, type_is_signed(from) ? IR_SITOFP : IR_UITOFP, tt, v);
+    if (ft == tt) /* i32 <-> u32: the same bits */
+        return v;
+    if (ir_type_bits(tt) < ir_type_bits(ft))
+        return lower_op1(l, IR_TRUNC, tt, v);
+    return lower_op1(l, type_is_signed(from) ? IR_SEXT : IR_ZEXT, tt, v);
+}
+
+IrValue lower_to_i64(Lower *l, IrValue v, const Type *t)
+{
+    return lower_convert(l, v, t, type_scalar(type_is_signed(t) ? TY_I64 : TY_U64));
+}
+
+/* ---- constants and names --------------------------------------------------------- */
+
+static IrValue constant(Node *e)
+{
+    IrType t = lower_type(e->type);
+    if (e->kind == ND_FLOAT)
+        return ir_float(t, e->float_value);
+    if (t >= IRT_F16) /* an integer literal typed as a float */
+        return ir_float(t, (double)e->int_value);
+    return ir_int(t, (int64_t)e->int_value);
+}
+
+static IrValue name(Lower *l, Node *e)
+{
+    IrValue *v = e->symbol ? lower_var(l, e->symbol) : NULL;
+    if (!v)
+        return unsupported(l, e, "this name (a function, or a whole array used as a value)");
+    if (e->symbol->kind == SYM_SHARED)
+        return unsupported(l, e, "a whole shared array as a value (tiles)");
+    return *v;
+}
+
+/* ---- ctx ------------------------------------------------------------------------------ */
+
+static IrValue sreg(Lower *l, IrSreg r)
+{
+    IrInst *in = lower_emit(l, IR_SREG, IRT_I32, 0);
+    in->sreg = r;
+    return ir_reg(in);
+}
+
+static IrValue zext64(Lower *l, IrValue v)
+{
+    return v.kind == IRV_INT ? ir_int(IRT_I64, (int64_t)v.bits) : lower_op1(l, IR_ZEXT, IRT_I64, v);
+}
+
+/* ctx.threads: a constant when the CTA size is fixed, else ntid.x. */
+static IrValue threads(Lower *l)
+{
+    int n = l->info->threads;
+    return n ? ir_int(IRT_I32, n) : sreg(l, IRR_NTID_X);
+}
+
+static IrValue ctx_field(Lower *l, Node *e)
+{
+    const char *f = e->name;
+    if (strcmp(f, "tid") == 0)
+        return sreg(l, IRR_TID_X);
+    if (strcmp(f, "lane") == 0)
+        return sreg(l, IRR_LANEID);
+    /* warpid is the hardware's warp slot, not tid / 32. */
+    if (strcmp(f, "warp") == 0)
+        return lower_op2(l, IR_LSHR, IRT_I32, sreg(l, IRR_TID_X), ir_int(IRT_I32, 5));
+    if (strcmp(f, "threads") == 0)
+        return threads(l);
+    if (strcmp(f, "lanes") == 0)
+        return ir_int(IRT_I32, 32);
+    if (strcmp(f, "warps") == 0)
+        return l->info->threads ? ir_int(IRT_I32, l->info->threads / 32)
+                                : lower_op2(l, IR_LSHR, IRT_I32, threads(l), ir_int(IRT_I32, 5));
+    if (strcmp(f, "sms") == 0)
+        return sreg(l, IRR_NSMID);
+    if (strcmp(f, "cta") == 0)
+        return zext64(l, sreg(l, IRR_CTAID_X));
+    if (strcmp(f, "ctas") == 0)
+        return zext64(l, sreg(l, IRR_NCTAID_X));
+    /* Each emitting call in its own statement: C leaves the order of a
+     * call's arguments open, and the IR's order must be deterministic. */
+    if (strcmp(f, "gid") == 0) {
+        IrValue cta = zext64(l, sreg(l, IRR_CTAID_X));
+        IrValue n = zext64(l, threads(l));
+        IrValue base = lower_op2(l, IR_MUL, IRT_I64, cta, n);
+        IrValue tid = zext64(l, sreg(l, IRR_TID_X));
+        return lower_op2(l, IR_ADD, IRT_I64, base, tid);
+    }
+    if (strcmp(f, "size") == 0) {
+        IrValue ctas = zext64(l, sreg(l, IRR_NCTAID_X));
+        IrValue n = zext64(l, threads(l));
+        return lower_op2(l, IR_MUL, IRT_I64, ctas, n);
+    }
+    return unsupported(l, e, "this field of ctx");
+}
+
+static IrValue field(Lower *l, Node *e)
+{
+    if (e->a->type && e->a->type->kind == TY_CTX)
+        return ctx_field(l, e);
+    return unsupported(l, e, "fields of values other than ctx");
+}
+
+/* ---- operators ------------------------------------------------------------------------- */
+
+static IrValue unary(Lower *l, Node *e)
+{
+    IrValue a = lower_expr(l, e->a);
+    switch (e->op) {
+    case TK_PLUS: return a;
+    case TK_MINUS: return lower_op1(l, IR_NEG, a.type, a);
+    case TK_BANG: return lower_op2(l, IR_XOR, IRT_I1, a, ir_int(IRT_I1, 1));
+    case TK_TILDE: return lower_op1(l, IR_NOT, a.type, a);
+    default: return unsupported(l, e, "this unary operator");
+    }
+}
+
+static IrCmp comparison(TokenKind op, const Type *t)
+{
+    bool fl = type_is_float(t), sg = type_is_signed(t);
+    switch (op) {
+    case TK_EQ: return fl ? IRC_FEQ : IRC_EQ;
+    case TK_NE: return fl ? IRC_FNE : IRC_NE;
+    case TK_LT: return fl ? IRC_FLT : sg ? IRC_SLT : IRC_ULT;
+    case TK_LE: return fl ? IRC_FLE : sg ? IRC_SLE : IRC_ULE;
+    case TK_GT: return fl ? IRC_FGT : sg ? IRC_SGT : IRC_UGT;
+    default: return fl ? IRC_FGE : sg ? IRC_SGE : IRC_UGE;
+    }
+}
+
+static IrOp arith(TokenKind op, const Type *t)
+{
+    bool fl = type_is_float(t), sg = type_is_signed(t);
+    switch (op) {
+    case TK_PLUS: return IR_ADD;
+    case TK_MINUS: return IR_SUB;
+    case TK_STAR: return IR_MUL;
+    case TK_SLASH: return fl ? IR_FDIV : sg ? IR_SDIV : IR_UDIV;
+    case TK_PERCENT: return sg ? IR_SREM : IR_UREM;
+    case TK_AMP: return IR_AND;
+    case TK_PIPE: return IR_OR;
+    case TK_CARET: return IR_XOR;
+    case TK_SHL: return IR_SHL;
+    case TK_SHR: return sg ? IR_ASHR : IR_LSHR;
+    default: return IR_OP_COUNT;
+    }
+}
+
+/* a && b, a || b: b is evaluated only when it decides. */
+static IrValue logical(Lower *l, Node *e)
+{
+    bool is_and = e->op == TK_ANDAND;
+    IrValue a = lower_expr(l, e->a);
+    IrBlock *from = l->cur;
+    IrBlock *rhs = ir_new_block(l->m, l->f), *join = ir_new_block(l->m, l->f);
+    IrInst *cbr = lower_emit(l, IR_CBR, IRT_VOID, 1);
+    cbr->operands[0] = a;
+    cbr->target[0] = is_and ? rhs : join;
+    cbr->target[1] = is_and ? join : rhs;
+    l->cur = rhs;
+    IrValue b = lower_expr(l, e->b);
+    IrBlock *rhs_end = l->cur;
+    IrInst *br = lower_emit(l, IR_BR, IRT_VOID, 0);
+    br->target[0] = join;
+    l->cur = join;
+    IrInst *phi = lower_emit(l, IR_PHI, IRT_I1, 2);
+    phi->operands[0] = ir_int(IRT_I1, is_and ? 0 : 1);
+    phi->incoming[0] = from;
+    phi->operands[1] = b;
+    phi->incoming[1] = rhs_end;
+    return ir_reg(phi);
+}
+
+static IrValue binary(Lower *l, Node *e)
+{
+    if (e->op == TK_ANDAND || e->op == TK_OROR)
+        return logical(l, e);
+    const Type *t = e->a->type;
+    if (lower_type(t) == IRT_VOID || lower_type(e->type) == IRT_VOID)
+        return unsupported(l, e, "operators on tiles");
+    IrValue a = lower_expr(l, e->a), b = lower_expr(l, e->b);
+    IrOp op = arith(e->op, t);
+    if (op != IR_OP_COUNT)
+        return lower_op2(l, op, a.type, a, b);
+    if (e->op == TK_EQ || e->op == TK_NE || e->op == TK_LT || e->op == TK_LE || e->op == TK_GT ||
+        e->op == TK_GE)
+        return lower_cmp(l, comparison(e->op, t), a, b);
+    return unsupported(l, e, "this binary operator");
+}
+
+/* ---- memory ------------------------------------------------------------------------------ */
+
+static IrValue extent(Lower *l, const Type *t, int d)
+{
+    if (t->dims[d] >= 0)
+        return ir_int(IRT_I64, t->dims[d]);
+    Node *x = t->extents[d];
+    IrValue *v = x && x->symbol ? lower_var(l, x->symbol) : NULL;
+    if (!v)
+        return ir_int(IRT_I64, 1); /* unreachable for a checked tensor type */
+    return lower_to_i64(l, *v, x->symbol->type);
+}
+
+/* element size * index, as a shift when the size is a power of two */
+static IrValue scale(Lower *l, IrValue index, uint32_t size)
+{
+    int shift = 0;
+    while ((1u << shift) < size)
+        shift++;
+    if ((1u << shift) == size)
+        return shift ? lower_op2(l, IR_SHL, IRT_I64, index, ir_int(IRT_I64, shift)) : index;
+    return lower_op2(l, IR_MUL, IRT_I64, index, ir_int(IRT_I64, size));
+}
+
+bool lower_address(Lower *l, Node *e, IrValue *addr, IrSpace *space)
+{
+    Node *base = e->a;
+    const Type *t = base->type;
+    if (!t || (t->kind != TY_TENSOR && t->kind != TY_ARRAY) || base->kind != ND_NAME) {
+        lower_unsupported(l, e->span, "indexing anything but a tensor or shared array by name");
+        return false;
+    }
+    if ((int)e->list.count != t->rank || lower_type(t->elem) == IRT_I1) {
+        lower_unsupported(l, e->span, "this element access (views, or bool elements)");
+        return false;
+    }
+    for (uint32_t i = 0; i < e->list.count; i++)
+        if (e->list.items[i]->kind == ND_SLICE) {
+            lower_unsupported(l, e->span, "views (start +: width)");
+            return false;
+        }
+    IrValue *b = lower_var(l, base->symbol);
+    IrValue index = {0};
+    for (int d = 0; d < t->rank; d++) {
+        Node *x = e->list.items[d];
+        IrValue i = lower_to_i64(l, lower_expr(l, x), x->type);
+        index = d == 0 ? i
+                       : lower_op2(l, IR_ADD, IRT_I64, lower_op2(l, IR_MUL, IRT_I64, index, extent(l, t, d)), i);
+    }
+    IrValue off = scale(l, index, ir_natural_align(lower_type(t->elem)));
+    *addr = lower_op2(l, IR_ADD, IRT_I64, *b, off);
+    *space = t->kind == TY_ARRAY ? IRS_SHARED : IRS_GLOBAL;
+    return true;
+}
+
+static IrValue load(Lower *l, IrType type, IrValue addr, IrSpace space)
+{
+    IrInst *in = lower_emit(l, IR_LOAD, type, 1);
+    in->operands[0] = addr;
+    in->space = space;
+    return ir_reg(in);
+}
+
+static IrValue element(Lower *l, Node *e)
+{
+    IrValue addr;
+    IrSpace space;
+    if (!lower_address(l, e, &addr, &space))
+        return zero_of(e->type);
+    return load(l, lower_type(e->type), addr, space);
+}
+
+/* A name for the array unique in the module: kernel_name. */
+void lower_shared_decl(Lower *l, Node *s)
+{
+    const Type *t = s->symbol->type;
+    uint64_t count = 1;
+    for (int d = 0; d < t->rank; d++)
+        count *= (uint64_t)(t->dims[d] > 0 ? t->dims[d] : 1);
+    IrType elem = lower_type(t->elem);
+    if (elem == IRT_VOID || elem == IRT_I1) {
+        lower_unsupported(l, s->span, "shared arrays of this element type");
+        elem = IRT_I32;
+    }
+    size_t len = strlen(l->f->name) + strlen(s->name) + 16;
+    char *nm = arena_alloc(l->m->arena, len, 1);
+    snprintf(nm, len, "%s_%s", l->f->name, s->name);
+    for (uint32_t i = 0, k = 1; i < l->m->n_shared; i++)
+        if (strcmp(l->m->shared[i].name, nm) == 0) {
+            snprintf(nm, len, "%s_%s_%u", l->f->name, s->name, (unsigned)k++);
+            i = (uint32_t)-1;
+        }
+    ir_add_shared(l->m, nm, elem, count);
+    IrInst *a = lower_emit(l, IR_ADDR, IRT_I64, 0);
+    a->space = IRS_SHARED;
+    a->symbol = nm;
+    lower_define(l, s->symbol, ir_reg(a));
+}
+
+/* ---- calls ---------------------------------------------------------------------------- */
+
+static IrValue arg(Lower *l, Node *call, uint32_t i) { return lower_expr(l, call->list.items[i]); }
+
+static IrValue math1(Lower *l, Node *e, IrOp op)
+{
+    IrValue a = arg(l, e, 0);
+    return lower_op1(l, op, a.type, a);
+}
+
+static IrValue minmax(Lower *l, Node *e, bool is_min)
+{
+    if (e->list.count != 2)
+        return unsupported(l, e, "tile reductions (min/max of a tile)");
+    const Type *t = e->list.items[0]->type;
+    IrOp op = type_is_float(t) ? (is_min ? IR_FMIN : IR_FMAX)
+              : type_is_signed(t) ? (is_min ? IR_SMIN : IR_SMAX)
+                                  : (is_min ? IR_UMIN : IR_UMAX);
+    IrValue a = arg(l, e, 0), b = arg(l, e, 1);
+    return lower_op2(l, op, a.type, a, b);
+}
+
+static IrValue shuffle(Lower *l, Node *e, IrShfl mode)
+{
+    IrValue v = arg(l, e, 0);
+    Node *k = e->list.items[1];
+    IrValue lane = lower_convert(l, lower_expr(l, k), k->type, type_scalar(TY_I32));
+    IrInst *in = lower_emit(l, IR_SHFL, v.type, 2);
+    in->operands[0] = v;
+    in->operands[1] = lane;
+    in->shfl = mode;
+    return ir_reg(in);
+}
+
+static IrValue atomic(Lower *l, Node *e, IrAtom op)
+{
+    Node *target = e->list.items[0];
+    IrValue addr;
+    IrSpace space;
+    if (target->kind != ND_INDEX || !lower_address(l, target, &addr, &space))
+        return zero_of(e->type);
+    const Type *t = target->type;
+    if (type_is_signed(t) && (op == IRA_UMIN || op == IRA_UMAX))
+        op = op == IRA_UMIN ? IRA_SMIN : IRA_SMAX;
+    uint32_t n = op == IRA_CAS ? 3 : 2;
+    IrValue ops[3] = {addr, arg(l, e, 1), n == 3 ? arg(l, e, 2) : (IrValue){0}};
+    IrInst *in = lower_emit(l, IR_ATOM, lower_type(t), n);
+    for (uint32_t i = 0; i < n; i++)
+        in->operands[i] = ops[i];
+    in->space = space;
+    in->atom = op;
+    return ir_reg(in);
+}
+
+static IrValue raw_memory(Lower *l, Node *e, bool is_store)
+{
+    IrValue addr = arg(l, e, 0);
+    if (!is_store)
+        return load(l, lower_type(e->type), addr, IRS_GLOBAL);
+    IrValue v = arg(l, e, 1); /* before the store is appended */
+    IrInst *in = lower_emit(l, IR_STORE, IRT_VOID, 2);
+    in->operands[0] = addr;
+    in->operands[1] = v;
+    in->space = IRS_GLOBAL;
+    return ir_int(IRT_I32, 0);
+}
+
+static IrValue builtin(Lower *l, Node *e, const char *n)
+{
+    static const struct {
+        const char *name;
+        IrOp op;
+    } math[] = {{"abs", IR_ABS},     {"sqrt", IR_SQRT}, {"rsqrt", IR_RSQRT}, {"exp", IR_EXP},
+                {"log", IR_LOG},     {"sin", IR_SIN},   {"cos", IR_COS},     {"floor", IR_FLOOR},
+                {"ceil", IR_CEIL}};
+    for (size_t i = 0; i < sizeof math / sizeof *math; i++)
+        if (strcmp(n, math[i].name) == 0)
+            return math1(l, e, math[i].op);
+    if (strcmp(n, "sync") == 0) {
+        lower_emit(l, IR_BARRIER, IRT_VOID, 0);
+        return ir_int(IRT_I32, 0);
+    }
+    if (strcmp(n, "fma") == 0) {
+        IrValue a = arg(l, e, 0), b = arg(l, e, 1), c = arg(l, e, 2);
+        IrInst *in = lower_emit(l, IR_FMA, a.type, 3);
+        in->operands[0] = a, in->operands[1] = b, in->operands[2] = c;
+        return ir_reg(in);
+    }
+    if (strcmp(n, "min") == 0 || strcmp(n, "max") == 0)
+        return minmax(l, e, n[1] == 'i');
+    if (strcmp(n, "shfl") == 0) return shuffle(l, e, IRSH_IDX);
+    if (strcmp(n, "shfl_down") == 0) return shuffle(l, e, IRSH_DOWN);
+    if (strcmp(n, "shfl_up") == 0) return shuffle(l, e, IRSH_UP);
+    if (strcmp(n, "shfl_xor") == 0) return shuffle(l, e, IRSH_BFLY);
+    if (strcmp(n, "ballot") == 0) {
+        IrValue p = arg(l, e, 0);
+        return lower_op1(l, IR_BALLOT, IRT_I32, p);
+    }
+    if (strcmp(n, "atomic_add") == 0) return atomic(l, e, IRA_ADD);
+    if (strcmp(n, "atomic_min") == 0) return atomic(l, e, IRA_UMIN);
+    if (strcmp(n, "atomic_max") == 0) return atomic(l, e, IRA_UMAX);
+    if (strcmp(n, "atomic_exch") == 0) return atomic(l, e, IRA_EXCH);
+    if (strcmp(n, "atomic_cas") == 0) return atomic(l, e, IRA_CAS);
+    if (strcmp(n, "load") == 0 || strcmp(n, "store") == 0)
+        return raw_memory(l, e, n[0] == 's');
+    return unsupported(l, e, n); /* sum, the qgemm built-ins */
+}
+
+static IrValue call(Lower *l, Node *e)
+{
+    Node *callee = e->a;
+    if (callee->kind != ND_NAME || (callee->symbol && callee->symbol->kind == SYM_FUNC))
+        return unsupported(l, e, "calls to device functions");
+    const Type *to = type_scalar_named(callee->name);
+    if (to && !callee->symbol) {
+        Node *x = e->list.items[0];
+        return lower_convert(l, lower_expr(l, x), x->type, to);
+    }
+    if (builtin_find(callee->name) && !callee->symbol)
+        return builtin(l, e, callee->name);
+    return unsupported(l, e, "this call");
+}
+
+/* ---- the dispatcher --------------------------------------------------------------------- */
+
+IrValue lower_expr(Lower *l, Node *e)
+{
+    if (e->folded == 1 && e->type && type_is_integer(e->type))
+        return ir_int(lower_type(e->type), (int64_t)e->int_value);
+    switch (e->kind) {
+    case ND_INT: case ND_FLOAT: case ND_BOOL: return constant(e);
+    case ND_NAME: return name(l, e);
+    case ND_UNARY: return unary(l, e);
+    case ND_BINARY: return binary(l, e);
+    case ND_CALL: return call(l, e);
+    case ND_INDEX: return element(l, e);
+    case ND_FIELD: return field(l, e);
+    default: return unsupported(l, e, "this expression");
+    }
+}
