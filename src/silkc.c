@@ -2,25 +2,28 @@
  * silkc.c: the Silk compiler driver.  `silkc check FILE...` runs the front
  * end (compile.h: load, resolve imports, declare, check) on the files,
  * which together are the root package, and reports every problem;
- * `--dump-ast` prints each file's tree for golden tests.
+ * `--dump-ast` prints each file's tree for golden tests.  `silkc compile`
+ * goes on to the back end (silkc_compile.c).
  *
- * Exit status: 0 clean, 1 errors in the source, 2 a usage error.
+ * Exit status: 0 clean, 1 errors in the source, 2 a usage error, 3 a tool
+ * the command needs (ptxas) is missing.
  */
-#include "compile.h"
+#include "silkc.h"
 
 #include <config.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { EXIT_CLEAN = 0, EXIT_ERRORS = 1, EXIT_USAGE = 2, EXIT_HELP = -1 };
-
 static void usage(FILE *out)
 {
-    fputs("usage: silkc check [options] FILE...\n"
+    fputs("usage: silkc check [options] FILE...   (FILE '-': standard input)\n"
+          "       silkc compile [options] FILE... --arch sm_90[,sm_80...] [-o OUT]\n"
+          "             [--emit=ptx|ir] [--resource-usage [--format text|json]]\n"
           "\n"
-          "Checks Silk source files (together, the root package) and reports every problem.\n"
+          "check: checks Silk source files (together, the root package) and reports every problem.\n"
+          "compile: also lowers the GPU functions and writes PTX for each target (or the IR);\n"
+          "  --resource-usage runs ptxas -v on each and prints what every kernel uses.\n"
           "\n"
           "  -I DIR                        search DIR for dependency packages (import ... from \"pkg/mod\")\n"
           "  --nostd                       no standard library (a launch block is then an error)\n"
@@ -32,7 +35,7 @@ static void usage(FILE *out)
           "  -fdiagnostics-format=json     diagnostics as JSON on stderr\n"
           "  --help                        this text (silkc --version: the version)\n"
           "\n"
-          "exit status: 0 clean, 1 errors, 2 usage.  See silkc(1).\n",
+          "exit status: 0 clean, 1 errors, 2 usage, 3 no ptxas for --resource-usage.  See silkc(1).\n",
           out);
 }
 
@@ -57,8 +60,34 @@ static const char *option_value(int argc, char **argv, int *i, const char *name)
     return *i + 1 < argc ? argv[++*i] : "";
 }
 
-/* Reads the options after `check`; the files are gathered in `files`. */
-static int parse_arguments(int argc, char **argv, Compilation *c, const char **files, int *n_files)
+/* An option only `silkc compile` takes; false if `arg` is none of them. */
+static bool compile_option(int argc, char **argv, int *i, SilkcRequest *r, int *rc)
+{
+    const char *arg = argv[*i], *value;
+    if ((value = option_value(argc, argv, i, "--arch")))
+        r->archs = value;
+    else if (strcmp(arg, "-o") == 0 && *i + 1 < argc)
+        r->output = argv[++*i];
+    else if (strcmp(arg, "--emit=ptx") == 0)
+        r->emit = EMIT_PTX;
+    else if (strcmp(arg, "--emit=ir") == 0)
+        r->emit = EMIT_IR;
+    else if (strcmp(arg, "--resource-usage") == 0)
+        r->resource_usage = true;
+    else if ((value = option_value(argc, argv, i, "--format"))) {
+        if (strcmp(value, "json") != 0 && strcmp(value, "text") != 0)
+            *rc = usage_error("--format: '%s' is not text or json", value);
+        r->json = strcmp(value, "json") == 0;
+    } else if (strncmp(arg, "--emit=", 7) == 0)
+        *rc = usage_error("--emit: '%s' is not ptx or ir", arg + 7);
+    else
+        return false;
+    return true;
+}
+
+/* Reads the options after the command; the files are gathered in `files`. */
+static int parse_arguments(int argc, char **argv, Compilation *c, const char **files, int *n_files,
+                           SilkcRequest *r)
 {
     CompileOptions *o = &c->options;
     o->include_dirs = files + argc; /* the second half of the same array */
@@ -68,7 +97,11 @@ static int parse_arguments(int argc, char **argv, Compilation *c, const char **f
             usage(stdout);
             return EXIT_HELP;
         }
-        if (strcmp(arg, "--dump-ast") == 0)
+        int rc = EXIT_CLEAN;
+        if (r->compile && compile_option(argc, argv, &i, r, &rc)) {
+            if (rc != EXIT_CLEAN)
+                return rc;
+        } else if (strcmp(arg, "--dump-ast") == 0)
             o->dump_ast = true;
         else if (strcmp(arg, "--nostd") == 0)
             o->nostd = true;
@@ -108,21 +141,27 @@ static bool load_root_file(Compilation *c, const char *path)
     return ok;
 }
 
-static int check(int argc, char **argv)
+/* check and compile: load the root files, then the front end, and for
+ * compile the back end. */
+static int run(int argc, char **argv, bool compile)
 {
     Compilation c;
     compile_init(&c, stderr);
     const char **files = calloc(2 * (size_t)argc, sizeof *files);
     int n_files = 0;
-    int rc = files ? parse_arguments(argc, argv, &c, files, &n_files) : usage_error("%s", "out of memory");
+    SilkcRequest request = {.compile = compile};
+    int rc = files ? parse_arguments(argc, argv, &c, files, &n_files, &request)
+                   : usage_error("%s", "out of memory");
     for (int i = 0; rc == EXIT_CLEAN && i < n_files; i++)
         if (!load_root_file(&c, files[i])) {
             fprintf(stderr, "silkc: error: %s: cannot read: %s\n", files[i], strerror(errno));
             rc = EXIT_USAGE;
         }
-    if (rc == EXIT_CLEAN)
+    if (rc == EXIT_CLEAN && compile)
+        rc = silkc_compile(&c, &request, files[0]);
+    else if (rc == EXIT_CLEAN)
         compile_check(&c);
-    if (rc == EXIT_CLEAN && c.options.dump_ast)
+    if (rc != EXIT_USAGE && rc != EXIT_HELP && c.options.dump_ast)
         compile_dump(&c, stdout);
     diag_finish(&c.diag);
     if (rc == EXIT_CLEAN && c.diag.errors > 0)
@@ -146,7 +185,7 @@ int main(int argc, char **argv)
         printf("silkc %s\n", PACKAGE_VERSION);
         return EXIT_CLEAN;
     }
-    if (strcmp(argv[1], "check") == 0)
-        return check(argc, argv);
-    return usage_error("unknown command '%s' (silkc check FILE...)", argv[1]);
+    if (strcmp(argv[1], "check") == 0 || strcmp(argv[1], "compile") == 0)
+        return run(argc, argv, argv[1][1] == 'o');
+    return usage_error("unknown command '%s' (silkc check|compile FILE...)", argv[1]);
 }
