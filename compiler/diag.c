@@ -577,16 +577,20 @@ bool diag_too_many(const Diag *d)
 
 /* Counting stops at the first error past the limit: the compilation stops
  * there, and "too many errors (N)" says where. */
-void diag_error(Diag *d, Span at, const char *fmt, ...)
+void diag_verror(Diag *d, Span at, const char *fmt, va_list ap)
 {
     if (!diag_too_many(d))
         d->errors++;
     d->last_shown = !diag_too_many(d);
-    if (!d->last_shown)
-        return;
+    if (d->last_shown)
+        report(d, DIAG_ERROR, NULL, at, fmt, ap);
+}
+
+void diag_error(Diag *d, Span at, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    report(d, DIAG_ERROR, NULL, at, fmt, ap);
+    diag_verror(d, at, fmt, ap);
     va_end(ap);
 }
 

@@ -16,6 +16,7 @@
 
 #include "source.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -57,6 +58,8 @@ void diag_init(Diag *d, const SourceMap *sources, Arena *arena, FILE *out);
 bool diag_option(Diag *d, const char *arg, const char **problem);
 
 void diag_error(Diag *d, Span at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The same with a va_list, for modules with error helpers of their own. */
+void diag_verror(Diag *d, Span at, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
 void diag_warning(Diag *d, WarningId w, Span at, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* A note attached to the last error or warning (dropped if that was). */

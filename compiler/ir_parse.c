@@ -34,7 +34,6 @@
 #include <string.h>
 
 enum {
-    MESSAGE_BYTES = 256,
     MAX_REG = 1 << 24, /* a register table of 2^24 entries is the most we build */
 };
 
@@ -110,15 +109,12 @@ static Span tok_span(const Parser *p)
 
 static void error_at(Parser *p, Span at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* diag.h has no va_list entry point, so the message is formatted here. */
 static void error_at(Parser *p, Span at, const char *fmt, ...)
 {
-    char message[MESSAGE_BYTES];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
+    diag_verror(p->diag, at, fmt, ap);
     va_end(ap);
-    diag_error(p->diag, at, "%s", message);
     if (diag_too_many(p->diag))
         p->stopped = true;
 }

@@ -112,7 +112,6 @@ static bool is_ident_char(char c)
 enum {
     KEYWORD_SLOTS = 64,   /* a power of two, well above the keyword count */
     PUNCT_PER_BYTE = 5,   /* punctuation sharing a first byte, plus a 0 end */
-    MESSAGE_BYTES = 256,
     TOKEN_GUESS_MAX = 1 << 22, /* tokens: 128 MiB of address space */
 };
 
@@ -220,15 +219,12 @@ static Span span_of(const Lexer *lx, uint32_t start, uint32_t end)
 static void lex_error(Lexer *lx, uint32_t start, uint32_t end, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* diag.h has no va_list entry point, so the message is formatted here. */
 static void lex_error(Lexer *lx, uint32_t start, uint32_t end, const char *fmt, ...)
 {
-    char message[MESSAGE_BYTES];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
+    diag_verror(lx->diag, span_of(lx, start, end), fmt, ap);
     va_end(ap);
-    diag_error(lx->diag, span_of(lx, start, end), "%s", message);
     lx->malformed = true; /* marks the token being made (see emit) */
     if (diag_too_many(lx->diag))
         lx->stopped = true;

@@ -83,12 +83,10 @@ void parse_error(Parser *p, Span at_span, const char *fmt, ...)
         p->recovering = true;
         return;
     }
-    char message[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
+    diag_verror(p->diag, at_span, fmt, ap);
     va_end(ap);
-    diag_error(p->diag, at_span, "%s", message);
     p->recovering = true;
 }
 
