@@ -208,16 +208,22 @@ static char *data_file(const char *name)
 /* ---- JSON --------------------------------------------------------------- */
 
 /* The program's stdout as a JSON object; the exit status must be 0. */
-static cJSON *parse_json_stdout(const Output *o)
+/* stdout as a JSON object, from a run that exited with `status`. */
+static cJSON *parse_json_status(const Output *o, int status)
 {
-    ck_assert_msg(o->status == 0, "%s: exit status %d, want 0; stderr:\n" SHOW, o->cmdline,
-                  o->status, o->err.data);
+    ck_assert_msg(o->status == status, "%s: exit status %d, want %d; stderr:\n" SHOW, o->cmdline,
+                  o->status, status, o->err.data);
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithOpts(o->out.data, &end, true);
     ck_assert_msg(root != NULL, "%s: stdout is not JSON (near offset %ld):\n" SHOW, o->cmdline,
                   end ? (long)(end - o->out.data) : -1L, o->out.data);
     ck_assert_msg(cJSON_IsObject(root), "%s: JSON is not an object", o->cmdline);
     return root;
+}
+
+static cJSON *parse_json_stdout(const Output *o)
+{
+    return parse_json_status(o, 0);
 }
 
 /* The same, and nothing on stderr. */
@@ -490,6 +496,7 @@ typedef struct ErrorCase {
 #define CALC "calc", "--arch", "sm_90"
 #define E "silk-occ calc: error: "
 #define A "silk-occ arch: error: "
+#define V "silk-occ verify: error: "
 #define LIST_THEM "; 'silk-occ arch list' lists them"
 
 static const ErrorCase error_cases[] = {
@@ -617,6 +624,27 @@ static const ErrorCase error_cases[] = {
       "@DATA@/bad-not-integer.csv"},
      A "--arch-table: @DATA@/bad-not-integer.csv:3: field 'max_blocks_per_sm': 'lots' is not an "
        "integer"},
+    /* verify: options, files and records, all refused before a device is asked */
+    {{"verify", "--device", "-1"}, V "--device: '-1' is negative (at least 0)"},
+    {{"verify", "--device", "x"}, V "--device: 'x' is not a number"},
+    {{"verify", "--device", "5000"}, V "--device: '5000' is too large (at most 1023)"},
+    {{"verify", "--device"}, V "--device: needs a value"},
+    {{"verify", "--format", "csv"}, V "--format: 'csv' is not a format (text, json)"},
+    {{"verify", "--frob"}, V "unknown option '--frob'; 'silk-occ help verify' lists them"},
+    {{"verify", "kernel.txt"}, V "kernel.txt: not a .silk, .ptx or .cubin file"},
+    {{"verify", "@DATA@/no-such.ptx"}, V "@DATA@/no-such.ptx: cannot read: No such file or directory"},
+    {{"verify", "--replay", "@DATA@/verify/h200-header.json", "k.ptx"},
+     V "--replay: a record already holds its kernels; give no FILE and no --record"},
+    {{"verify", "--replay", "@DATA@/verify/no-such.json"},
+     V "--replay: @DATA@/verify/no-such.json: cannot read: No such file or directory"},
+    {{"verify", "--replay", "@DATA@/verify/bad-json.json"},
+     V "--replay: @DATA@/verify/bad-json.json:4:27: not valid JSON"},
+    {{"verify", "--replay", "@DATA@/verify/bad-schema.json"},
+     V "--replay: @DATA@/verify/bad-schema.json: schema: not a silk-occ verify record "
+       "(\"silk-occ/verify-record/1\")"},
+    {{"verify", "--replay", "@DATA@/verify/bad-field.json"},
+     V "--replay: @DATA@/verify/bad-field.json: kernels[0].attributes.num_regs: missing, or not "
+       "a number"},
 };
 enum { N_ERROR_CASES = sizeof error_cases / sizeof *error_cases };
 
@@ -1453,6 +1481,143 @@ START_TEST(test_table_new_product)
 }
 END_TEST
 
+/* ---- verify ------------------------------------------------------------------------ */
+
+/* Here there is no GPU: one line naming the runtime's reason, exit 3.
+ * Where there is one, the built-in kernels must all agree. */
+START_TEST(test_verify_no_device)
+{
+    Output o = RUN("verify");
+    if (o.status == 3) {
+        const char *want = "silk-occ verify: error: no CUDA device: ";
+        ck_assert_msg(strncmp(o.err.data, want, strlen(want)) == 0, "stderr: " SHOW, o.err.data);
+        ck_assert_msg(strchr(o.err.data, '\n') == o.err.data + o.err.len - 1,
+                      "not one line: " SHOW, o.err.data);
+        ck_assert_int_eq((int)o.out.len, 0);
+    } else {
+        ck_assert_msg(o.status == 0, "exit %d on a machine with a device:\n" SHOW, o.status,
+                      o.out.data);
+        expect_contains(&o, o.out.data, ", 0 disagree\n");
+    }
+    output_free(&o);
+}
+END_TEST
+
+/* The H200 record (tests/data/verify/README.md): 15 properties and 4,696
+ * answers of the nine built-in kernels, all agreeing. */
+START_TEST(test_verify_replay_text)
+{
+    char *record = data_file("verify/h200-header.json");
+    Output o = RUN("verify", "--replay", record);
+    expect_success(&o);
+    expect_starts_with(&o, o.out.data, "device 0: NVIDIA H200, compute capability 9.0, 132 SMs\n"
+                                       "properties: 15 checked, 0 disagree\n");
+    expect_contains(&o, o.out.data, "kernel regs_free                114 regs      0 B smem  256 "
+                                    "threads max    384 checked, 0 disagree\n");
+    expect_contains(&o, o.out.data, "\n4711 checked, 0 disagree\n");
+    output_free(&o);
+    free(record);
+}
+END_TEST
+
+START_TEST(test_verify_replay_json)
+{
+    char *record = data_file("verify/h200-header.json");
+    Output o = RUN("verify", "--replay", record, "--format", "json");
+    expect_success(&o);
+    cJSON *root = parse_json(&o);
+    expect_string(root, "schema", "silk-occ/verify/1");
+    expect_string(root, "device.name", "NVIDIA H200");
+    expect_string(root, "device.compute_capability", "9.0");
+    expect_number(root, "device.sm_count", 132);
+    expect_string(root, "device.table_row", "9.0");
+    expect_number(root, "checked", 4711);
+    expect_number(root, "disagree", 0);
+    const cJSON *props = json_at(root, "properties");
+    ck_assert_int_eq(cJSON_GetArraySize(props), 15);
+    const cJSON *p;
+    cJSON_ArrayForEach(p, props) expect_bool(p, "agree", true);
+    expect_string(cJSON_GetArrayItem(props, 14), "field", "sm_count");
+    expect_string(cJSON_GetArrayItem(props, 14), "source", "product h200");
+    const cJSON *kernels = json_at(root, "kernels");
+    ck_assert_int_eq(cJSON_GetArraySize(kernels), 9);
+    const cJSON *k = cJSON_GetArrayItem(kernels, 7);
+    expect_string(k, "name", "smem_44k");
+    expect_number(k, "attributes.static_smem", 45056);
+    expect_number(k, "attributes.max_threads_per_block", 512);
+    expect_number(k, "checked", 536);
+    expect_number(k, "disagree", 0);
+    ck_assert_int_eq(cJSON_GetArraySize(json_at(root, "disagreements")), 0);
+    cJSON_Delete(root);
+    output_free(&o);
+    free(record);
+}
+END_TEST
+
+/* The H200 record with one answer and one property changed: both are
+ * reported, with their inputs, and the exit status is 1. */
+static char *altered_record(void)
+{
+    char *path = data_file("verify/h200-header.json");
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+    Buffer text = {0};
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        buffer_append(&text, chunk, n);
+    fclose(f);
+    free(path);
+    cJSON *root = cJSON_Parse(text.data);
+    free(text.data);
+    ck_assert(root != NULL);
+    /* regs_free's first question: 32 threads, no dynamic smem, default carveout. */
+    cJSON *first = cJSON_GetArrayItem(json_at(json_at(root, "kernels")->child, "answers"), 0);
+    cJSON *result = cJSON_GetArrayItem(first, 6);
+    ck_assert_int_eq((int)result->valuedouble, 16);
+    cJSON_SetNumberValue(result, 17);
+    cJSON_SetNumberValue(cJSON_GetObjectItem(json_at(root, "device"), "max_grid_y"), 32768);
+    char *out = strdup("/tmp/silk-verify-XXXXXX");
+    int fd = mkstemp(out);
+    ck_assert(fd >= 0);
+    char *json = cJSON_PrintUnformatted(root);
+    ck_assert(write(fd, json, strlen(json)) == (ssize_t)strlen(json));
+    close(fd);
+    free(json);
+    cJSON_Delete(root);
+    return out;
+}
+
+START_TEST(test_verify_disagreement)
+{
+    char *record = altered_record();
+    Output o = RUN("verify", "--replay", record);
+    ck_assert_msg(o.status == 1, "exit status %d, want 1", o.status);
+    expect_contains(&o, o.out.data, "  property max_grid_y: device 32768, the 9.0 row 65535\n"
+                                    "properties: 15 checked, 1 disagree\n");
+    expect_contains(&o, o.out.data,
+                    "disagree: regs_free: cudaOccupancyMaxActiveBlocksPerMultiprocessor (block 32, "
+                    "dynamic smem 0; carveout default, max dynamic smem 49152): runtime 17, "
+                    "silk-occ 16\n4711 checked, 2 disagree\n");
+    output_free(&o);
+    o = RUN("verify", "--replay", record, "--format", "json");
+    cJSON *root = parse_json_status(&o, 1);
+    expect_number(root, "disagree", 2);
+    const cJSON *d = json_at(root, "disagreements")->child;
+    expect_string(d, "kernel", "regs_free");
+    expect_string(d, "call", "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    expect_number(d, "threads", 32);
+    expect_number(d, "dynamic_smem", 0);
+    expect_number(d, "carveout", -1);
+    expect_number(d, "runtime.active_blocks_per_sm", 17);
+    expect_number(d, "engine.active_blocks_per_sm", 16);
+    cJSON_Delete(root);
+    output_free(&o);
+    remove(record);
+    free(record);
+}
+END_TEST
+
 /* ---- the suite ------------------------------------------------------------------- */
 
 static Suite *cli_suite(void)
@@ -1490,6 +1655,14 @@ static Suite *cli_suite(void)
     tcase_add_test(arch, test_table_override);
     tcase_add_test(arch, test_table_new_product);
     suite_add_tcase(s, arch);
+
+    TCase *verify = tcase_create("verify");
+    tcase_set_timeout(verify, 60);
+    tcase_add_test(verify, test_verify_no_device);
+    tcase_add_test(verify, test_verify_replay_text);
+    tcase_add_test(verify, test_verify_replay_json);
+    tcase_add_test(verify, test_verify_disagreement);
+    suite_add_tcase(s, verify);
     return s;
 }
 

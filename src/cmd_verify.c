@@ -1,0 +1,349 @@
+/*
+ * cmd_verify.c: `silk-occ verify`, the engine and the tables proved against
+ * the CUDA runtime on a real device.
+ *
+ *   silk-occ verify [FILE...] [--device N] [--format text|json]
+ *                   [--record FILE | --replay FILE] [--arch-table FILE]
+ *
+ * Live, it reads the device's properties, loads each kernel (the built-in
+ * set when no FILE is given; Silk compiled for the device, or .ptx/.cubin),
+ * asks the runtime the questions of verify_plan and compares every answer
+ * with the engine's.  --record saves what the device said; --replay
+ * compares against a saved record instead of a device.  Exit 0 when all
+ * agree, 1 when something disagrees, 2 for bad usage or input, 3 when
+ * there is no device to ask.
+ */
+#include "verify.h"
+
+#include "silk_build.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char COMMAND[] = "verify";
+
+typedef struct VerifyOptions {
+    int device;
+    OutputFormat format;
+    const char *record, *replay;
+    char *tables[MAX_TABLE_FILES];
+    int n_tables;
+    char **files;
+    int n_files;
+} VerifyOptions;
+
+void usage_verify(FILE *out)
+{
+    fputs("usage: silk-occ verify [FILE...] [OPTIONS]\n"
+          "\n"
+          "Compare the occupancy engine and the tables with the CUDA runtime on a device:\n"
+          "the device's properties against its table rows, and for each kernel (the\n"
+          "built-in set, or each FILE: .silk, .ptx, .cubin) every block size, dynamic\n"
+          "shared memory size and carveout against cudaOccupancy* calls.\n"
+          "\n"
+          "options:\n"
+          "  --device N           the CUDA device to use (default 0)\n"
+          "  --format text|json   the report's form (default text)\n"
+          "  --record FILE        also save what the device answered, to replay elsewhere\n"
+          "  --replay FILE        compare against a saved record instead of a device\n"
+          "  --arch-table FILE    add or override table rows (repeatable)\n"
+          "  -h, --help           this help\n"
+          "\n"
+          "exit status: 0 all agree, 1 a disagreement, 2 bad usage or input, 3 no device\n",
+          out);
+}
+
+static bool option(int c, char *arg, VerifyOptions *o)
+{
+    long long value;
+    switch (c) {
+    case 'd':
+        if (!parse_integer(COMMAND, "--device", arg, 0, 1023, &value))
+            return false;
+        o->device = (int)value;
+        return true;
+    case 'f': return parse_format(COMMAND, arg, false, &o->format);
+    case 'r': o->record = arg; return true;
+    case 'p': o->replay = arg; return true;
+    case 'T': return add_table_file(COMMAND, o->tables, &o->n_tables, arg);
+    default: return false;
+    }
+}
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* Each FILE must be a kind verify reads, and readable: said before any
+ * device is asked, so that a typo is not reported as a missing GPU. */
+static bool check_files(const VerifyOptions *o)
+{
+    for (int i = 0; i < o->n_files; i++) {
+        const char *f = o->files[i];
+        if (!has_suffix(f, ".silk") && !has_suffix(f, ".ptx") && !has_suffix(f, ".cubin")) {
+            cli_error(COMMAND, "%s: not a .silk, .ptx or .cubin file", f);
+            return false;
+        }
+        FILE *probe = fopen(f, "rb");
+        if (!probe) {
+            cli_error(COMMAND, "%s: cannot read: %s", f, strerror(errno));
+            return false;
+        }
+        fclose(probe);
+    }
+    return true;
+}
+
+/* EXIT_OK to go on, EXIT_USAGE, or -1 after --help. */
+static int parse_options(int argc, char **argv, VerifyOptions *o)
+{
+    static const struct option options[] = {
+        {"device", required_argument, NULL, 'd'},  {"format", required_argument, NULL, 'f'},
+        {"record", required_argument, NULL, 'r'},  {"replay", required_argument, NULL, 'p'},
+        {"arch-table", required_argument, NULL, 'T'}, {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+        if (c == 'h') {
+            usage_verify(stdout);
+            return -1;
+        }
+        if (c == '?' || c == ':') {
+            report_option_error(COMMAND, c, argv[optind - 1]);
+            return EXIT_USAGE;
+        }
+        if (!option(c, optarg, o))
+            return EXIT_USAGE;
+    }
+    o->files = argv + optind;
+    o->n_files = argc - optind;
+    if (o->replay && (o->record || o->n_files > 0)) {
+        cli_error(COMMAND, "--replay: a record already holds its kernels; give no FILE and no --record");
+        return EXIT_USAGE;
+    }
+    return check_files(o) ? EXIT_OK : EXIT_USAGE;
+}
+
+/* ---- a live run ---------------------------------------------------------- */
+
+static char *read_image(const char *path, char *error, size_t size)
+{
+    FILE *f = fopen(path, "rb");
+    char *data = NULL;
+    size_t len = 0;
+    FILE *mem = f ? open_memstream(&data, &len) : NULL;
+    char buf[65536];
+    size_t got;
+    while (mem && (got = fread(buf, 1, sizeof buf, f)) > 0)
+        fwrite(buf, 1, got, mem);
+    bool ok = f && mem && !ferror(f);
+    int saved = errno;
+    if (mem)
+        fclose(mem); /* data stays NUL-terminated: PTX text is ready as is */
+    if (f)
+        fclose(f);
+    if (!ok) {
+        snprintf(error, size, "%s: cannot read: %s", path, strerror(saved));
+        free(data);
+        return NULL;
+    }
+    return data;
+}
+
+/* The image of one FILE for the device of `props`. */
+static char *file_image(const char *path, const DeviceProps *props, char *error, size_t size)
+{
+    if (has_suffix(path, ".ptx") || has_suffix(path, ".cubin"))
+        return read_image(path, error, size);
+    char arch[16];
+    snprintf(arch, sizeof arch, "sm_%d%d", props->major, props->minor);
+    SilkBuild b;
+    if (!silk_build_ptx(path, NULL, 0, arch, stderr, &b)) {
+        snprintf(error, size, "%s: does not compile for %s", path, arch);
+        return NULL;
+    }
+    char *ptx = b.ptx;
+    b.ptx = NULL;
+    silk_build_free(&b);
+    return ptx;
+}
+
+/* Loads the kernels (each FILE, or the built-in set) into rec->kernels. */
+static int load_kernels(VerifyRuntime *rt, const VerifyOptions *o, VerifyRecord *rec,
+                        char **images)
+{
+    char error[512];
+    int n_images = o->n_files > 0 ? o->n_files : 1;
+    for (int i = 0; i < n_images; i++) {
+        const char *origin = o->n_files > 0 ? o->files[i] : "built-in";
+        char arch[16];
+        snprintf(arch, sizeof arch, "sm_%d%d", rec->props.major, rec->props.minor);
+        images[i] = o->n_files > 0 ? file_image(o->files[i], &rec->props, error, sizeof error)
+                                   : verify_builtin_ptx(arch, error, sizeof error);
+        if (!images[i] ||
+            !rt->load(rt, images[i], origin, &rec->kernels, &rec->n_kernels, error, sizeof error)) {
+            if (images[i])
+                cli_error(COMMAND, "%s: %s", origin, error);
+            else
+                cli_error(COMMAND, "%s", error);
+            return o->n_files > 0 ? EXIT_USAGE : EXIT_ENVIRONMENT;
+        }
+    }
+    return EXIT_OK;
+}
+
+static void ask_all(VerifyRuntime *rt, VerifyRecord *rec)
+{
+    int n = rec->n_kernels;
+    rec->queries = calloc((size_t)n + 1, sizeof *rec->queries);
+    rec->answers = calloc((size_t)n + 1, sizeof *rec->answers);
+    rec->n_queries = calloc((size_t)n + 1, sizeof *rec->n_queries);
+    if (!rec->queries || !rec->answers || !rec->n_queries)
+        abort();
+    for (int i = 0; i < n; i++) {
+        rec->queries[i] = verify_plan(&rec->props, &rec->kernels[i].attrs, &rec->n_queries[i]);
+        rec->answers[i] = calloc((size_t)rec->n_queries[i] + 1, sizeof **rec->answers);
+        if (!rec->answers[i])
+            abort();
+        for (int j = 0; j < rec->n_queries[i]; j++)
+            rt->ask(rt, &rec->kernels[i], &rec->queries[i][j], &rec->answers[i][j]);
+    }
+}
+
+/* The device's record: properties, kernels, answers; an exit status. */
+static int live_run(const VerifyOptions *o, VerifyRecord *rec)
+{
+    VerifyRuntime rt;
+    verify_runtime_cuda(&rt);
+    char error[512];
+    rec->device = o->device;
+    if (!rt.open(&rt, o->device, &rec->props, error, sizeof error)) {
+        cli_error(COMMAND, "no CUDA device: %s", error);
+        return EXIT_ENVIRONMENT;
+    }
+    int n_images = o->n_files > 0 ? o->n_files : 1;
+    char **images = calloc((size_t)n_images, sizeof *images);
+    int rc = images ? load_kernels(&rt, o, rec, images) : EXIT_ENVIRONMENT;
+    if (rc == EXIT_OK)
+        ask_all(&rt, rec);
+    rt.close(&rt);
+    for (int i = 0; images && i < n_images; i++)
+        free(images[i]);
+    free(images);
+    return rc;
+}
+
+/* ---- the comparison --------------------------------------------------------- */
+
+typedef struct Outcome {
+    VerifyReport report;
+    PropCheck *props;
+    int *checked, *disagree;
+    VerifyDisagreement *disagreements;
+    int n_disagreements, cap;
+    char row_name[16];
+} Outcome;
+
+static void note_disagreement(Outcome *out, int kernel, const VerifyQuery *q,
+                              const VerifyAnswer *runtime, const VerifyAnswer *engine)
+{
+    if (out->n_disagreements == out->cap) {
+        out->cap = out->cap ? 2 * out->cap : 64;
+        out->disagreements = realloc(out->disagreements, (size_t)out->cap * sizeof *out->disagreements);
+        if (!out->disagreements)
+            abort();
+    }
+    out->disagreements[out->n_disagreements++] = (VerifyDisagreement){kernel, *q, *runtime, *engine};
+}
+
+static void compare_answers(const ArchLimits *arch, const VerifyRecord *rec, Outcome *out)
+{
+    for (int i = 0; i < rec->n_kernels; i++)
+        for (int j = 0; j < rec->n_queries[i]; j++) {
+            const VerifyQuery *q = &rec->queries[i][j];
+            VerifyAnswer engine;
+            verify_engine_answer(arch, rec->props.sm_count, &rec->kernels[i].attrs, q, &engine);
+            out->checked[i]++;
+            if (!verify_answers_agree(q, &rec->answers[i][j], &engine)) {
+                out->disagree[i]++;
+                note_disagreement(out, i, q, &rec->answers[i][j], &engine);
+            }
+        }
+}
+
+static void compare(const ArchTable *table, const VerifyRecord *rec, Outcome *out)
+{
+    VerifyReport *r = &out->report;
+    out->checked = calloc((size_t)rec->n_kernels + 1, sizeof *out->checked);
+    out->disagree = calloc((size_t)rec->n_kernels + 1, sizeof *out->disagree);
+    if (!out->checked || !out->disagree)
+        abort();
+    out->props = verify_properties(table, &rec->props, &r->n_props);
+    const ArchLimits *row = verify_table_row(table, &rec->props);
+    if (row) {
+        snprintf(out->row_name, sizeof out->row_name, "%d.%d", row->major, row->minor);
+        ArchLimits arch = verify_arch_from_props(row, &rec->props);
+        compare_answers(&arch, rec, out);
+    }
+    *r = (VerifyReport){&rec->props, rec->device, row ? out->row_name : NULL, out->props, r->n_props,
+                        rec->kernels, rec->n_kernels, out->checked, out->disagree,
+                        out->disagreements, out->n_disagreements, 0, 0};
+    /* A missing row is one failed check: nothing else could be compared. */
+    r->checked = r->n_props + (row ? 0 : 1);
+    r->disagree = row ? 0 : 1;
+    for (int i = 0; i < r->n_props; i++)
+        r->disagree += out->props[i].device != out->props[i].table;
+    for (int i = 0; i < rec->n_kernels; i++) {
+        r->checked += out->checked[i];
+        r->disagree += out->disagree[i];
+    }
+}
+
+static void outcome_free(Outcome *out)
+{
+    free(out->props);
+    free(out->checked);
+    free(out->disagree);
+    free(out->disagreements);
+}
+
+int cmd_verify(int argc, char **argv)
+{
+    VerifyOptions o = {.format = FORMAT_TEXT};
+    int rc = parse_options(argc, argv, &o);
+    if (rc != EXIT_OK)
+        return rc < 0 ? EXIT_OK : rc;
+    ArchTable table;
+    if (!load_tables(COMMAND, &table, o.tables, o.n_tables))
+        return EXIT_USAGE;
+    VerifyRecord rec = {0};
+    char error[512];
+    if (o.replay)
+        rc = verify_record_read(o.replay, &rec, error, sizeof error) ? EXIT_OK : EXIT_USAGE;
+    else
+        rc = live_run(&o, &rec);
+    if (o.replay && rc != EXIT_OK)
+        cli_error(COMMAND, "--replay: %s", error);
+    if (rc == EXIT_OK && o.record && !verify_record_write(o.record, &rec, error, sizeof error)) {
+        cli_error(COMMAND, "--record: %s", error);
+        rc = EXIT_USAGE;
+    }
+    if (rc == EXIT_OK) {
+        Outcome out = {0};
+        compare(&table, &rec, &out);
+        (o.format == FORMAT_JSON ? verify_print_json : verify_print_text)(&out.report, stdout);
+        rc = out.report.disagree == 0 ? EXIT_OK : EXIT_FINDINGS;
+        outcome_free(&out);
+    }
+    verify_record_free(&rec);
+    arch_table_free(&table);
+    return rc;
+}

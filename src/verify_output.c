@@ -1,0 +1,190 @@
+/*
+ * verify_output.c: the report of `silk-occ verify`, as text for people and
+ * as JSON (schema "silk-occ/verify/1", documented in silk-occ(1)).  Both end
+ * in the same count: every property and every answer checked, and how many
+ * disagree.
+ */
+#include "verify.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void describe_query(const VerifyQuery *q, char *buf, size_t size)
+{
+    char carveout[16];
+    if (q->carveout == OCC_CARVEOUT_DEFAULT)
+        snprintf(carveout, sizeof carveout, "default");
+    else
+        snprintf(carveout, sizeof carveout, "%d%%", q->carveout);
+    if (q->kind == VQ_ACTIVE_BLOCKS)
+        snprintf(buf, size, "block %d, dynamic smem %lld", q->block_size,
+                 (long long)q->dynamic_smem);
+    else if (q->kind == VQ_BLOCK_SIZE)
+        snprintf(buf, size, "dynamic smem %lld", (long long)q->dynamic_smem);
+    else
+        snprintf(buf, size, "%d blocks of %d", q->num_blocks, q->block_size);
+    size_t used = strlen(buf);
+    snprintf(buf + used, size - used, "; carveout %s, max dynamic smem %lld", carveout,
+             (long long)q->max_dynamic_smem);
+}
+
+static void describe_answer(const VerifyQuery *q, const VerifyAnswer *a, char *buf, size_t size)
+{
+    if (!a->ok)
+        snprintf(buf, size, "error (%s)", a->error);
+    else if (q->kind == VQ_BLOCK_SIZE)
+        snprintf(buf, size, "block %lld, min grid %lld", (long long)a->value,
+                 (long long)a->min_grid);
+    else
+        snprintf(buf, size, "%lld", (long long)a->value);
+}
+
+static void print_properties(const VerifyReport *r, FILE *out)
+{
+    int mismatches = 0;
+    for (int i = 0; i < r->n_props; i++) {
+        const PropCheck *p = &r->props_checked[i];
+        if (p->device == p->table)
+            continue;
+        fprintf(out, "  property %s: device %lld, %s %lld\n", p->field, (long long)p->device,
+                p->source, (long long)p->table);
+        mismatches++;
+    }
+    if (!r->row_name)
+        fprintf(out, "  the tables have no row for compute capability %d.%d: add one with "
+                     "--arch-table (see silk-arch-tables(5))\n",
+                r->props->major, r->props->minor);
+    fprintf(out, "properties: %d checked, %d disagree\n", r->n_props, mismatches);
+}
+
+void verify_print_text(const VerifyReport *r, FILE *out)
+{
+    const DeviceProps *p = r->props;
+    fprintf(out, "device %d: %s, compute capability %d.%d, %d SMs\n", r->device, p->name,
+            p->major, p->minor, p->sm_count);
+    print_properties(r, out);
+    for (int i = 0; i < r->n_kernels; i++) {
+        const VerifyKernel *k = &r->kernels[i];
+        fprintf(out, "kernel %-24s %3d regs %6lld B smem %4d threads max  %5d checked, %d disagree\n",
+                k->name, k->attrs.num_regs, (long long)k->attrs.static_smem,
+                k->attrs.max_threads_per_block, r->checked_per_kernel[i],
+                r->disagree_per_kernel[i]);
+    }
+    for (int i = 0; i < r->n_disagreements; i++) {
+        const VerifyDisagreement *d = &r->disagreements[i];
+        char query[160], runtime[200], engine[200];
+        describe_query(&d->query, query, sizeof query);
+        describe_answer(&d->query, &d->runtime, runtime, sizeof runtime);
+        describe_answer(&d->query, &d->engine, engine, sizeof engine);
+        fprintf(out, "disagree: %s: %s (%s): runtime %s, silk-occ %s\n",
+                r->kernels[d->kernel].name, verify_query_call(d->query.kind), query, runtime,
+                engine);
+    }
+    fprintf(out, "%ld checked, %ld disagree\n", r->checked, r->disagree);
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static cJSON *answer_json(const VerifyQuery *q, const VerifyAnswer *a)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!a->ok) {
+        cJSON_AddStringToObject(o, "error", a->error);
+        return o;
+    }
+    cJSON_AddNumberToObject(o, q->kind == VQ_ACTIVE_BLOCKS  ? "active_blocks_per_sm"
+                               : q->kind == VQ_BLOCK_SIZE ? "block_size"
+                                                          : "dynamic_smem",
+                            (double)a->value);
+    if (q->kind == VQ_BLOCK_SIZE)
+        cJSON_AddNumberToObject(o, "min_grid", (double)a->min_grid);
+    return o;
+}
+
+static cJSON *disagreement_json(const VerifyReport *r, const VerifyDisagreement *d)
+{
+    const VerifyQuery *q = &d->query;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "kernel", r->kernels[d->kernel].name);
+    cJSON_AddStringToObject(o, "call", verify_query_call(q->kind));
+    cJSON_AddStringToObject(o, "query", verify_query_name(q->kind));
+    cJSON_AddNumberToObject(o, "carveout", q->carveout);
+    cJSON_AddNumberToObject(o, "max_dynamic_smem", (double)q->max_dynamic_smem);
+    if (q->kind != VQ_BLOCK_SIZE)
+        cJSON_AddNumberToObject(o, "threads", q->block_size);
+    if (q->kind != VQ_DYNAMIC_SMEM)
+        cJSON_AddNumberToObject(o, "dynamic_smem", (double)q->dynamic_smem);
+    else
+        cJSON_AddNumberToObject(o, "blocks", q->num_blocks);
+    cJSON_AddItemToObject(o, "runtime", answer_json(q, &d->runtime));
+    cJSON_AddItemToObject(o, "engine", answer_json(q, &d->engine));
+    return o;
+}
+
+static cJSON *device_json(const VerifyReport *r)
+{
+    cJSON *d = cJSON_CreateObject();
+    cJSON_AddNumberToObject(d, "index", r->device);
+    cJSON_AddStringToObject(d, "name", r->props->name);
+    char cc[16];
+    snprintf(cc, sizeof cc, "%d.%d", r->props->major, r->props->minor);
+    cJSON_AddStringToObject(d, "compute_capability", cc);
+    cJSON_AddNumberToObject(d, "sm_count", r->props->sm_count);
+    if (r->row_name)
+        cJSON_AddStringToObject(d, "table_row", r->row_name);
+    else
+        cJSON_AddNullToObject(d, "table_row");
+    return d;
+}
+
+static cJSON *properties_json(const VerifyReport *r)
+{
+    cJSON *list = cJSON_CreateArray();
+    for (int i = 0; i < r->n_props; i++) {
+        const PropCheck *p = &r->props_checked[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "field", p->field);
+        cJSON_AddStringToObject(o, "source", p->source);
+        cJSON_AddNumberToObject(o, "device", (double)p->device);
+        cJSON_AddNumberToObject(o, "table", (double)p->table);
+        cJSON_AddBoolToObject(o, "agree", p->device == p->table);
+        cJSON_AddItemToArray(list, o);
+    }
+    return list;
+}
+
+static cJSON *kernels_json(const VerifyReport *r)
+{
+    cJSON *list = cJSON_CreateArray();
+    for (int i = 0; i < r->n_kernels; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", r->kernels[i].name);
+        cJSON_AddStringToObject(o, "origin", r->kernels[i].origin);
+        cJSON_AddItemToObject(o, "attributes", verify_attrs_json(&r->kernels[i].attrs));
+        cJSON_AddNumberToObject(o, "checked", r->checked_per_kernel[i]);
+        cJSON_AddNumberToObject(o, "disagree", r->disagree_per_kernel[i]);
+        cJSON_AddItemToArray(list, o);
+    }
+    return list;
+}
+
+void verify_print_json(const VerifyReport *r, FILE *out)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "schema", "silk-occ/verify/1");
+    cJSON_AddItemToObject(root, "device", device_json(r));
+    cJSON_AddItemToObject(root, "properties", properties_json(r));
+    cJSON_AddItemToObject(root, "kernels", kernels_json(r));
+    cJSON *list = cJSON_AddArrayToObject(root, "disagreements");
+    for (int i = 0; i < r->n_disagreements; i++)
+        cJSON_AddItemToArray(list, disagreement_json(r, &r->disagreements[i]));
+    cJSON_AddNumberToObject(root, "checked", (double)r->checked);
+    cJSON_AddNumberToObject(root, "disagree", (double)r->disagree);
+    char *text = cJSON_Print(root);
+    if (text)
+        fprintf(out, "%s\n", text);
+    free(text);
+    cJSON_Delete(root);
+}

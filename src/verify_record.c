@@ -1,0 +1,351 @@
+/*
+ * verify_record.c: the files of `silk-occ verify --record` and --replay.
+ *
+ * A record holds everything a run on a device saw: the device's properties,
+ * each kernel's attributes, and every question with the runtime's answer,
+ * in the order asked.  Replaying one compares the engine with that device
+ * again, on any machine; that is how the comparison is tested here, and how
+ * a user can send a card we have never seen.  The format (JSON, schema
+ * "silk-occ/verify-record/1") is documented in silk-occ(1); each answer is
+ * a compact array, because a run asks thousands:
+ *
+ *   [query, carveout, max_dynamic_smem, block_size, dynamic_smem,
+ *    num_blocks, result, min_grid]      result: a number, or the error text
+ */
+#include "verify.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char SCHEMA[] = "silk-occ/verify-record/1";
+
+/* ---- reading -------------------------------------------------------------- */
+
+typedef struct Reader {
+    const char *path;
+    char *error;
+    size_t size;
+} Reader;
+
+static bool bad(Reader *r, const char *where, const char *what)
+{
+    snprintf(r->error, r->size, "%s: %s: %s", r->path, where, what);
+    return false;
+}
+
+static bool get_int(Reader *r, const cJSON *obj, const char *key, int64_t min, int64_t max,
+                    int64_t *out, const char *where)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+    char at[128];
+    snprintf(at, sizeof at, "%s.%s", where, key);
+    if (!cJSON_IsNumber(item))
+        return bad(r, at, "missing, or not a number");
+    double v = item->valuedouble;
+    if (v != (double)(int64_t)v || v < (double)min || v > (double)max)
+        return bad(r, at, "not an integer in range");
+    *out = (int64_t)v;
+    return true;
+}
+
+#define GET_INT(obj, key, min, max, dst, where)                                               \
+    do {                                                                                      \
+        int64_t v_;                                                                           \
+        if (!get_int(r, obj, key, min, max, &v_, where))                                      \
+            return false;                                                                     \
+        dst = v_;                                                                             \
+    } while (0)
+
+static bool read_props(Reader *r, const cJSON *d, DeviceProps *p)
+{
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(d, "name");
+    if (!cJSON_IsString(name))
+        return bad(r, "device.name", "missing, or not a string");
+    snprintf(p->name, sizeof p->name, "%s", name->valuestring);
+    const int64_t big = INT64_C(1) << 40;
+    GET_INT(d, "major", 1, 99, p->major, "device");
+    GET_INT(d, "minor", 0, 9, p->minor, "device");
+    GET_INT(d, "sm_count", 1, 100000, p->sm_count, "device");
+    GET_INT(d, "warp_size", 1, 1024, p->warp_size, "device");
+    GET_INT(d, "max_threads_per_block", 1, 65536, p->max_threads_per_block, "device");
+    GET_INT(d, "max_threads_per_sm", 1, 1 << 20, p->max_threads_per_sm, "device");
+    GET_INT(d, "max_blocks_per_sm", 1, 65536, p->max_blocks_per_sm, "device");
+    GET_INT(d, "regs_per_sm", 1, 1 << 24, p->regs_per_sm, "device");
+    GET_INT(d, "regs_per_block", 1, 1 << 24, p->regs_per_block, "device");
+    GET_INT(d, "smem_per_sm", 1, big, p->smem_per_sm, "device");
+    GET_INT(d, "smem_per_block", 1, big, p->smem_per_block, "device");
+    GET_INT(d, "smem_per_block_optin", 1, big, p->smem_per_block_optin, "device");
+    GET_INT(d, "reserved_smem_per_block", 0, big, p->reserved_smem_per_block, "device");
+    GET_INT(d, "max_grid_x", 1, INT_MAX, p->max_grid[0], "device");
+    GET_INT(d, "max_grid_y", 1, INT_MAX, p->max_grid[1], "device");
+    GET_INT(d, "max_grid_z", 1, INT_MAX, p->max_grid[2], "device");
+    return true;
+}
+
+static bool read_attrs(Reader *r, const cJSON *a, FuncAttrs *f, const char *where)
+{
+    if (!cJSON_IsObject(a))
+        return bad(r, where, "missing, or not an object");
+    const int64_t big = INT64_C(1) << 40;
+    GET_INT(a, "num_regs", 0, 65536, f->num_regs, where);
+    GET_INT(a, "static_smem", 0, big, f->static_smem, where);
+    GET_INT(a, "local_bytes", 0, big, f->local_bytes, where);
+    GET_INT(a, "const_bytes", 0, big, f->const_bytes, where);
+    GET_INT(a, "max_threads_per_block", 1, 65536, f->max_threads_per_block, where);
+    GET_INT(a, "max_dynamic_smem", 0, big, f->max_dynamic_smem, where);
+    return true;
+}
+
+enum { ANSWER_FIELDS = 8 };
+
+/* One compact answer array (see the top of the file). */
+static bool read_answer(Reader *r, const cJSON *a, VerifyQuery *q, VerifyAnswer *ans,
+                        const char *where)
+{
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != ANSWER_FIELDS)
+        return bad(r, where, "not an array of 8 fields");
+    const cJSON *kind = cJSON_GetArrayItem(a, 0);
+    if (!cJSON_IsString(kind) || !verify_query_kind(kind->valuestring, &q->kind))
+        return bad(r, where, "field 1 is not active_blocks, block_size or dynamic_smem");
+    int64_t v[ANSWER_FIELDS] = {0};
+    for (int i = 1; i < ANSWER_FIELDS; i++) {
+        const cJSON *item = cJSON_GetArrayItem(a, i);
+        if (i == 6 && cJSON_IsString(item))
+            continue; /* an error instead of a result */
+        if (!cJSON_IsNumber(item) || item->valuedouble != (double)(int64_t)item->valuedouble ||
+            item->valuedouble < -1 || item->valuedouble > (double)(INT64_C(1) << 40))
+            return bad(r, where, "a field is not an integer in range");
+        v[i] = (int64_t)item->valuedouble;
+    }
+    *q = (VerifyQuery){q->kind, (int)v[1], v[2], (int)v[3], v[4], (int)v[5]};
+    memset(ans, 0, sizeof *ans);
+    const cJSON *result = cJSON_GetArrayItem(a, 6);
+    ans->ok = cJSON_IsNumber(result);
+    if (!ans->ok)
+        snprintf(ans->error, sizeof ans->error, "%s", result->valuestring);
+    ans->value = v[6];
+    ans->min_grid = v[7];
+    return true;
+}
+
+static bool read_kernel(Reader *r, const cJSON *k, VerifyRecord *rec, int i)
+{
+    char where[64];
+    snprintf(where, sizeof where, "kernels[%d]", i);
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(k, "name");
+    if (!cJSON_IsString(name))
+        return bad(r, where, "no name");
+    VerifyKernel *vk = &rec->kernels[i];
+    snprintf(vk->name, sizeof vk->name, "%s", name->valuestring);
+    vk->origin = r->path;
+    snprintf(where, sizeof where, "kernels[%d].attributes", i);
+    if (!read_attrs(r, cJSON_GetObjectItemCaseSensitive(k, "attributes"), &vk->attrs, where))
+        return false;
+    const cJSON *answers = cJSON_GetObjectItemCaseSensitive(k, "answers");
+    if (!cJSON_IsArray(answers))
+        return bad(r, where, "no answers array");
+    int n = cJSON_GetArraySize(answers);
+    rec->queries[i] = calloc((size_t)n + 1, sizeof **rec->queries);
+    rec->answers[i] = calloc((size_t)n + 1, sizeof **rec->answers);
+    if (!rec->queries[i] || !rec->answers[i])
+        return bad(r, where, "out of memory");
+    int j = 0;
+    for (const cJSON *a = answers->child; a; a = a->next, j++) {
+        snprintf(where, sizeof where, "kernels[%d].answers[%d]", i, j);
+        if (!read_answer(r, a, &rec->queries[i][j], &rec->answers[i][j], where))
+            return false;
+    }
+    rec->n_queries[i] = n;
+    return true;
+}
+
+/* "FILE:LINE:COL: not valid JSON" at the byte cJSON stopped at. */
+static bool bad_json(Reader *r, const char *text, const char *stop)
+{
+    int line = 1, col = 1;
+    for (const char *p = text; stop && p < stop; p++, col++)
+        if (*p == '\n')
+            line++, col = 0;
+    snprintf(r->error, r->size, "%s:%d:%d: not valid JSON", r->path, line, col);
+    return false;
+}
+
+static bool read_root(Reader *r, const cJSON *root, VerifyRecord *out)
+{
+    const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
+    if (!cJSON_IsString(schema) || strcmp(schema->valuestring, SCHEMA) != 0)
+        return bad(r, "schema", "not a silk-occ verify record (\"silk-occ/verify-record/1\")");
+    const cJSON *device = cJSON_GetObjectItemCaseSensitive(root, "device");
+    if (!cJSON_IsObject(device))
+        return bad(r, "device", "missing, or not an object");
+    if (!read_props(r, device, &out->props))
+        return false;
+    const cJSON *kernels = cJSON_GetObjectItemCaseSensitive(root, "kernels");
+    if (!cJSON_IsArray(kernels))
+        return bad(r, "kernels", "missing, or not an array");
+    int n = cJSON_GetArraySize(kernels);
+    out->kernels = calloc((size_t)n + 1, sizeof *out->kernels);
+    out->queries = calloc((size_t)n + 1, sizeof *out->queries);
+    out->answers = calloc((size_t)n + 1, sizeof *out->answers);
+    out->n_queries = calloc((size_t)n + 1, sizeof *out->n_queries);
+    if (!out->kernels || !out->queries || !out->answers || !out->n_queries)
+        return bad(r, "kernels", "out of memory");
+    out->n_kernels = n;
+    int i = 0;
+    for (const cJSON *k = kernels->child; k; k = k->next, i++)
+        if (!read_kernel(r, k, out, i))
+            return false;
+    return true;
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *text = NULL;
+    size_t cap = 0, n = 0;
+    for (;;) {
+        if (n + 4096 + 1 > cap) {
+            cap = 2 * cap + 8192;
+            char *grown = realloc(text, cap);
+            if (!grown)
+                break;
+            text = grown;
+        }
+        size_t got = fread(text + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    bool error = ferror(f) || !text;
+    fclose(f);
+    if (error) {
+        free(text);
+        return NULL;
+    }
+    text[n] = '\0';
+    *len = n;
+    return text;
+}
+
+bool verify_record_read(const char *path, VerifyRecord *out, char *error, size_t size)
+{
+    memset(out, 0, sizeof *out);
+    Reader r = {path, error, size};
+    size_t len = 0;
+    char *text = read_file(path, &len);
+    if (!text) {
+        snprintf(error, size, "%s: cannot read: %s", path, strerror(errno));
+        return false;
+    }
+    const char *stop = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &stop, false);
+    while (root && stop && stop < text + len && strchr(" \t\r\n", *stop))
+        stop++; /* what may follow the value */
+    if (root && stop && stop < text + len) {
+        cJSON_Delete(root); /* trailing garbage */
+        root = NULL;
+    }
+    bool ok = root ? read_root(&r, root, out) : bad_json(&r, text, stop);
+    cJSON_Delete(root);
+    free(text);
+    if (!ok)
+        verify_record_free(out);
+    return ok;
+}
+
+void verify_record_free(VerifyRecord *r)
+{
+    for (int i = 0; r->queries && i < r->n_kernels; i++) {
+        free(r->queries[i]);
+        free(r->answers[i]);
+    }
+    free(r->kernels);
+    free(r->queries);
+    free(r->answers);
+    free(r->n_queries);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- writing -------------------------------------------------------------- */
+
+static cJSON *props_json(const DeviceProps *p)
+{
+    cJSON *d = cJSON_CreateObject();
+    cJSON_AddStringToObject(d, "name", p->name);
+    cJSON_AddNumberToObject(d, "major", p->major);
+    cJSON_AddNumberToObject(d, "minor", p->minor);
+    cJSON_AddNumberToObject(d, "sm_count", p->sm_count);
+    cJSON_AddNumberToObject(d, "warp_size", p->warp_size);
+    cJSON_AddNumberToObject(d, "max_threads_per_block", p->max_threads_per_block);
+    cJSON_AddNumberToObject(d, "max_threads_per_sm", p->max_threads_per_sm);
+    cJSON_AddNumberToObject(d, "max_blocks_per_sm", p->max_blocks_per_sm);
+    cJSON_AddNumberToObject(d, "regs_per_sm", p->regs_per_sm);
+    cJSON_AddNumberToObject(d, "regs_per_block", p->regs_per_block);
+    cJSON_AddNumberToObject(d, "smem_per_sm", (double)p->smem_per_sm);
+    cJSON_AddNumberToObject(d, "smem_per_block", (double)p->smem_per_block);
+    cJSON_AddNumberToObject(d, "smem_per_block_optin", (double)p->smem_per_block_optin);
+    cJSON_AddNumberToObject(d, "reserved_smem_per_block", (double)p->reserved_smem_per_block);
+    cJSON_AddNumberToObject(d, "max_grid_x", p->max_grid[0]);
+    cJSON_AddNumberToObject(d, "max_grid_y", p->max_grid[1]);
+    cJSON_AddNumberToObject(d, "max_grid_z", p->max_grid[2]);
+    return d;
+}
+
+cJSON *verify_attrs_json(const FuncAttrs *f)
+{
+    cJSON *a = cJSON_CreateObject();
+    cJSON_AddNumberToObject(a, "num_regs", f->num_regs);
+    cJSON_AddNumberToObject(a, "static_smem", (double)f->static_smem);
+    cJSON_AddNumberToObject(a, "local_bytes", (double)f->local_bytes);
+    cJSON_AddNumberToObject(a, "const_bytes", (double)f->const_bytes);
+    cJSON_AddNumberToObject(a, "max_threads_per_block", f->max_threads_per_block);
+    cJSON_AddNumberToObject(a, "max_dynamic_smem", (double)f->max_dynamic_smem);
+    return a;
+}
+
+static cJSON *answer_json(const VerifyQuery *q, const VerifyAnswer *a)
+{
+    cJSON *row = cJSON_CreateArray();
+    cJSON_AddItemToArray(row, cJSON_CreateString(verify_query_name(q->kind)));
+    const double fields[] = {q->carveout, (double)q->max_dynamic_smem, q->block_size,
+                             (double)q->dynamic_smem, q->num_blocks};
+    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
+        cJSON_AddItemToArray(row, cJSON_CreateNumber(fields[i]));
+    cJSON_AddItemToArray(row, a->ok ? cJSON_CreateNumber((double)a->value)
+                                    : cJSON_CreateString(a->error));
+    cJSON_AddItemToArray(row, cJSON_CreateNumber((double)a->min_grid));
+    return row;
+}
+
+bool verify_record_write(const char *path, const VerifyRecord *r, char *error, size_t size)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "schema", SCHEMA);
+    cJSON_AddItemToObject(root, "device", props_json(&r->props));
+    cJSON *kernels = cJSON_AddArrayToObject(root, "kernels");
+    for (int i = 0; i < r->n_kernels; i++) {
+        cJSON *k = cJSON_CreateObject();
+        cJSON_AddStringToObject(k, "name", r->kernels[i].name);
+        cJSON_AddItemToObject(k, "attributes", verify_attrs_json(&r->kernels[i].attrs));
+        cJSON *answers = cJSON_AddArrayToObject(k, "answers");
+        for (int j = 0; j < r->n_queries[i]; j++)
+            cJSON_AddItemToArray(answers, answer_json(&r->queries[i][j], &r->answers[i][j]));
+        cJSON_AddItemToArray(kernels, k);
+    }
+    char *text = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    FILE *f = text ? fopen(path, "w") : NULL;
+    bool ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+    if (f && fclose(f) != 0)
+        ok = false;
+    if (!ok)
+        snprintf(error, size, "%s: cannot write: %s", path, text ? strerror(errno) : "out of memory");
+    free(text);
+    return ok;
+}

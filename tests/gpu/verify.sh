@@ -1,0 +1,62 @@
+#!/bin/sh
+# verify.sh OUTDIR: the GPU check of silk-occ, on a machine with an NVIDIA
+# GPU and the CUDA toolkit.  It builds the project (unless $SILK_BUILD_DIR
+# already holds a build), runs `silk-occ verify` on the built-in kernels and
+# on every example, saves a record of what the device answered, runs the
+# GPU tests (tests/gpu/run-kernels.sh) and the whole test suite, and writes
+# everything under OUTDIR, with the lines that matter in OUTDIR/summary.txt.
+# Exit status: 0 when verify agrees everywhere and the tests pass, else 1;
+# 77 when there is no GPU.  Meant to finish in well under five minutes.
+set -u
+out=${1:?usage: tests/gpu/verify.sh OUTDIR}
+mkdir -p "$out" && out=$(cd "$out" && pwd)
+src=$(cd "$(dirname "$0")/../.." && pwd)
+build=${SILK_BUILD_DIR:-$src/build-gpu}
+cuda=${CUDA_HOME:-/usr/local/cuda}
+status=0
+note() { echo "$*" | tee -a "$out/summary.txt"; }
+: > "$out/summary.txt"
+
+if ! nvidia-smi > "$out/nvidia-smi.txt" 2>&1; then
+    note "SKIP: no NVIDIA GPU (nvidia-smi: $(head -1 "$out/nvidia-smi.txt"))"
+    exit 77
+fi
+note "gpu: $(nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv,noheader | head -1)"
+
+# ---- build ------------------------------------------------------------------
+start=$(date +%s)
+if [ ! -x "$build/src/silk-occ" ]; then
+    { [ -x "$src/configure" ] || (cd "$src" && autoreconf -fi); } &&
+        mkdir -p "$build" && cd "$build" &&
+        "$src/configure" --with-cuda="$cuda" && make -j"$(nproc)"
+fi > "$out/build.log" 2>&1 || { note "FAIL: build (see build.log)"; exit 1; }
+cd "$build" || exit 1
+note "build: $(($(date +%s) - start)) s; $(grep -m1 'CUDA runtime linked' "$out/build.log" || echo 'prebuilt')"
+
+# ---- verify -----------------------------------------------------------------
+occ=$build/src/silk-occ
+"$occ" verify --record "$out/record.json" > "$out/verify.txt" 2>&1 || status=1
+"$occ" verify --format json > "$out/verify.json" 2>> "$out/verify.txt" || status=1
+note "verify (built-in kernels): $(grep '^properties:' "$out/verify.txt")"
+grep '^  property ' "$out/verify.txt" | tee -a "$out/summary.txt"
+note "verify (built-in kernels): $(tail -1 "$out/verify.txt")"
+for example in "$src"/examples/*.silk; do
+    [ -f "$example" ] || continue
+    name=$(basename "$example" .silk)
+    "$occ" verify "$example" > "$out/verify-$name.txt" 2>&1 || status=1
+    note "verify $name: $(tail -1 "$out/verify-$name.txt")"
+done
+grep -h '^disagree: ' "$out"/verify*.txt | head -20 | tee -a "$out/summary.txt"
+
+# ---- the GPU tests and the suite ---------------------------------------------
+if [ -x "$src/tests/gpu/run-kernels.sh" ]; then
+    "$src/tests/gpu/run-kernels.sh" "$build" "$out/run-kernels" > "$out/run-kernels.txt" 2>&1
+    rc=$?
+    [ $rc -eq 0 ] || status=1
+    note "run-kernels.sh: exit $rc"
+    tail -12 "$out/run-kernels.txt" >> "$out/summary.txt"
+fi
+make -j"$(nproc)" check > "$out/check.log" 2>&1 || status=1
+note "make check: $(grep -E '^# (PASS|FAIL|SKIP|ERROR):' "$out/check.log" | tr '\n' ' ')"
+note "total: $(($(date +%s) - start)) s, exit $status"
+exit $status
