@@ -10,6 +10,10 @@
  * values, and the join's phis are built when the last edge is in.  A loop
  * has one latch, where the body's end and every `continue` meet (and a
  * for's step is added), so its header has exactly two predecessors.
+ *
+ * A @persistent function's body is wrapped here in its loop over the
+ * logical work-groups (lower.h gives the ABI).  Tile variables and tile
+ * statements are lower_tile.c's, calls to device functions lower_call.c's.
  */
 #include "lower_internal.h"
 
@@ -38,19 +42,23 @@ void lower_unsupported(Lower *l, Span at, const char *what)
     l->errors++;
 }
 
-IrValue *lower_var(Lower *l, Symbol *s)
+IrValue *lower_var_slot(Lower *l, Symbol *s, uint32_t slot)
 {
     for (uint32_t i = l->n_vars; i-- > 0;)
-        if (l->vars[i].symbol == s)
+        if (l->vars[i].symbol == s && l->vars[i].slot == slot)
             return &l->vars[i].value;
     return NULL;
 }
 
-void lower_define(Lower *l, Symbol *s, IrValue v)
+IrValue *lower_var(Lower *l, Symbol *s) { return lower_var_slot(l, s, 0); }
+
+void lower_define_slot(Lower *l, Symbol *s, uint32_t slot, IrValue v)
 {
     l->vars = ir_grow(l->m->arena, l->vars, l->n_vars, sizeof *l->vars);
-    l->vars[l->n_vars++] = (LowerVar){.symbol = s, .value = v};
+    l->vars[l->n_vars++] = (LowerVar){.symbol = s, .slot = slot, .value = v};
 }
+
+void lower_define(Lower *l, Symbol *s, IrValue v) { lower_define_slot(l, s, 0, v); }
 
 IrInst *lower_emit(Lower *l, IrOp op, IrType type, uint32_t n_operands)
 {
@@ -146,7 +154,7 @@ static void lower_block(Lower *l, Node *block);
 static void lower_let(Lower *l, Node *s)
 {
     if (s->symbol->type->kind == TY_TILE) {
-        lower_unsupported(l, s->span, "tile variables");
+        lower_tile_let(l, s);
         return;
     }
     IrType t = lower_type(s->symbol->type);
@@ -192,23 +200,16 @@ static void lower_store_to(Lower *l, Node *target, TokenKind op, IrValue v)
     IrSpace space;
     if (!lower_address(l, target, &addr, &space))
         return;
-    if (op != TK_ASSIGN) {
-        IrInst *ld = lower_emit(l, IR_LOAD, v.type, 1);
-        ld->operands[0] = addr;
-        ld->space = space;
-        v = compound(l, op, target->type, ir_reg(ld), v);
-    }
-    IrInst *st = lower_emit(l, IR_STORE, IRT_VOID, 2);
-    st->operands[0] = addr;
-    st->operands[1] = v;
-    st->space = space;
+    if (op != TK_ASSIGN)
+        v = compound(l, op, target->type, lower_load(l, v.type, addr, space), v);
+    lower_store(l, addr, v, space);
 }
 
 static void lower_assign(Lower *l, Node *s)
 {
     Node *target = s->a;
-    if (target->type && target->type->kind != TY_ERROR && lower_type(target->type) == IRT_VOID) {
-        lower_unsupported(l, s->span, "tile statements");
+    if (target->type && lower_is_tile_like(target->type)) {
+        lower_tile_assign(l, s);
         return;
     }
     IrValue v = lower_expr(l, s->b);
@@ -370,6 +371,14 @@ static void lower_break(Lower *l, Node *s)
 
 static void lower_return(Lower *l, Node *s)
 {
+    if (l->inl) {
+        lower_inline_return(l, s);
+        return;
+    }
+    if (l->persistent_latch && !s->a) { /* on to the next logical work-group */
+        lower_jump(l, l->persistent_latch, &l->persistent_next);
+        return;
+    }
     if (s->a) {
         lower_unsupported(l, s->span, "returning a value from device code");
         return;
@@ -405,6 +414,8 @@ static void lower_block(Lower *l, Node *block)
     l->n_vars = n;
 }
 
+void lower_body(Lower *l, Node *block) { lower_block(l, block); }
+
 /* ---- functions and the module -------------------------------------------------- */
 
 static void lower_params(Lower *l, FuncInfo *info)
@@ -425,6 +436,53 @@ static void lower_params(Lower *l, FuncInfo *info)
     }
 }
 
+static IrValue zext_sreg(Lower *l, IrSreg r) { return lower_op1(l, IR_ZEXT, IRT_I64, lower_sreg(l, r)); }
+
+/* @persistent (language.md section 7): the body, written for one work-group,
+ * runs for the logical work-groups cta = ctaid.x, ctaid.x + nctaid.x, ...
+ * below the logical count, the hidden last parameter (lower.h).  A
+ * `return` goes on to the next one.  When the body uses shared memory, a
+ * bar.sync in the latch keeps one iteration's reads of it before the
+ * next one's writes. */
+static void lower_persistent(Lower *l, Node *body)
+{
+    IrParam *p = ir_add_param(l->m, l->f, LOWER_LOGICAL_CTAS, IRT_I64);
+    l->ctas = (IrValue){.kind = IRV_REG, .type = IRT_I64, .reg = p->reg};
+    IrBlock *entry = l->cur;
+    IrValue first = zext_sreg(l, IRR_CTAID_X);
+    IrBlock *header = ir_new_block(l->m, l->f), *run = ir_new_block(l->m, l->f);
+    IrBlock *latch = ir_new_block(l->m, l->f), *exit = ir_new_block(l->m, l->f);
+    lower_emit(l, IR_BR, IRT_VOID, 0)->target[0] = header;
+    l->cur = header;
+    IrInst *cta = lower_emit(l, IR_PHI, IRT_I64, 2);
+    cta->operands[0] = first;
+    cta->incoming[0] = entry;
+    l->cta = ir_reg(cta);
+    IrValue more = lower_cmp(l, IRC_ULT, l->cta, l->ctas);
+    IrInst *cbr = lower_emit(l, IR_CBR, IRT_VOID, 1);
+    cbr->operands[0] = more;
+    cbr->target[0] = run;
+    cbr->target[1] = exit;
+    l->cur = run;
+    l->persistent_latch = latch;
+    uint32_t n = l->n_vars, n_shared = l->m->n_shared;
+    lower_block(l, body);
+    lower_jump(l, latch, &l->persistent_next);
+    l->persistent_latch = NULL;
+    lower_join(l, latch, &l->persistent_next, n);
+    if (l->cur) {
+        if (l->m->n_shared > n_shared || l->info->smem)
+            lower_emit(l, IR_BARRIER, IRT_VOID, 0);
+        IrValue next = lower_op2(l, IR_ADD, IRT_I64, l->cta, zext_sreg(l, IRR_NCTAID_X));
+        cta->operands[1] = next;
+        cta->incoming[1] = l->cur;
+        lower_emit(l, IR_BR, IRT_VOID, 0)->target[0] = header;
+    } else {
+        cta->n_operands = 1;
+    }
+    l->cur = exit;
+}
+
 static void lower_func(Lower *l, Symbol *fn)
 {
     FuncInfo *info = fn->func;
@@ -436,9 +494,17 @@ static void lower_func(Lower *l, Symbol *fn)
     l->f->dynamic_smem = info->smem;
     l->n_vars = 0;
     l->loop = NULL;
+    l->inl = NULL;
+    l->cta = l->ctas = (IrValue){0};
+    l->persistent_next = (LowerEdges){0};
+    memset(l->reduce_scratch, 0, sizeof l->reduce_scratch);
     l->cur = ir_new_block(l->m, l->f);
+    lower_promote_tiles(l, info->decl->b);
     lower_params(l, info);
-    lower_block(l, info->decl->b);
+    if (info->persistent)
+        lower_persistent(l, info->decl->b);
+    else
+        lower_block(l, info->decl->b);
     if (l->cur)
         lower_emit(l, IR_RET, IRT_VOID, 0);
 }

@@ -3,6 +3,8 @@
  * comparisons, && and || (short-circuit: the right side may load what the
  * left side guards), conversions, ctx's fields, tensor and shared-array
  * elements (row-major address arithmetic), and the device built-ins.
+ * Calls to device functions are inlined by lower_call.c; sum, and min and
+ * max of one tile, are lower_reduce.c's.
  *
  * The checker has typed every node, so the IR opcode follows from the
  * Silk type: signedness picks sdiv/udiv, ashr/lshr, slt/ult, sext/zext.
@@ -13,7 +15,7 @@
 
 #include <string.h>
 
-static IrValue zero_of(const Type *t)
+IrValue lower_zero(const Type *t)
 {
     IrType it = lower_type(t);
     if (it == IRT_VOID)
@@ -24,7 +26,7 @@ static IrValue zero_of(const Type *t)
 static IrValue unsupported(Lower *l, Node *e, const char *what)
 {
     lower_unsupported(l, e->span, what);
-    return zero_of(e->type);
+    return lower_zero(e->type);
 }
 
 /* ---- conversions ------------------------------------------------------------------ */
@@ -74,14 +76,14 @@ static IrValue name(Lower *l, Node *e)
     IrValue *v = e->symbol ? lower_var(l, e->symbol) : NULL;
     if (!v)
         return unsupported(l, e, "this name (a function, or a whole array used as a value)");
-    if (e->symbol->kind == SYM_SHARED)
-        return unsupported(l, e, "a whole shared array as a value (tiles)");
+    if (lower_is_tile_like(e->symbol->type) && e->symbol->type->kind != TY_TENSOR)
+        return unsupported(l, e, "a whole tile or shared array as a scalar value");
     return *v;
 }
 
 /* ---- ctx ------------------------------------------------------------------------------ */
 
-static IrValue sreg(Lower *l, IrSreg r)
+IrValue lower_sreg(Lower *l, IrSreg r)
 {
     IrInst *in = lower_emit(l, IR_SREG, IRT_I32, 0);
     in->sreg = r;
@@ -94,47 +96,48 @@ static IrValue zext64(Lower *l, IrValue v)
 }
 
 /* ctx.threads: a constant when the CTA size is fixed, else ntid.x. */
-static IrValue threads(Lower *l)
+IrValue lower_threads(Lower *l)
 {
     int n = l->info->threads;
-    return n ? ir_int(IRT_I32, n) : sreg(l, IRR_NTID_X);
+    return n ? ir_int(IRT_I32, n) : lower_sreg(l, IRR_NTID_X);
 }
 
 static IrValue ctx_field(Lower *l, Node *e)
 {
     const char *f = e->name;
     if (strcmp(f, "tid") == 0)
-        return sreg(l, IRR_TID_X);
+        return lower_sreg(l, IRR_TID_X);
     if (strcmp(f, "lane") == 0)
-        return sreg(l, IRR_LANEID);
+        return lower_sreg(l, IRR_LANEID);
     /* warpid is the hardware's warp slot, not tid / 32. */
     if (strcmp(f, "warp") == 0)
-        return lower_op2(l, IR_LSHR, IRT_I32, sreg(l, IRR_TID_X), ir_int(IRT_I32, 5));
+        return lower_op2(l, IR_LSHR, IRT_I32, lower_sreg(l, IRR_TID_X), ir_int(IRT_I32, 5));
     if (strcmp(f, "threads") == 0)
-        return threads(l);
+        return lower_threads(l);
     if (strcmp(f, "lanes") == 0)
         return ir_int(IRT_I32, 32);
     if (strcmp(f, "warps") == 0)
         return l->info->threads ? ir_int(IRT_I32, l->info->threads / 32)
-                                : lower_op2(l, IR_LSHR, IRT_I32, threads(l), ir_int(IRT_I32, 5));
+                                : lower_op2(l, IR_LSHR, IRT_I32, lower_threads(l), ir_int(IRT_I32, 5));
     if (strcmp(f, "sms") == 0)
-        return sreg(l, IRR_NSMID);
+        return lower_sreg(l, IRR_NSMID);
+    /* In a @persistent function the logical ones (lower.c). */
     if (strcmp(f, "cta") == 0)
-        return zext64(l, sreg(l, IRR_CTAID_X));
+        return l->cta.kind != IRV_NONE ? l->cta : zext64(l, lower_sreg(l, IRR_CTAID_X));
     if (strcmp(f, "ctas") == 0)
-        return zext64(l, sreg(l, IRR_NCTAID_X));
+        return l->ctas.kind != IRV_NONE ? l->ctas : zext64(l, lower_sreg(l, IRR_NCTAID_X));
     /* Each emitting call in its own statement: C leaves the order of a
      * call's arguments open, and the IR's order must be deterministic. */
     if (strcmp(f, "gid") == 0) {
-        IrValue cta = zext64(l, sreg(l, IRR_CTAID_X));
-        IrValue n = zext64(l, threads(l));
+        IrValue cta = l->cta.kind != IRV_NONE ? l->cta : zext64(l, lower_sreg(l, IRR_CTAID_X));
+        IrValue n = zext64(l, lower_threads(l));
         IrValue base = lower_op2(l, IR_MUL, IRT_I64, cta, n);
-        IrValue tid = zext64(l, sreg(l, IRR_TID_X));
+        IrValue tid = zext64(l, lower_sreg(l, IRR_TID_X));
         return lower_op2(l, IR_ADD, IRT_I64, base, tid);
     }
     if (strcmp(f, "size") == 0) {
-        IrValue ctas = zext64(l, sreg(l, IRR_NCTAID_X));
-        IrValue n = zext64(l, threads(l));
+        IrValue ctas = l->ctas.kind != IRV_NONE ? l->ctas : zext64(l, lower_sreg(l, IRR_NCTAID_X));
+        IrValue n = zext64(l, lower_threads(l));
         return lower_op2(l, IR_MUL, IRT_I64, ctas, n);
     }
     return unsupported(l, e, "this field of ctx");
@@ -161,7 +164,12 @@ static IrValue unary(Lower *l, Node *e)
     }
 }
 
-static IrCmp comparison(TokenKind op, const Type *t)
+bool lower_is_comparison(TokenKind op)
+{
+    return op == TK_EQ || op == TK_NE || op == TK_LT || op == TK_LE || op == TK_GT || op == TK_GE;
+}
+
+IrCmp lower_cmp_op(TokenKind op, const Type *t)
 {
     bool fl = type_is_float(t), sg = type_is_signed(t);
     switch (op) {
@@ -174,7 +182,7 @@ static IrCmp comparison(TokenKind op, const Type *t)
     }
 }
 
-static IrOp arith(TokenKind op, const Type *t)
+IrOp lower_arith_op(TokenKind op, const Type *t)
 {
     bool fl = type_is_float(t), sg = type_is_signed(t);
     switch (op) {
@@ -222,21 +230,20 @@ static IrValue binary(Lower *l, Node *e)
     if (e->op == TK_ANDAND || e->op == TK_OROR)
         return logical(l, e);
     const Type *t = e->a->type;
-    if (lower_type(t) == IRT_VOID || lower_type(e->type) == IRT_VOID)
-        return unsupported(l, e, "operators on tiles");
+    if (lower_is_tile_like(t) || lower_is_tile_like(e->b->type) || lower_type(e->type) == IRT_VOID)
+        return unsupported(l, e, "a tile value outside a tile statement");
     IrValue a = lower_expr(l, e->a), b = lower_expr(l, e->b);
-    IrOp op = arith(e->op, t);
+    IrOp op = lower_arith_op(e->op, t);
     if (op != IR_OP_COUNT)
         return lower_op2(l, op, a.type, a, b);
-    if (e->op == TK_EQ || e->op == TK_NE || e->op == TK_LT || e->op == TK_LE || e->op == TK_GT ||
-        e->op == TK_GE)
-        return lower_cmp(l, comparison(e->op, t), a, b);
+    if (lower_is_comparison(e->op))
+        return lower_cmp(l, lower_cmp_op(e->op, t), a, b);
     return unsupported(l, e, "this binary operator");
 }
 
 /* ---- memory ------------------------------------------------------------------------------ */
 
-static IrValue extent(Lower *l, const Type *t, int d)
+IrValue lower_extent(Lower *l, const Type *t, int d)
 {
     if (t->dims[d] >= 0)
         return ir_int(IRT_I64, t->dims[d]);
@@ -248,7 +255,7 @@ static IrValue extent(Lower *l, const Type *t, int d)
 }
 
 /* element size * index, as a shift when the size is a power of two */
-static IrValue scale(Lower *l, IrValue index, uint32_t size)
+IrValue lower_scale(Lower *l, IrValue index, uint32_t size)
 {
     int shift = 0;
     while ((1u << shift) < size)
@@ -262,7 +269,9 @@ bool lower_address(Lower *l, Node *e, IrValue *addr, IrSpace *space)
 {
     Node *base = e->a;
     const Type *t = base->type;
-    if (!t || (t->kind != TY_TENSOR && t->kind != TY_ARRAY) || base->kind != ND_NAME) {
+    bool shared_tile = t && t->kind == TY_TILE && base->kind == ND_NAME && base->symbol &&
+                       !lower_tile_in_registers(l, base->symbol);
+    if (!t || (t->kind != TY_TENSOR && t->kind != TY_ARRAY && !shared_tile) || base->kind != ND_NAME) {
         lower_unsupported(l, e->span, "indexing anything but a tensor or shared array by name");
         return false;
     }
@@ -281,15 +290,15 @@ bool lower_address(Lower *l, Node *e, IrValue *addr, IrSpace *space)
         Node *x = e->list.items[d];
         IrValue i = lower_to_i64(l, lower_expr(l, x), x->type);
         index = d == 0 ? i
-                       : lower_op2(l, IR_ADD, IRT_I64, lower_op2(l, IR_MUL, IRT_I64, index, extent(l, t, d)), i);
+                       : lower_op2(l, IR_ADD, IRT_I64, lower_op2(l, IR_MUL, IRT_I64, index, lower_extent(l, t, d)), i);
     }
-    IrValue off = scale(l, index, ir_natural_align(lower_type(t->elem)));
+    IrValue off = lower_scale(l, index, ir_natural_align(lower_type(t->elem)));
     *addr = lower_op2(l, IR_ADD, IRT_I64, *b, off);
-    *space = t->kind == TY_ARRAY ? IRS_SHARED : IRS_GLOBAL;
+    *space = t->kind == TY_TENSOR ? IRS_GLOBAL : IRS_SHARED;
     return true;
 }
 
-static IrValue load(Lower *l, IrType type, IrValue addr, IrSpace space)
+IrValue lower_load(Lower *l, IrType type, IrValue addr, IrSpace space)
 {
     IrInst *in = lower_emit(l, IR_LOAD, type, 1);
     in->operands[0] = addr;
@@ -297,16 +306,41 @@ static IrValue load(Lower *l, IrType type, IrValue addr, IrSpace space)
     return ir_reg(in);
 }
 
+void lower_store(Lower *l, IrValue addr, IrValue v, IrSpace space)
+{
+    IrInst *st = lower_emit(l, IR_STORE, IRT_VOID, 2);
+    st->operands[0] = addr;
+    st->operands[1] = v;
+    st->space = space;
+}
+
 static IrValue element(Lower *l, Node *e)
 {
     IrValue addr;
     IrSpace space;
     if (!lower_address(l, e, &addr, &space))
-        return zero_of(e->type);
-    return load(l, lower_type(e->type), addr, space);
+        return lower_zero(e->type);
+    return lower_load(l, lower_type(e->type), addr, space);
 }
 
 /* A name for the array unique in the module: kernel_name. */
+IrValue lower_shared_alloc(Lower *l, const char *base, IrType elem, uint64_t count)
+{
+    size_t len = strlen(l->f->name) + strlen(base) + 16;
+    char *nm = arena_alloc(l->m->arena, len, 1);
+    snprintf(nm, len, "%s_%s", l->f->name, base);
+    for (uint32_t i = 0, k = 1; i < l->m->n_shared; i++)
+        if (strcmp(l->m->shared[i].name, nm) == 0) {
+            snprintf(nm, len, "%s_%s_%u", l->f->name, base, (unsigned)k++);
+            i = (uint32_t)-1;
+        }
+    ir_add_shared(l->m, nm, elem, count);
+    IrInst *a = lower_emit(l, IR_ADDR, IRT_I64, 0);
+    a->space = IRS_SHARED;
+    a->symbol = nm;
+    return ir_reg(a);
+}
+
 void lower_shared_decl(Lower *l, Node *s)
 {
     const Type *t = s->symbol->type;
@@ -318,19 +352,7 @@ void lower_shared_decl(Lower *l, Node *s)
         lower_unsupported(l, s->span, "shared arrays of this element type");
         elem = IRT_I32;
     }
-    size_t len = strlen(l->f->name) + strlen(s->name) + 16;
-    char *nm = arena_alloc(l->m->arena, len, 1);
-    snprintf(nm, len, "%s_%s", l->f->name, s->name);
-    for (uint32_t i = 0, k = 1; i < l->m->n_shared; i++)
-        if (strcmp(l->m->shared[i].name, nm) == 0) {
-            snprintf(nm, len, "%s_%s_%u", l->f->name, s->name, (unsigned)k++);
-            i = (uint32_t)-1;
-        }
-    ir_add_shared(l->m, nm, elem, count);
-    IrInst *a = lower_emit(l, IR_ADDR, IRT_I64, 0);
-    a->space = IRS_SHARED;
-    a->symbol = nm;
-    lower_define(l, s->symbol, ir_reg(a));
+    lower_define(l, s->symbol, lower_shared_alloc(l, s->name, elem, count));
 }
 
 /* ---- calls ---------------------------------------------------------------------------- */
@@ -346,7 +368,7 @@ static IrValue math1(Lower *l, Node *e, IrOp op)
 static IrValue minmax(Lower *l, Node *e, bool is_min)
 {
     if (e->list.count != 2)
-        return unsupported(l, e, "tile reductions (min/max of a tile)");
+        return lower_reduce(l, e, is_min ? "min" : "max");
     const Type *t = e->list.items[0]->type;
     IrOp op = type_is_float(t) ? (is_min ? IR_FMIN : IR_FMAX)
               : type_is_signed(t) ? (is_min ? IR_SMIN : IR_SMAX)
@@ -373,7 +395,7 @@ static IrValue atomic(Lower *l, Node *e, IrAtom op)
     IrValue addr;
     IrSpace space;
     if (target->kind != ND_INDEX || !lower_address(l, target, &addr, &space))
-        return zero_of(e->type);
+        return lower_zero(e->type);
     const Type *t = target->type;
     if (type_is_signed(t) && (op == IRA_UMIN || op == IRA_UMAX))
         op = op == IRA_UMIN ? IRA_SMIN : IRA_SMAX;
@@ -391,7 +413,7 @@ static IrValue raw_memory(Lower *l, Node *e, bool is_store)
 {
     IrValue addr = arg(l, e, 0);
     if (!is_store)
-        return load(l, lower_type(e->type), addr, IRS_GLOBAL);
+        return lower_load(l, lower_type(e->type), addr, IRS_GLOBAL);
     IrValue v = arg(l, e, 1); /* before the store is appended */
     IrInst *in = lower_emit(l, IR_STORE, IRT_VOID, 2);
     in->operands[0] = addr;
@@ -438,14 +460,19 @@ static IrValue builtin(Lower *l, Node *e, const char *n)
     if (strcmp(n, "atomic_cas") == 0) return atomic(l, e, IRA_CAS);
     if (strcmp(n, "load") == 0 || strcmp(n, "store") == 0)
         return raw_memory(l, e, n[0] == 's');
-    return unsupported(l, e, n); /* sum, the qgemm built-ins */
+    if (strcmp(n, "sum") == 0)
+        return lower_reduce(l, e, "sum");
+    /* The qgemm built-ins give tiles: lower_tile.c, in tile statements. */
+    return unsupported(l, e, "a tile value outside a tile statement");
 }
 
 static IrValue call(Lower *l, Node *e)
 {
     Node *callee = e->a;
-    if (callee->kind != ND_NAME || (callee->symbol && callee->symbol->kind == SYM_FUNC))
-        return unsupported(l, e, "calls to device functions");
+    if (callee->kind == ND_NAME && callee->symbol && callee->symbol->kind == SYM_FUNC)
+        return lower_call(l, e);
+    if (callee->kind != ND_NAME)
+        return unsupported(l, e, "this call");
     const Type *to = type_scalar_named(callee->name);
     if (to && !callee->symbol) {
         Node *x = e->list.items[0];

@@ -33,7 +33,8 @@
  * into one pipe, stdin from /dev/null.  An exec failure comes back through
  * a close-on-exec pipe as the child's errno, so "cannot start" is told
  * apart from "ptxas failed" without guessing from exit status 127.
- * ptxas_run_targets keeps at most one child per online core and reads all
+ * ptxas_run_targets (and ptxas_assemble_targets, the same with the cubin
+ * kept) keeps at most one child per online core and reads all
  * their pipes with poll, so no child ever blocks on a full pipe; results
  * land in their input slot whatever order the children finish in.
  */
@@ -399,6 +400,8 @@ static bool command_exists(const char *name)
 const char *ptxas_find(void)
 {
     const char *env = getenv("SILK_PTXAS");
+    if (env && strcmp(env, "none") == 0)
+        return NULL; /* the user's way to say there is none (tests of the estimate) */
     if (env && *env && command_exists(env))
         return env;
 #ifdef PTXAS_PATH
@@ -494,8 +497,10 @@ static pid_t wait_child(pid_t pid, int *status)
     return got;
 }
 
-/* Starts ptxas on one pair; false with errno when it cannot start. */
-static bool start_job(const char *path, const char *ptx, const char *arch, Job *job)
+/* Starts ptxas on one pair, writing the cubin to `cubin` (/dev/null:
+ * only the -v report is wanted); false with errno when it cannot start. */
+static bool start_job(const char *path, const char *ptx, const char *arch, const char *cubin,
+                      Job *job)
 {
     int output[2], report[2];
     if (pipe(output) != 0)
@@ -509,7 +514,7 @@ static bool start_job(const char *path, const char *ptx, const char *arch, Job *
     /* Later children must not inherit the read ends, nor exec keep `report`. */
     set_cloexec(output[0]);
     set_cloexec(report[1]);
-    char *argv[] = {(char *)path, "-v", "--gpu-name", (char *)arch, "-o", "/dev/null",
+    char *argv[] = {(char *)path, "-v", "--gpu-name", (char *)arch, "-o", (char *)cubin,
                     (char *)ptx, NULL};
     pid_t pid = fork();
     if (pid == 0) {
@@ -589,6 +594,7 @@ static int max_jobs(int n)
 typedef struct Pool {
     const char *path;
     const char **ptx_paths, **archs;
+    const char **cubin_paths; /* NULL: each cubin goes to /dev/null */
     Arena *arena;
     PtxasReport *out;
     int *errors;  /* errno of each pair that could not start */
@@ -601,7 +607,8 @@ static void start_pair(Pool *pool, int i)
 {
     Job *job = &pool->jobs[pool->n_running];
     *job = (Job){.index = i};
-    if (pool->path && start_job(pool->path, pool->ptx_paths[i], pool->archs[i], job)) {
+    const char *cubin = pool->cubin_paths ? pool->cubin_paths[i] : "/dev/null";
+    if (pool->path && start_job(pool->path, pool->ptx_paths[i], pool->archs[i], cubin, job)) {
         pool->n_running++;
         return;
     }
@@ -650,8 +657,9 @@ static int first_failure(const Pool *pool, int n)
     return 0;
 }
 
-int ptxas_run_targets(const char *ptxas, const char *ptx_paths[], const char *archs[], int n,
-                      Arena *arena, PtxasReport *out)
+/* ptxas_run_targets and ptxas_assemble_targets: one pool of jobs. */
+static int run_pool(const char *ptxas, const char *ptx_paths[], const char *archs[],
+                    const char *cubin_paths[], int n, Arena *arena, PtxasReport *out)
 {
     if (n == 0)
         return 0;
@@ -665,6 +673,7 @@ int ptxas_run_targets(const char *ptxas, const char *ptx_paths[], const char *ar
         .path = path,
         .ptx_paths = ptx_paths,
         .archs = archs,
+        .cubin_paths = cubin_paths,
         .arena = arena,
         .out = out,
         .errors = ARENA_ARRAY(arena, int, (size_t)n),
@@ -679,6 +688,22 @@ int ptxas_run_targets(const char *ptxas, const char *ptx_paths[], const char *ar
             service_jobs(&pool);
     }
     return first_failure(&pool, n);
+}
+
+int ptxas_run_targets(const char *ptxas, const char *ptx_paths[], const char *archs[], int n,
+                      Arena *arena, PtxasReport *out)
+{
+    return run_pool(ptxas, ptx_paths, archs, NULL, n, arena, out);
+}
+
+int ptxas_assemble_targets(const char *ptxas, const char *ptx_paths[], const char *archs[],
+                           const char *cubin_paths[], int n, Arena *arena, PtxasReport *out)
+{
+    if (n > 0 && !cubin_paths) {
+        errno = EINVAL;
+        return PTXAS_NOT_STARTED;
+    }
+    return run_pool(ptxas, ptx_paths, archs, cubin_paths, n, arena, out);
 }
 
 int ptxas_run(const char *ptxas, const char *ptx_path, const char *arch, Arena *arena,

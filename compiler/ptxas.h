@@ -6,7 +6,8 @@
  * spill stores and loads, stack frame, static shared memory, constant bank
  * 0, named barriers.  ptxas_parse reads that text in every form ptxas has
  * printed it (see ptxas.c); ptxas_run and ptxas_run_targets run ptxas
- * itself, without a shell, several targets at once; ptxas_resources turns
+ * itself, without a shell, several targets at once (ptxas_assemble_targets
+ * keeping the cubins); ptxas_resources turns
  * one kernel's figures into the occupancy engine's KernelResources.
  *
  * Everything a report holds lives in the Arena it was made in.  Nothing
@@ -35,7 +36,7 @@ typedef struct KernelUsage {
     int const_bank0;   /* cmem[0]: parameters and compiler constants */
     int barriers;      /* named barriers; -1: this ptxas does not report them */
     int max_threads;   /* .maxntid if reported, else 0 (no ptxas so far reports it) */
-    bool estimated;    /* figures from the IR, not from ptxas (never set here) */
+    bool estimated;    /* figures from the IR (regest.h), not from ptxas; never set here */
 } KernelUsage;
 
 /* What one run of ptxas (or one text) reported, kernels in ptxas's order. */
@@ -76,9 +77,16 @@ int ptxas_run(const char *ptxas, const char *ptx_path, const char *arch, Arena *
 int ptxas_run_targets(const char *ptxas, const char *ptx_paths[], const char *archs[], int n,
                       Arena *arena, PtxasReport *out);
 
+/* ptxas_run_targets, but each pair's cubin is written to cubin_paths[i]
+ * (`-o CUBIN` instead of `-o /dev/null`); the reports are the same.  After
+ * a failure the cubin files of any pair may be missing or partial: the
+ * caller removes them. */
+int ptxas_assemble_targets(const char *ptxas, const char *ptx_paths[], const char *archs[],
+                           const char *cubin_paths[], int n, Arena *arena, PtxasReport *out);
+
 /* The ptxas to run: $SILK_PTXAS, else the one configure found (PTXAS_PATH),
  * else "ptxas" when $PATH has one; the first that is executable.  NULL when
- * none is. */
+ * none is, or when $SILK_PTXAS is "none" (to work as if there were none). */
 const char *ptxas_find(void);
 
 /* The kernel named `name` in a report; NULL if it has none. */

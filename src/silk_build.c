@@ -1,5 +1,5 @@
 /*
- * silk_build.c: the compiler pipeline (front end, lowering, PTX) as one
+ * silk_build.c: the compiler pipeline (front end, lowering, passes, PTX) as one
  * call, for silk-occ.  See silk_build.h.
  */
 #include "silk_build.h"
@@ -7,6 +7,7 @@
 #include "compile.h"
 #include "ir.h"
 #include "lower.h"
+#include "pass.h"
 #include "ptx.h"
 
 #include <errno.h>
@@ -46,7 +47,8 @@ bool silk_build_ptx(const char *path, const char *text, size_t len, const char *
     if (!ok)
         fprintf(diagnostics, "silk-occ: error: %s: cannot read: %s\n", path, strerror(errno));
     IrModule *m = ok && compile_check(&c) == 0 ? lower_module(&c, c.arena) : NULL;
-    ok = m && ir_verify(m, &c.diag) == 0 && emit(&c, m, arch, out);
+    ok = m && ir_verify(m, &c.diag) == 0 && ir_optimize(m, &c.diag, PASS_VERIFY_EACH) &&
+         emit(&c, m, arch, out);
     diag_finish(&c.diag);
     compile_free(&c);
     if (!ok)

@@ -19,11 +19,14 @@ static void usage(FILE *out)
 {
     fputs("usage: silkc check [options] FILE...   (FILE '-': standard input)\n"
           "       silkc compile [options] FILE... --arch sm_90[,sm_80...] [-o OUT]\n"
-          "             [--emit=ptx|ir] [--resource-usage [--format text|json]]\n"
+          "             [--emit=ptx|ir|cubin|header] [--resource-usage [--format text|json]]\n"
           "\n"
           "check: checks Silk source files (together, the root package) and reports every problem.\n"
-          "compile: also lowers the GPU functions and writes PTX for each target (or the IR);\n"
-          "  --resource-usage runs ptxas -v on each and prints what every kernel uses.\n"
+          "compile: also lowers the GPU functions and writes PTX for each target (or the IR,\n"
+          "  a cubin per target by ptxas, or a C header embedding the PTX);\n"
+          "  -O0 skips the IR optimisation passes (fold, dce, cse, licm), which run by default;\n"
+          "  --resource-usage runs ptxas -v on each and prints what every kernel uses\n"
+          "  (without ptxas: an estimate from the IR, marked as such).\n"
           "\n"
           "  -I DIR                        search DIR for dependency packages (import ... from \"pkg/mod\")\n"
           "  --nostd                       no standard library (a launch block is then an error)\n"
@@ -35,7 +38,7 @@ static void usage(FILE *out)
           "  -fdiagnostics-format=json     diagnostics as JSON on stderr\n"
           "  --help                        this text (silkc --version: the version)\n"
           "\n"
-          "exit status: 0 clean, 1 errors, 2 usage, 3 no ptxas for --resource-usage.  See silkc(1).\n",
+          "exit status: 0 clean, 1 errors, 2 usage, 3 no ptxas for --emit=cubin.  See silkc(1).\n",
           out);
 }
 
@@ -72,6 +75,12 @@ static bool compile_option(int argc, char **argv, int *i, SilkcRequest *r, int *
         r->emit = EMIT_PTX;
     else if (strcmp(arg, "--emit=ir") == 0)
         r->emit = EMIT_IR;
+    else if (strcmp(arg, "--emit=cubin") == 0)
+        r->emit = EMIT_CUBIN;
+    else if (strcmp(arg, "--emit=header") == 0)
+        r->emit = EMIT_HEADER;
+    else if (strcmp(arg, "-O0") == 0)
+        r->no_optimize = true;
     else if (strcmp(arg, "--resource-usage") == 0)
         r->resource_usage = true;
     else if ((value = option_value(argc, argv, i, "--format"))) {
@@ -79,7 +88,7 @@ static bool compile_option(int argc, char **argv, int *i, SilkcRequest *r, int *
             *rc = usage_error("--format: '%s' is not text or json", value);
         r->json = strcmp(value, "json") == 0;
     } else if (strncmp(arg, "--emit=", 7) == 0)
-        *rc = usage_error("--emit: '%s' is not ptx or ir", arg + 7);
+        *rc = usage_error("--emit: '%s' is not ptx, ir, cubin or header", arg + 7);
     else
         return false;
     return true;

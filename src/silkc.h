@@ -6,6 +6,7 @@
 #define SILK_SILKC_H
 
 #include "compile.h"
+#include "ir.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -13,7 +14,7 @@
 /* Exit codes, as documented in silkc(1). */
 enum { EXIT_CLEAN = 0, EXIT_ERRORS = 1, EXIT_USAGE = 2, EXIT_ENVIRONMENT = 3, EXIT_HELP = -1 };
 
-typedef enum EmitKind { EMIT_PTX, EMIT_IR } EmitKind;
+typedef enum EmitKind { EMIT_PTX, EMIT_IR, EMIT_CUBIN, EMIT_HEADER } EmitKind;
 
 /* The options only `silkc compile` takes. */
 typedef struct SilkcRequest {
@@ -23,10 +24,19 @@ typedef struct SilkcRequest {
     EmitKind emit;       /* --emit= */
     bool resource_usage; /* --resource-usage */
     bool json;           /* --format json */
+    bool no_optimize;    /* -O0: no IR passes (pass.h) */
 } SilkcRequest;
 
 /* The back end on checked, loaded files: lower, verify, write; returns an
  * exit code. */
 int silkc_compile(Compilation *c, const SilkcRequest *r, const char *first_file);
+
+/* --emit=header: writes to `path` a C header (silkc_header.c) that embeds
+ * ptx[i], the PTX of target archs[i], and describes every kernel of `m`
+ * (its entry name, parameters from the IR with C types, launch bounds).
+ * The names it defines start with the file's name as an identifier.
+ * False, with a message on stderr, when the file cannot be written. */
+bool silkc_write_header(Compilation *c, const IrModule *m, const char *path,
+                        const char *const archs[], const char *const ptx[], int n);
 
 #endif

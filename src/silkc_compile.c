@@ -1,34 +1,48 @@
 /*
  * silkc_compile.c: `silkc compile`, the back end after the front end's
- * checks: lower the root package to IR, verify it, and write it as IR or
- * as one PTX module per --arch; with --resource-usage, run ptxas on each
- * module and print what every kernel uses (registers, spills, stack,
- * shared memory, barriers), as a table or as JSON.
+ * checks: lower the root package to IR, verify it, and write it as IR, as
+ * one PTX module per --arch, as one cubin per --arch (ptxas assembles the
+ * PTX), or as a C header embedding the PTX (silkc_header.c); with
+ * --resource-usage, run ptxas on each module and print what every kernel
+ * uses (registers, spills, stack, shared memory, barriers), as a table or
+ * as JSON.  Without ptxas, --resource-usage prints an estimate from the
+ * IR (regest.h) and says so in every form: a cubin cannot be estimated,
+ * so --emit=cubin without ptxas exits 3.
  *
- *   silkc compile FILE... --arch sm_90[,sm_80...] [-o OUT] [--emit=ptx|ir]
- *                 [--resource-usage [--format text|json]]
+ *   silkc compile FILE... --arch sm_90[,sm_80...] [-o OUT]
+ *                 [--emit=ptx|ir|cubin|header] [--resource-usage [--format text|json]]
  *
- * With one target the PTX goes to OUT (default: the first file's name
- * with .ptx); with several, to OUT with the target before the extension
- * (k.sm_90.ptx, k.sm_80.ptx).
+ * With one target the PTX (cubin) goes to OUT (default: the first file's
+ * name with .ptx, .cubin); with several, to OUT with the target before
+ * the extension (k.sm_90.ptx, k.sm_80.ptx).  The header is one file for
+ * all targets, OUT (default: the first file's name with .h).  PTX that
+ * only ptxas reads (for a cubin, or --resource-usage of a header) is
+ * written to a private temporary directory, removed at the end.
  */
 #include "silkc.h"
 
 #include "ir.h"
 #include "lower.h"
+#include "pass.h"
 #include "ptx.h"
 #include "ptxas.h"
+#include "regest.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { MAX_TARGETS = 16 };
 
 typedef struct Outputs {
     const char *archs[MAX_TARGETS];
-    const char *paths[MAX_TARGETS];
+    const char *paths[MAX_TARGETS];     /* what --emit writes per target (PTX, cubin) */
+    const char *ptx_paths[MAX_TARGETS]; /* where the PTX lies for ptxas; NULL: not on disk */
+    const char *ptx[MAX_TARGETS];       /* the PTX text of each target */
+    const char *header;                 /* --emit=header: its path */
+    char *tmpdir;                       /* the temporary directory, once made */
     int n;
 } Outputs;
 
@@ -57,14 +71,23 @@ static int split_targets(Compilation *c, const char *list, Outputs *out)
     return EXIT_CLEAN;
 }
 
-/* OUT for one target; OUT with ".sm_XX" before its extension for several. */
-static void output_paths(Compilation *c, const SilkcRequest *r, const char *first_file, Outputs *o)
+/* The length of `path` without its extension (a dot in its last part). */
+static size_t stem_length(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    const char *slash = strrchr(path, '/');
+    return dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
+}
+
+/* OUT for one target; OUT with ".sm_XX" before its extension for several.
+ * Without -o, the first file's name with `ext`. */
+static void output_paths(Compilation *c, const SilkcRequest *r, const char *first_file,
+                         const char *ext, Outputs *o)
 {
     const char *base = r->output ? r->output : first_file;
-    const char *dot = strrchr(base, '.');
-    const char *slash = strrchr(base, '/');
-    size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - base) : strlen(base);
-    const char *ext = r->output && dot && (!slash || dot > slash) ? dot : ".ptx";
+    size_t stem = stem_length(base);
+    if (r->output && base[stem])
+        ext = base + stem;
     for (int i = 0; i < o->n; i++) {
         if (r->output && o->n == 1) {
             o->paths[i] = r->output;
@@ -80,35 +103,120 @@ static void output_paths(Compilation *c, const SilkcRequest *r, const char *firs
     }
 }
 
-static bool write_ptx(Compilation *c, const IrModule *m, const Outputs *o)
+/* --emit=header: OUT, else the first file's name with .h. */
+static const char *header_path(Compilation *c, const SilkcRequest *r, const char *first_file)
+{
+    if (r->output)
+        return r->output;
+    size_t stem = stem_length(first_file);
+    char *path = arena_alloc(c->arena, stem + 3, 1);
+    snprintf(path, stem + 3, "%.*s.h", (int)stem, first_file);
+    return path;
+}
+
+/* Each target's PTX, in memory: the header embeds it, and the files are
+ * written from it. */
+static bool emit_ptx(Compilation *c, const IrModule *m, Outputs *o)
 {
     for (int i = 0; i < o->n; i++) {
-        FILE *f = fopen(o->paths[i], "w");
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
         if (!f) {
-            fprintf(stderr, "silkc: error: %s: cannot write: %s\n", o->paths[i], strerror(errno));
+            fprintf(stderr, "silkc: error: cannot write the PTX: %s\n", strerror(errno));
             return false;
         }
         bool ok = ptx_emit_module(m, o->archs[i], f, &c->diag);
         ok = fclose(f) == 0 && ok;
+        if (ok)
+            o->ptx[i] = arena_strndup(c->arena, text, len);
+        free(text);
         if (!ok)
             return false;
     }
     return true;
 }
 
+static bool write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "silkc: error: %s: cannot write: %s\n", path, strerror(errno));
+        return false;
+    }
+    bool ok = fputs(text, f) >= 0;
+    ok = fclose(f) == 0 && ok;
+    if (!ok)
+        fprintf(stderr, "silkc: error: %s: cannot write: %s\n", path, strerror(errno));
+    return ok;
+}
+
+/* The PTX of every target where ptxas can read it: `temporary`, in a new
+ * private directory (ARCH.ptx), else at the --emit=ptx paths. */
+static bool write_ptx_files(Compilation *c, Outputs *o, bool temporary)
+{
+    if (temporary) {
+        const char *dir = getenv("TMPDIR");
+        size_t len = strlen(dir && *dir ? dir : "/tmp") + sizeof "/silkc-XXXXXX";
+        char *name = arena_alloc(c->arena, len, 1);
+        snprintf(name, len, "%s/silkc-XXXXXX", dir && *dir ? dir : "/tmp");
+        if (!mkdtemp(name)) {
+            fprintf(stderr, "silkc: error: %s: cannot make a temporary directory: %s\n", name,
+                    strerror(errno));
+            return false;
+        }
+        o->tmpdir = name;
+    }
+    for (int i = 0; i < o->n; i++) {
+        const char *path = o->paths[i];
+        if (temporary) {
+            size_t len = strlen(o->tmpdir) + strlen(o->archs[i]) + sizeof "/.ptx";
+            char *p = arena_alloc(c->arena, len, 1);
+            snprintf(p, len, "%s/%s.ptx", o->tmpdir, o->archs[i]);
+            path = p;
+        }
+        if (!write_text(path, o->ptx[i]))
+            return false;
+        o->ptx_paths[i] = path;
+    }
+    return true;
+}
+
+/* Removes the temporary PTX and its directory, if any. */
+static void remove_temporary(Outputs *o)
+{
+    if (!o->tmpdir)
+        return;
+    for (int i = 0; i < o->n; i++)
+        if (o->ptx_paths[i])
+            unlink(o->ptx_paths[i]);
+    rmdir(o->tmpdir);
+    o->tmpdir = NULL;
+}
+
 /* ---- resource usage ---------------------------------------------------------------- */
 
+/* An estimated row marks its registers "~N" and the table ends with a
+ * footnote saying where the figures came from. */
 static void print_usage_text(const PtxasReport *reports, int n)
 {
+    bool estimated = false;
     printf("%-8s %-24s %9s %12s %11s %6s %6s %8s\n", "target", "kernel", "registers",
            "spill stores", "spill loads", "stack", "smem", "barriers");
     for (int i = 0; i < n; i++)
         for (int j = 0; j < reports[i].n_kernels; j++) {
             const KernelUsage *u = &reports[i].kernels[j];
-            printf("%-8s %-24s %9d %12d %11d %6d %6d %8d\n", reports[i].arch, u->name, u->registers,
+            char registers[16];
+            snprintf(registers, sizeof registers, "%s%d", u->estimated ? "~" : "", u->registers);
+            estimated |= u->estimated;
+            printf("%-8s %-24s %9s %12d %11d %6d %6d %8d\n", reports[i].arch, u->name, registers,
                    u->spill_stores, u->spill_loads, u->stack_frame, u->static_smem,
                    u->barriers < 0 ? 0 : u->barriers);
         }
+    if (estimated)
+        printf("~ estimated: no ptxas was found, so these figures come from the IR: registers\n"
+               "  by a liveness analysis (ptxas's count may differ by several), spills only\n"
+               "  where that passes the kernel's register limit; smem and barriers exact\n");
 }
 
 static void print_usage_json(const PtxasReport *reports, int n)
@@ -141,32 +249,102 @@ static void print_usage_json(const PtxasReport *reports, int n)
     cJSON_Delete(root);
 }
 
-/* Without ptxas there is nothing to measure: an estimate from the IR is
- * not implemented yet, and a guess presented as a figure would mislead. */
-static int resource_usage(Compilation *c, const SilkcRequest *r, Outputs *o)
+/* Without ptxas: each kernel's estimate from the IR, the same for every
+ * target (the IR is). */
+static void estimate_usage(Compilation *c, const IrModule *m, const Outputs *o,
+                           PtxasReport *reports)
 {
-    const char *ptxas = ptxas_find();
-    if (!ptxas) {
-        fprintf(stderr, "silkc: error: --resource-usage needs ptxas, and none was found "
-                        "(install the CUDA toolkit, or set SILK_PTXAS)\n");
-        return EXIT_ENVIRONMENT;
+    KernelUsage *kernels = ARENA_ARRAY(c->arena, KernelUsage, m->n_funcs + 1);
+    int n = 0;
+    for (uint32_t k = 0; k < m->n_funcs; k++)
+        if (m->funcs[k]->kernel)
+            kernels[n++] = regest_kernel(m, m->funcs[k], c->arena);
+    for (int i = 0; i < o->n; i++)
+        reports[i] = (PtxasReport){.arch = o->archs[i], .kernels = kernels, .n_kernels = n};
+}
+
+/* ptxas refused: its own words, for the bug report. */
+static int ptxas_failed(const char *ptxas, const Outputs *o, const PtxasReport *reports, int status)
+{
+    for (int i = 0; i < o->n; i++) {
+        if (!reports[i].errors)
+            continue;
+        if (o->tmpdir)
+            fprintf(stderr, "silkc: error: ptxas rejected the PTX for %s (a compiler bug; "
+                            "--emit=ptx writes that PTX):\n%s", o->archs[i], reports[i].errors);
+        else
+            fprintf(stderr, "silkc: error: ptxas rejected %s for %s (a compiler bug):\n%s",
+                    o->ptx_paths[i], o->archs[i], reports[i].errors);
     }
-    PtxasReport *reports = arena_alloc(c->arena, (size_t)o->n, sizeof *reports);
-    int status = ptxas_run_targets(ptxas, o->paths, o->archs, o->n, c->arena, reports);
-    if (status != 0) {
-        for (int i = 0; i < o->n; i++)
-            if (reports[i].errors)
-                fprintf(stderr, "silkc: error: ptxas rejected %s for %s (a compiler bug):\n%s",
-                        o->paths[i], o->archs[i], reports[i].errors);
-        if (status == PTXAS_NOT_STARTED)
-            fprintf(stderr, "silkc: error: cannot start %s: %s\n", ptxas, strerror(errno));
-        return EXIT_ERRORS;
+    if (status == PTXAS_NOT_STARTED)
+        fprintf(stderr, "silkc: error: cannot start %s: %s\n", ptxas, strerror(errno));
+    return EXIT_ERRORS;
+}
+
+/* --resource-usage: `reports` when a run already measured them (a
+ * cubin's), else ptxas -v on the PTX, else the estimate. */
+static int resource_usage(Compilation *c, const SilkcRequest *r, const IrModule *m, Outputs *o,
+                          PtxasReport *reports)
+{
+    if (!reports) {
+        reports = ARENA_ARRAY(c->arena, PtxasReport, (size_t)o->n);
+        const char *ptxas = ptxas_find();
+        if (!ptxas) {
+            estimate_usage(c, m, o, reports);
+        } else {
+            if (!o->ptx_paths[0] && !write_ptx_files(c, o, true))
+                return EXIT_ERRORS;
+            int status = ptxas_run_targets(ptxas, o->ptx_paths, o->archs, o->n, c->arena, reports);
+            if (status != 0)
+                return ptxas_failed(ptxas, o, reports, status);
+        }
     }
     if (r->json)
         print_usage_json(reports, o->n);
     else
         print_usage_text(reports, o->n);
     return EXIT_CLEAN;
+}
+
+/* --emit=cubin: ptxas assembles each target's PTX into its cubin; a cubin
+ * cannot be estimated, so without ptxas this exits 3.  Its -v report is
+ * the --resource-usage. */
+static int assemble(Compilation *c, const SilkcRequest *r, const IrModule *m, Outputs *o)
+{
+    const char *ptxas = ptxas_find();
+    if (!ptxas) {
+        fprintf(stderr, "silkc: error: --emit=cubin needs ptxas, and none was found "
+                        "(install the CUDA toolkit, or set SILK_PTXAS)\n");
+        return EXIT_ENVIRONMENT;
+    }
+    if (!write_ptx_files(c, o, true))
+        return EXIT_ERRORS;
+    PtxasReport *reports = ARENA_ARRAY(c->arena, PtxasReport, (size_t)o->n);
+    int status = ptxas_assemble_targets(ptxas, o->ptx_paths, o->archs, o->paths, o->n, c->arena,
+                                        reports);
+    if (status != 0) {
+        for (int i = 0; i < o->n; i++)
+            unlink(o->paths[i]); /* none half-written, nor one of an earlier run */
+        return ptxas_failed(ptxas, o, reports, status);
+    }
+    return r->resource_usage ? resource_usage(c, r, m, o, reports) : EXIT_CLEAN;
+}
+
+/* Everything after the PTX is in memory: the files --emit asks for, then
+ * --resource-usage. */
+static int emit_outputs(Compilation *c, const SilkcRequest *r, const IrModule *m,
+                        const char *first_file, Outputs *o)
+{
+    if (r->emit == EMIT_CUBIN)
+        return assemble(c, r, m, o);
+    if (r->emit == EMIT_HEADER) {
+        o->header = header_path(c, r, first_file);
+        if (!silkc_write_header(c, m, o->header, o->archs, o->ptx, o->n))
+            return EXIT_ERRORS;
+    } else if (!write_ptx_files(c, o, false)) {
+        return EXIT_ERRORS;
+    }
+    return r->resource_usage ? resource_usage(c, r, m, o, NULL) : EXIT_CLEAN;
 }
 
 /* ---- the command ------------------------------------------------------------------------ */
@@ -192,6 +370,8 @@ int silkc_compile(Compilation *c, const SilkcRequest *r, const char *first_file)
         fprintf(stderr, "silkc: error: the IR failed verification: a compiler bug\n");
         return EXIT_ERRORS;
     }
+    if (!r->no_optimize && !ir_optimize(m, &c->diag, PASS_VERIFY_EACH))
+        return EXIT_ERRORS; /* the verifier's faults and the pass are reported */
     if (r->emit == EMIT_IR) {
         FILE *f = r->output ? fopen(r->output, "w") : stdout;
         if (!f) {
@@ -203,8 +383,10 @@ int silkc_compile(Compilation *c, const SilkcRequest *r, const char *first_file)
             fclose(f);
         return EXIT_CLEAN;
     }
-    output_paths(c, r, first_file, &o);
-    if (!write_ptx(c, m, &o))
+    output_paths(c, r, first_file, r->emit == EMIT_CUBIN ? ".cubin" : ".ptx", &o);
+    if (!emit_ptx(c, m, &o))
         return EXIT_ERRORS;
-    return r->resource_usage ? resource_usage(c, r, &o) : EXIT_CLEAN;
+    int rc = emit_outputs(c, r, m, first_file, &o);
+    remove_temporary(&o);
+    return rc;
 }

@@ -7,6 +7,9 @@
 #   CASE.ast   stdout of `silkc check --dump-ast CASE.silk`
 #   CASE.err   stderr of `silkc check CASE.silk` (no colour); the exit status
 #              must be 1 when it holds an error, else 0
+#   CASE.ir    stdout of `silkc compile -O0 --emit=ir CASE.silk`: the IR as
+#              lowered, before any optimisation pass (tests/golden/lower/);
+#              the compile must succeed
 # A first line `// silkc: ARGS` adds ARGS to the command.  A case needs at
 # least one expected file.  UPDATE=1 rewrites the expected files from what
 # silkc prints now (review the diff before committing it).
@@ -39,6 +42,16 @@ if [ -f "$name.ast" ]; then
     NO_COLOR=1 "$silkc" check --dump-ast $args "$name.silk" >"$out" 2>/dev/null
     compare "$name.ast" "$out"
 fi
+if [ -f "$name.ir" ]; then
+    found=1
+    # shellcheck disable=SC2086
+    if ! NO_COLOR=1 "$silkc" compile -O0 --emit=ir $args "$name.silk" >"$out" 2>"$err"; then
+        echo "FAIL: $dir/$name.silk: silkc compile --emit=ir failed:"
+        cat "$err"
+        status=1
+    fi
+    compare "$name.ir" "$out"
+fi
 want_err=0
 [ -f "$name.err" ] && want_err=1
 # UPDATE=1 on a case with neither file starts it as a diagnostics case.
@@ -57,7 +70,7 @@ if [ "$want_err" = 1 ]; then
     fi
 fi
 if [ "$found" = 0 ]; then
-    echo "FAIL: $dir/$name.silk has no $name.ast or $name.err beside it"
+    echo "FAIL: $dir/$name.silk has no $name.ast, $name.err or $name.ir beside it"
     exit 99
 fi
 exit $status

@@ -16,10 +16,15 @@
  * the parser leaves those invariants to the verifier; the few it cannot
  * express (a register defined twice, a branch into another function, IR
  * with no spans) are made by editing a parsed module or by the builders.
+ *
+ * The passes: the optimised round-trip cases print, parse back and verify
+ * and are a fixed point of the pipeline; a pass that breaks the IR is
+ * named in the verifier's report.
  */
 #include "arena.h"
 #include "diag.h"
 #include "ir.h"
+#include "pass.h"
 #include "source.h"
 
 #include <check.h>
@@ -593,6 +598,56 @@ START_TEST(test_built_ir)
 }
 END_TEST
 
+/* ---- the passes (pass.h; each pass has golden tests in tests/ir) ------------ */
+
+/* The optimised module of each round-trip case prints, parses back and
+ * verifies, and the pipeline has reached its fixed point: a second run
+ * changes nothing. */
+START_TEST(test_optimize_fixed_point)
+{
+    IrRun r;
+    run_init(&r);
+    IrModule *m = parse_ok(&r, round_trip_cases[_i]);
+    ck_assert(ir_optimize(m, &r.diag, true));
+    char *once = print(m);
+    IrModule *again = parse_ok(&r, once);
+    ck_assert_int_eq(verify(&r, again), 0);
+    ck_assert(ir_optimize(again, &r.diag, true));
+    char *twice = print(again);
+    ck_assert_str_eq(twice, once);
+    free(once);
+    free(twice);
+    run_free(&r);
+}
+END_TEST
+
+/* A pass that breaks the IR: it drops the entry's first instruction, whose
+ * value the next one reads. */
+static bool pass_break(IrModule *m, IrFunc *f, Arena *scratch)
+{
+    (void)m, (void)scratch;
+    IrBlock *b = f->blocks[0];
+    memmove(b->insts, b->insts + 1, (b->n_insts - 1) * sizeof *b->insts);
+    b->n_insts--;
+    return true;
+}
+
+/* The verifier after each pass names the pass that broke the IR. */
+START_TEST(test_pass_blamed)
+{
+    IrRun r;
+    run_init(&r);
+    IrModule *m = parse_ok(&r, saxpy);
+    ck_assert(!pass_run(m, "break", pass_break, &r.diag, true, NULL));
+    fflush(r.diag_out);
+    ck_assert_int_eq(r.diag.errors, 2);
+    ck_assert_ptr_nonnull(strstr(r.diag_text, "%4 is used but never defined"));
+    ck_assert_ptr_nonnull(
+        strstr(r.diag_text, "error: the IR failed verification after pass break: a compiler bug\n"));
+    run_free(&r);
+}
+END_TEST
+
 /* ---- the suite --------------------------------------------------------------- */
 
 static Suite *ir_suite(void)
@@ -616,6 +671,11 @@ static Suite *ir_suite(void)
     tcase_add_test(tc, test_verify_defined_twice);
     tcase_add_test(tc, test_verify_branch_into_another_function);
     tcase_add_test(tc, test_built_ir);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("passes");
+    tcase_add_loop_test(tc, test_optimize_fixed_point, 0, N(round_trip_cases));
+    tcase_add_test(tc, test_pass_blamed);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,54 @@
+/*
+ * ir_cfg.h: a function's control flow graph and dominator tree, computed
+ * from the terminators, for the passes (fold, dce, cse, licm).
+ *
+ * A back edge is an edge t -> h where h dominates t; the natural loop of
+ * h is h and every block that reaches such a t without passing h.
+ *
+ * Blocks are named by their index in f->blocks, which the passes keep
+ * equal to their id (pass_run renumbers after every pass).  The graph is a
+ * snapshot: a pass that changes the edges builds it again.
+ */
+#ifndef SILK_IR_CFG_H
+#define SILK_IR_CFG_H
+
+#include "ir.h"
+
+typedef struct IrCfg {
+    uint32_t n;          /* blocks */
+    int (*succ)[2];      /* by block: up to two distinct successors, -1 none */
+    uint32_t **preds;    /* by block: distinct predecessors, in block order */
+    uint32_t *n_preds;
+    uint32_t *rpo;       /* the reachable blocks in reverse postorder */
+    uint32_t n_reachable;
+    uint32_t *rpo_num;   /* by block: its position in rpo */
+    int *idom;           /* by block: immediate dominator; the entry its own; -1 unreachable */
+    uint32_t **children; /* by block: the blocks it immediately dominates, in rpo */
+    uint32_t *n_children;
+} IrCfg;
+
+/* A natural loop: its header and the blocks of its body (header included). */
+typedef struct IrLoop {
+    uint32_t header;
+    bool *body;          /* by block index, with room for `room` blocks */
+    uint32_t size;       /* blocks in the body */
+} IrLoop;
+
+/* The graph of `f` with all its tables in `scratch`. */
+IrCfg *cfg_build(const IrFunc *f, Arena *scratch);
+
+/* The index of block `b` in `f`, or -1 when it is none of its blocks. */
+int cfg_block_index(const IrFunc *f, const IrBlock *b);
+
+/* Whether block a dominates block b (both reachable), a == b included. */
+bool cfg_dominates(const IrCfg *cfg, uint32_t a, uint32_t b);
+
+/* The natural loops of the graph, one per header (its back edges
+ * together), in reverse postorder of the headers; each body has room for
+ * `room` >= cfg->n blocks.  Returns how many; *loops in `scratch`. */
+uint32_t cfg_find_loops(const IrCfg *cfg, uint32_t room, Arena *scratch, IrLoop **loops);
+
+/* Whether block b is reachable from the entry. */
+bool cfg_reachable(const IrCfg *cfg, uint32_t b);
+
+#endif

@@ -1,0 +1,84 @@
+/*
+ * pass.c: the optimisation pipeline, readable as the list of calls in
+ * run_round (as QBE's main.c is), and the driver that runs one pass over
+ * a module: a fresh scratch arena per function, then renumbering, then,
+ * when asked, the verifier, so a broken invariant is blamed on the pass
+ * that broke it.
+ *
+ * Rounds repeat while some pass changes the IR, up to MAX_ROUNDS: folding
+ * exposes dead code, CSE exposes folds (x - x), LICM's hoisted code meets
+ * its twins outside the loop; a few rounds reach the fixed point on every
+ * kernel we have, and the cap bounds the time on any other.
+ */
+#include "pass_internal.h"
+
+#include <string.h>
+
+enum { MAX_ROUNDS = 4 };
+
+static const struct {
+    const char *name;
+    IrPass *pass;
+} passes[] = {
+    {"fold", pass_fold},
+    {"dce", pass_dce},
+    {"cse", pass_cse},
+    {"licm", pass_licm},
+};
+
+IrPass *pass_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof passes / sizeof *passes; i++)
+        if (strcmp(passes[i].name, name) == 0)
+            return passes[i].pass;
+    return NULL;
+}
+
+bool pass_run(IrModule *m, const char *name, IrPass *pass, Diag *diag, bool verify, bool *changed)
+{
+    bool any = false;
+    for (uint32_t i = 0; i < m->n_funcs; i++) {
+        IrFunc *f = m->funcs[i];
+        if (f->n_blocks == 0)
+            continue;
+        Arena *scratch = arena_new();
+        any |= pass(m, f, scratch);
+        arena_free(scratch);
+    }
+    if (verify && ir_verify(m, diag) > 0) {
+        Span nowhere = {UINT32_MAX, 0, 0};
+        diag_error(diag, nowhere, "the IR failed verification after pass %s: a compiler bug", name);
+        return false;
+    }
+    for (uint32_t i = 0; i < m->n_funcs; i++) {
+        Arena *scratch = arena_new();
+        pass_renumber(m->funcs[i], scratch);
+        arena_free(scratch);
+    }
+    if (changed)
+        *changed |= any;
+    return true;
+}
+
+/* One round of the pipeline; false when verification failed. */
+static bool run_round(IrModule *m, Diag *diag, bool verify, bool *changed)
+{
+    return pass_run(m, "fold", pass_fold, diag, verify, changed) &&
+           pass_run(m, "dce", pass_dce, diag, verify, changed) &&
+           pass_run(m, "cse", pass_cse, diag, verify, changed) &&
+           pass_run(m, "licm", pass_licm, diag, verify, changed);
+}
+
+bool ir_optimize(IrModule *m, Diag *diag, bool verify_each)
+{
+    bool changed = true;
+    for (int round = 0; round < MAX_ROUNDS && changed; round++) {
+        changed = false;
+        if (!run_round(m, diag, verify_each, &changed))
+            return false;
+    }
+    /* A last fold and dce clean up after the final round's cse and licm. */
+    return changed ? pass_run(m, "fold", pass_fold, diag, verify_each, NULL) &&
+                         pass_run(m, "dce", pass_dce, diag, verify_each, NULL)
+                   : true;
+}

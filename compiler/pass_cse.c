@@ -1,0 +1,172 @@
+/*
+ * pass_cse.c: common-subexpression elimination over the dominator tree.
+ *
+ * The tree is walked in preorder (an explicit stack: deep trees must not
+ * overflow the C stack).  The instructions available at a block are those
+ * of the blocks that dominate it, kept on one stack that is cut back when
+ * the walk leaves a subtree, so an instruction is only ever merged into
+ * one that dominates it: two alike in sibling branches stay apart.  A pure
+ * instruction (pass_pure: no memory, no phi, no shfl or ballot, no
+ * warpid) equal to an available one (same opcode, type, predicate or
+ * special register or symbol, and operands, either order for the
+ * commutative ones) is deleted and its uses read the earlier one, unless
+ * a loop lies between the two: the merged value would then be live across
+ * the whole loop, a register the GPU pays for in occupancy to save an
+ * instruction ptxas recomputes cheaply (an unrolled tile copy's addresses
+ * took 86 registers instead of 48 that way).
+ *
+ * Loads are never merged, even with no store between: that needs memory
+ * dependence this compiler does not have yet, and a barrier or another
+ * thread's store may change what a second load reads.
+ *
+ * Finding the equal instruction is a scan of the available stack: kernels
+ * are a few hundred instructions, and the scan keeps the pass short.  A
+ * hash of the key would be the first thing to add for big ones.
+ */
+#include "pass_internal.h"
+
+#include <string.h>
+
+typedef struct Cse {
+    IrFunc *f;
+    IrCfg *cfg;
+    IrSubst subst;
+    IrInst **avail;   /* available instructions, innermost block last */
+    uint32_t *avail_block; /* the block of each */
+    uint32_t n_avail;
+    IrLoop *loops;
+    uint32_t n_loops;
+    bool changed;
+} Cse;
+
+static bool commutative(IrOp op)
+{
+    switch (op) {
+    case IR_ADD: case IR_MUL: case IR_AND: case IR_OR: case IR_XOR: case IR_SMIN: case IR_UMIN:
+    case IR_SMAX: case IR_UMAX:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool same_attributes(const IrInst *a, const IrInst *b)
+{
+    switch (a->op) {
+    case IR_CMP: return a->cmp == b->cmp;
+    case IR_SREG: return a->sreg == b->sreg;
+    case IR_ADDR: return a->space == b->space && a->symbol && b->symbol && strcmp(a->symbol, b->symbol) == 0;
+    default: return true;
+    }
+}
+
+static bool same_operands(const IrInst *a, const IrInst *b)
+{
+    bool in_order = true;
+    for (uint32_t k = 0; k < a->n_operands; k++)
+        in_order &= pass_same_value(a->operands[k], b->operands[k]);
+    if (in_order || !commutative(a->op) || a->n_operands != 2)
+        return in_order;
+    return pass_same_value(a->operands[0], b->operands[1]) && pass_same_value(a->operands[1], b->operands[0]);
+}
+
+static bool equal_insts(const IrInst *a, const IrInst *b)
+{
+    return a->op == b->op && a->type == b->type && a->n_operands == b->n_operands && same_attributes(a, b) &&
+           same_operands(a, b);
+}
+
+/* The nearest available instruction equal to `in`, or NULL; *block is its block. */
+static IrInst *find_available(const Cse *c, const IrInst *in, uint32_t *block)
+{
+    for (uint32_t i = c->n_avail; i-- > 0;)
+        if (equal_insts(c->avail[i], in)) {
+            *block = c->avail_block[i];
+            return c->avail[i];
+        }
+    return NULL;
+}
+
+/* Whether a value of block `from` may stand for one of block `b` (which
+ * `from` dominates) without being live across a loop it was not live
+ * across before: no loop that leaves `from` out has its header between
+ * the two in reverse postorder (a loop around b, or one that runs between
+ * them; a loop in a side branch is taken for one, which only loses a
+ * merge).  A value live across a loop is a register the whole loop long,
+ * which the GPU pays for in occupancy to save an instruction ptxas would
+ * recompute cheaply. */
+static bool no_loop_between(const Cse *c, uint32_t from, uint32_t b)
+{
+    const uint32_t *rpo_num = c->cfg->rpo_num;
+    for (uint32_t i = 0; i < c->n_loops; i++) {
+        uint32_t h = c->loops[i].header;
+        if (!c->loops[i].body[from] && rpo_num[from] < rpo_num[h] && rpo_num[h] <= rpo_num[b])
+            return false;
+    }
+    return true;
+}
+
+static void visit_block(Cse *c, uint32_t index, Arena *scratch)
+{
+    IrBlock *b = c->f->blocks[index];
+    bool *dead = ARENA_ARRAY(scratch, bool, b->n_insts ? b->n_insts : 1);
+    bool any = false;
+    for (uint32_t i = 0; i < b->n_insts; i++) {
+        IrInst *in = b->insts[i];
+        c->changed |= pass_subst_inst(&c->subst, in);
+        if (!pass_pure(in))
+            continue;
+        uint32_t from;
+        IrInst *twin = find_available(c, in, &from);
+        if (twin && no_loop_between(c, from, index)) {
+            pass_subst_set(&c->subst, in->result, ir_reg(twin));
+            dead[i] = any = true;
+            continue;
+        }
+        c->avail_block[c->n_avail] = index;
+        c->avail[c->n_avail++] = in;
+    }
+    if (any) {
+        pass_delete_insts(b, dead);
+        c->changed = true;
+    }
+}
+
+/* Preorder over the dominator tree; a stack entry with `leaving` set cuts
+ * the available stack back to where the block found it. */
+static void walk_dominator_tree(Cse *c, Arena *scratch)
+{
+    typedef struct Step {
+        uint32_t block, mark;
+        bool leaving;
+    } Step;
+    Step *stack = ARENA_ARRAY(scratch, Step, 2 * (size_t)c->cfg->n + 1);
+    uint32_t depth = 0;
+    stack[depth++] = (Step){0, 0, false};
+    while (depth) {
+        Step step = stack[--depth];
+        if (step.leaving) {
+            c->n_avail = step.mark;
+            continue;
+        }
+        stack[depth++] = (Step){step.block, c->n_avail, true};
+        visit_block(c, step.block, scratch);
+        for (uint32_t k = c->cfg->n_children[step.block]; k-- > 0;)
+            stack[depth++] = (Step){c->cfg->children[step.block][k], 0, false};
+    }
+}
+
+bool pass_cse(IrModule *m, IrFunc *f, Arena *scratch)
+{
+    (void)m;
+    uint32_t n_insts = 0;
+    for (uint32_t b = 0; b < f->n_blocks; b++)
+        n_insts += f->blocks[b]->n_insts;
+    Cse c = {.f = f, .cfg = cfg_build(f, scratch), .subst = pass_subst_new(f, scratch)};
+    c.avail = ARENA_ARRAY(scratch, IrInst *, n_insts ? n_insts : 1);
+    c.avail_block = ARENA_ARRAY(scratch, uint32_t, n_insts ? n_insts : 1);
+    c.n_loops = cfg_find_loops(c.cfg, c.cfg->n, scratch, &c.loops);
+    walk_dominator_tree(&c, scratch);
+    c.changed |= pass_subst_func(&c.subst, f);
+    return c.changed;
+}

@@ -1,0 +1,156 @@
+/*
+ * pass_util.c: what the passes share: the opcode facts that decide what a
+ * pass may remove, merge or move; a table of replacements, so a pass
+ * records "every use of %r is now v" and rewrites the function once; the
+ * small edits (dropping a phi's edge, deleting instructions); and the
+ * renumbering that runs after every pass, so the text form stays dense
+ * and deterministic (registers in order of definition, parameters first;
+ * blocks by position).
+ */
+#include "pass_internal.h"
+
+#include <assert.h>
+#include <string.h>
+
+/* ---- opcode facts ------------------------------------------------------- */
+
+bool pass_removable(const IrInst *in)
+{
+    return ir_op_defines(in->op) && in->op != IR_ATOM;
+}
+
+bool pass_pure(const IrInst *in)
+{
+    switch (in->op) {
+    case IR_LOAD: case IR_ATOM: case IR_SHFL: case IR_BALLOT: case IR_PHI:
+        return false;
+    case IR_SREG:
+        return in->sreg != IRR_WARPID;
+    default:
+        return ir_op_defines(in->op);
+    }
+}
+
+bool pass_may_trap(const IrInst *in)
+{
+    return in->op == IR_SDIV || in->op == IR_UDIV || in->op == IR_SREM || in->op == IR_UREM;
+}
+
+bool pass_same_value(IrValue a, IrValue b)
+{
+    if (a.kind != b.kind)
+        return false;
+    if (a.kind == IRV_REG)
+        return a.reg == b.reg;
+    return a.type == b.type && a.bits == b.bits;
+}
+
+/* ---- replacements ------------------------------------------------------- */
+
+IrSubst pass_subst_new(const IrFunc *f, Arena *scratch)
+{
+    uint32_t n = f->n_regs ? f->n_regs : 1;
+    return (IrSubst){.to = ARENA_ARRAY(scratch, IrValue, n), .set = ARENA_ARRAY(scratch, bool, n), .n = f->n_regs};
+}
+
+void pass_subst_set(IrSubst *s, uint32_t reg, IrValue to)
+{
+    assert(reg < s->n);
+    assert(!(to.kind == IRV_REG && to.reg == reg));
+    s->to[reg] = to;
+    s->set[reg] = true;
+}
+
+IrValue pass_subst_resolve(const IrSubst *s, IrValue v)
+{
+    /* A chain is at most n long; a longer one would be a cycle, a bug. */
+    for (uint32_t steps = 0; v.kind == IRV_REG && v.reg < s->n && s->set[v.reg]; steps++) {
+        assert(steps <= s->n);
+        v = s->to[v.reg];
+    }
+    return v;
+}
+
+bool pass_subst_inst(const IrSubst *s, IrInst *in)
+{
+    bool changed = false;
+    for (uint32_t k = 0; k < in->n_operands; k++) {
+        IrValue v = pass_subst_resolve(s, in->operands[k]);
+        if (!pass_same_value(v, in->operands[k])) {
+            in->operands[k] = v;
+            changed = true;
+        }
+    }
+    return changed;
+}
+
+bool pass_subst_func(const IrSubst *s, IrFunc *f)
+{
+    bool changed = false;
+    for (uint32_t b = 0; b < f->n_blocks; b++)
+        for (uint32_t i = 0; i < f->blocks[b]->n_insts; i++)
+            changed |= pass_subst_inst(s, f->blocks[b]->insts[i]);
+    return changed;
+}
+
+/* ---- edits ---------------------------------------------------------------- */
+
+void pass_remove_phi_edge(IrBlock *b, const IrBlock *pred)
+{
+    for (uint32_t i = 0; i < b->n_insts && b->insts[i]->op == IR_PHI; i++) {
+        IrInst *phi = b->insts[i];
+        uint32_t kept = 0;
+        for (uint32_t k = 0; k < phi->n_operands; k++) {
+            if (phi->incoming[k] == pred)
+                continue;
+            phi->operands[kept] = phi->operands[k];
+            phi->incoming[kept++] = phi->incoming[k];
+        }
+        phi->n_operands = kept;
+    }
+}
+
+void pass_delete_insts(IrBlock *b, const bool *dead)
+{
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < b->n_insts; i++)
+        if (!dead[i])
+            b->insts[kept++] = b->insts[i];
+    b->n_insts = kept;
+}
+
+/* ---- renumbering ------------------------------------------------------------ */
+
+static void renumber_value(const uint32_t *map, IrValue *v)
+{
+    if (v->kind != IRV_REG)
+        return;
+    assert(map[v->reg] != UINT32_MAX);
+    v->reg = map[v->reg];
+}
+
+void pass_renumber(IrFunc *f, Arena *scratch)
+{
+    uint32_t *map = ARENA_ARRAY(scratch, uint32_t, f->n_regs ? f->n_regs : 1);
+    memset(map, 0xff, (f->n_regs ? f->n_regs : 1) * sizeof *map);
+    uint32_t next = 0;
+    for (uint32_t p = 0; p < f->n_params; p++)
+        map[f->params[p].reg] = next++;
+    for (uint32_t b = 0; b < f->n_blocks; b++) {
+        f->blocks[b]->id = b;
+        for (uint32_t i = 0; i < f->blocks[b]->n_insts; i++)
+            if (ir_op_defines(f->blocks[b]->insts[i]->op))
+                map[f->blocks[b]->insts[i]->result] = next++;
+    }
+    for (uint32_t p = 0; p < f->n_params; p++)
+        f->params[p].reg = map[f->params[p].reg];
+    for (uint32_t b = 0; b < f->n_blocks; b++)
+        for (uint32_t i = 0; i < f->blocks[b]->n_insts; i++) {
+            IrInst *in = f->blocks[b]->insts[i];
+            if (ir_op_defines(in->op))
+                in->result = map[in->result];
+            for (uint32_t k = 0; k < in->n_operands; k++)
+                renumber_value(map, &in->operands[k]);
+        }
+    f->n_regs = next;
+}
