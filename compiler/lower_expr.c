@@ -234,6 +234,8 @@ static IrValue binary(Lower *l, Node *e)
         return unsupported(l, e, "a tile value outside a tile statement");
     IrValue a = lower_expr(l, e->a), b = lower_expr(l, e->b);
     IrOp op = lower_arith_op(e->op, t);
+    if (e->op == TK_SHL || e->op == TK_SHR) /* the count may be any integer type */
+        b = lower_convert(l, b, e->b->type, t);
     if (op != IR_OP_COUNT)
         return lower_op2(l, op, a.type, a, b);
     if (lower_is_comparison(e->op))
