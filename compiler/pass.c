@@ -24,6 +24,8 @@ static const struct {
     {"dce", pass_dce},
     {"cse", pass_cse},
     {"licm", pass_licm},
+    {"ifconv", pass_ifconv},
+    {"address", pass_address},
 };
 
 IrPass *pass_find(const char *name)
@@ -64,6 +66,7 @@ bool pass_run(IrModule *m, const char *name, IrPass *pass, Diag *diag, bool veri
 static bool run_round(IrModule *m, Diag *diag, bool verify, bool *changed)
 {
     return pass_run(m, "fold", pass_fold, diag, verify, changed) &&
+           pass_run(m, "ifconv", pass_ifconv, diag, verify, changed) &&
            pass_run(m, "dce", pass_dce, diag, verify, changed) &&
            pass_run(m, "cse", pass_cse, diag, verify, changed) &&
            pass_run(m, "licm", pass_licm, diag, verify, changed);
@@ -77,8 +80,11 @@ bool ir_optimize(IrModule *m, Diag *diag, bool verify_each)
         if (!run_round(m, diag, verify_each, &changed))
             return false;
     }
-    /* A last fold and dce clean up after the final round's cse and licm. */
-    return changed ? pass_run(m, "fold", pass_fold, diag, verify_each, NULL) &&
-                         pass_run(m, "dce", pass_dce, diag, verify_each, NULL)
-                   : true;
+    /* Once the arithmetic has settled, addresses are rewritten from their
+     * neighbours; a last cse, fold and dce clean up after it and after the final
+     * round's cse and licm. */
+    return pass_run(m, "address", pass_address, diag, verify_each, NULL) &&
+           pass_run(m, "cse", pass_cse, diag, verify_each, NULL) &&
+           pass_run(m, "fold", pass_fold, diag, verify_each, NULL) &&
+           pass_run(m, "dce", pass_dce, diag, verify_each, NULL);
 }

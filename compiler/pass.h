@@ -17,6 +17,10 @@
  *         loop (pass_cse.c)
  *   licm  loop-invariant pure instructions into a preheader, within a
  *         budget of registers (pass_licm.c)
+ *   ifconv  branch triangles that only compute a value (a || b) become
+ *         selects (pass_ifconv.c)
+ *   address an address written as an earlier one of its block plus a
+ *         constant or one scaled value (pass_address.c)
  */
 #ifndef SILK_PASS_H
 #define SILK_PASS_H
@@ -37,8 +41,10 @@ IrPass pass_fold;
 IrPass pass_dce;
 IrPass pass_cse;
 IrPass pass_licm;
+IrPass pass_ifconv;
+IrPass pass_address;
 
-/* The pass named `name` ("fold", "dce", "cse", "licm"), or NULL. */
+/* The pass named `name` ("fold", "ifconv", "dce", "cse", "licm", "address"), or NULL. */
 IrPass *pass_find(const char *name);
 
 /* Runs `pass` (called `name` in messages) on every function of `m`, then

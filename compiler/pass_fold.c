@@ -411,6 +411,29 @@ static IrValue fold_offsets(IrInst *in, IrInst *const *def)
     return NO_FOLD;
 }
 
+/* ---- strength reduction ------------------------------------------------------------- */
+
+/* Unsigned division and remainder by a power of two are a shift and a
+ * mask.  PTX's div.u64 and rem.u64 are long subroutines in SASS, and even
+ * the 32-bit ones cost registers that ptxas does not always win back, so
+ * `in` is rewritten in place (its result stays the same register). */
+static bool reduce_strength(IrInst *in)
+{
+    if ((in->op != IR_UDIV && in->op != IR_UREM) || !is_int(in->type) || in->type == IRT_I1)
+        return false;
+    IrValue d = in->operands[1];
+    uint64_t bits = d.bits & width_mask(in->type);
+    if (d.kind != IRV_INT || bits < 2 || (bits & (bits - 1)) != 0)
+        return false;
+    int shift = 0;
+    while ((UINT64_C(1) << shift) != bits)
+        shift++;
+    in->operands[1] = in->op == IR_UDIV ? int_result(in->type, (uint64_t)shift)
+                                        : int_result(in->type, bits - 1);
+    in->op = in->op == IR_UDIV ? IR_LSHR : IR_AND;
+    return true;
+}
+
 /* ---- the pass ------------------------------------------------------------------------ */
 
 static bool fold_block(IrBlock *b, IrSubst *s, IrInst *const *def, bool *dead)
@@ -425,6 +448,7 @@ static bool fold_block(IrBlock *b, IrSubst *s, IrInst *const *def, bool *dead)
         }
         if (in->op == IR_PHI || !ir_op_defines(in->op))
             continue;
+        changed |= reduce_strength(in);
         IrValue v = fold_inst(in);
         if (v.kind == IRV_NONE && in->n_operands == 2) {
             IrValue before = in->operands[0];
@@ -440,23 +464,12 @@ static bool fold_block(IrBlock *b, IrSubst *s, IrInst *const *def, bool *dead)
     return changed;
 }
 
-/* By register: the instruction that defines it (NULL: a parameter). */
-static IrInst **definitions(const IrFunc *f, Arena *scratch)
-{
-    IrInst **def = ARENA_ARRAY(scratch, IrInst *, f->n_regs ? f->n_regs : 1);
-    for (uint32_t b = 0; b < f->n_blocks; b++)
-        for (uint32_t i = 0; i < f->blocks[b]->n_insts; i++)
-            if (ir_op_defines(f->blocks[b]->insts[i]->op))
-                def[f->blocks[b]->insts[i]->result] = f->blocks[b]->insts[i];
-    return def;
-}
-
 bool pass_fold(IrModule *m, IrFunc *f, Arena *scratch)
 {
     (void)m;
     IrCfg *cfg = cfg_build(f, scratch);
     IrSubst s = pass_subst_new(f, scratch);
-    IrInst **def = definitions(f, scratch);
+    IrInst **def = pass_definitions(f, scratch);
     bool changed = false;
     bool **dead = ARENA_ARRAY(scratch, bool *, f->n_blocks);
     for (uint32_t i = 0; i < cfg->n_reachable; i++) {

@@ -50,6 +50,12 @@ bool pass_subst_inst(const IrSubst *s, IrInst *in);
 /* Rewrites every operand of `f`; true when one changed. */
 bool pass_subst_func(const IrSubst *s, IrFunc *f);
 
+/* ---- lookups ---- */
+
+/* By register (0 .. f->n_regs - 1): the instruction that defines it; NULL
+ * for a parameter.  A snapshot: registers made later are not in it. */
+IrInst **pass_definitions(const IrFunc *f, Arena *scratch);
+
 /* ---- editing ---- */
 
 /* Drops the operand of each phi of `b` that comes from `pred`. */

@@ -154,3 +154,15 @@ void pass_renumber(IrFunc *f, Arena *scratch)
         }
     f->n_regs = next;
 }
+
+/* ---- lookups -------------------------------------------------------------- */
+
+IrInst **pass_definitions(const IrFunc *f, Arena *scratch)
+{
+    IrInst **def = ARENA_ARRAY(scratch, IrInst *, f->n_regs ? f->n_regs : 1);
+    for (uint32_t b = 0; b < f->n_blocks; b++)
+        for (uint32_t i = 0; i < f->blocks[b]->n_insts; i++)
+            if (ir_op_defines(f->blocks[b]->insts[i]->op))
+                def[f->blocks[b]->insts[i]->result] = f->blocks[b]->insts[i];
+    return def;
+}
