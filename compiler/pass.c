@@ -25,7 +25,9 @@ static const struct {
     {"cse", pass_cse},
     {"licm", pass_licm},
     {"ifconv", pass_ifconv},
+    {"hoist", pass_hoist},
     {"address", pass_address},
+    {"divide", pass_divide},
 };
 
 IrPass *pass_find(const char *name)
@@ -69,6 +71,7 @@ static bool run_round(IrModule *m, Diag *diag, bool verify, bool *changed)
            pass_run(m, "ifconv", pass_ifconv, diag, verify, changed) &&
            pass_run(m, "dce", pass_dce, diag, verify, changed) &&
            pass_run(m, "cse", pass_cse, diag, verify, changed) &&
+           pass_run(m, "hoist", pass_hoist, diag, verify, changed) &&
            pass_run(m, "licm", pass_licm, diag, verify, changed);
 }
 
@@ -84,6 +87,7 @@ bool ir_optimize(IrModule *m, Diag *diag, bool verify_each)
      * neighbours; a last cse, fold and dce clean up after it and after the final
      * round's cse and licm. */
     return pass_run(m, "address", pass_address, diag, verify_each, NULL) &&
+           pass_run(m, "divide", pass_divide, diag, verify_each, NULL) &&
            pass_run(m, "cse", pass_cse, diag, verify_each, NULL) &&
            pass_run(m, "fold", pass_fold, diag, verify_each, NULL) &&
            pass_run(m, "dce", pass_dce, diag, verify_each, NULL);

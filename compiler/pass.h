@@ -19,8 +19,12 @@
  *         budget of registers (pass_licm.c)
  *   ifconv  branch triangles that only compute a value (a || b) become
  *         selects (pass_ifconv.c)
+ *   hoist   instructions both arms of a branch compute, once above it
+ *         (pass_hoist.c)
  *   address an address written as an earlier one of its block plus a
  *         constant or one scaled value (pass_address.c)
+ *   divide  64-bit unsigned division through 32 bits when the operands
+ *         fit, the remainder from the same division (pass_divide.c)
  */
 #ifndef SILK_PASS_H
 #define SILK_PASS_H
@@ -43,8 +47,10 @@ IrPass pass_cse;
 IrPass pass_licm;
 IrPass pass_ifconv;
 IrPass pass_address;
+IrPass pass_divide;
+IrPass pass_hoist;
 
-/* The pass named `name` ("fold", "ifconv", "dce", "cse", "licm", "address"), or NULL. */
+/* The pass named `name` ("fold", "ifconv", "dce", "cse", "licm", "hoist", "address", "divide"), or NULL. */
 IrPass *pass_find(const char *name);
 
 /* Runs `pass` (called `name` in messages) on every function of `m`, then

@@ -163,6 +163,8 @@ static LinForm form_of(IrValue v, IrInst *const *def, int depth)
 typedef struct Base {
     LinForm form;
     IrValue value;
+    IrInst *hoist;      /* set: computed in the sibling arm of a branch, */
+    IrBlock *from, *to; /* moved from there above the branch when used */
 } Base;
 
 /* Whether l - b is a constant (*atom NO_ATOM) or coef x one plain atom. */
@@ -232,7 +234,27 @@ static void remember(Base *bases, int *n, const LinForm *form, IrValue value)
         memmove(bases, bases + 1, (MAX_BASES - 1) * sizeof *bases);
         (*n)--;
     }
-    bases[(*n)++] = (Base){*form, value};
+    bases[(*n)++] = (Base){*form, value, NULL, NULL, NULL};
+}
+
+/* Moves a sibling arm's address computation above the branch, where it
+ * dominates both arms: the arm being rewritten then reaches its addresses
+ * from it (the stencil's x[r, c - 1] is x[r, c] - 4, and x[r, c] is loaded
+ * in the other arm).  Its operands are defined above the branch. */
+static void hoist_base(IrModule *m, Base *base)
+{
+    IrBlock *from = base->from, *to = base->to;
+    for (uint32_t i = 0; i < from->n_insts; i++)
+        if (from->insts[i] == base->hoist) {
+            memmove(&from->insts[i], &from->insts[i + 1], (from->n_insts - i - 1) * sizeof *from->insts);
+            from->n_insts--;
+            break;
+        }
+    IrInst *term = to->insts[to->n_insts - 1];
+    to->insts[to->n_insts - 1] = base->hoist;
+    to->insts = ir_grow(m->arena, to->insts, to->n_insts, sizeof *to->insts);
+    to->insts[to->n_insts++] = term;
+    base->hoist = NULL;
 }
 
 /* The address of `in` rewritten from an earlier base, when one is close. */
@@ -253,6 +275,8 @@ static bool rewrite_address(Rewriter *w, IrInst *in, Base *bases, int *n_bases)
                 !simple_difference(&l, &bases[i].form, &a, &coef, &k) ||
                 (a != NO_ATOM) != want_atom || (a != NO_ATOM && !w->defined[a]))
                 continue;
+            if (bases[i].hoist)
+                hoist_base(w->m, &bases[i]);
             in->operands[0] = materialize(w, bases[i].value, a, coef, k);
             remember(bases, n_bases, &l, in->operands[0]);
             return true;
@@ -261,10 +285,11 @@ static bool rewrite_address(Rewriter *w, IrInst *in, Base *bases, int *n_bases)
     return false;
 }
 
-static bool rewrite_block(Rewriter *w, IrBlock *b, bool *defined)
+static bool rewrite_block(Rewriter *w, IrBlock *b, bool *defined, const Base *seeds, int n_seeds)
 {
     Base bases[MAX_BASES];
-    int n_bases = 0;
+    int n_bases = n_seeds;
+    memcpy(bases, seeds, (size_t)n_seeds * sizeof *bases);
     bool changed = false;
     IrInst **out = NULL;
     uint32_t n_out = 0;
@@ -291,13 +316,56 @@ static bool rewrite_block(Rewriter *w, IrBlock *b, bool *defined)
 
 /* Which registers are available at the top of each block: parameters and
  * what the dominators define, found by walking the dominator tree. */
+/* Whether block b defines register `reg`. */
+static bool defines(const IrBlock *b, uint32_t reg)
+{
+    for (uint32_t i = 0; i < b->n_insts; i++)
+        if (ir_op_defines(b->insts[i]->op) && b->insts[i]->result == reg)
+            return true;
+    return false;
+}
+
+/* Bases for block `b` from its sibling arm, when b and the sibling are the
+ * two arms of a branch (each entered only from it): the sibling's memory
+ * addresses whose last step is pure and whose operands come from above. */
+static int sibling_bases(const Rewriter *w, const IrCfg *cfg, uint32_t b, Base *out)
+{
+    if (cfg->n_preds[b] != 1)
+        return 0;
+    IrBlock *a = w->f->blocks[cfg->preds[b][0]];
+    const IrInst *term = a->insts[a->n_insts - 1];
+    if (term->op != IR_CBR || term->target[0] == term->target[1])
+        return 0;
+    IrBlock *sib = term->target[0] == w->f->blocks[b] ? term->target[1] : term->target[0];
+    int si = cfg_block_index(w->f, sib);
+    if (si < 0 || cfg->n_preds[si] != 1)
+        return 0;
+    int n = 0;
+    for (uint32_t i = 0; i < sib->n_insts && n < MAX_BASES / 2; i++) {
+        const IrInst *in = sib->insts[i];
+        IrValue addr = in->n_operands ? in->operands[0] : (IrValue){0};
+        if (!is_memory(in) || addr.kind != IRV_REG || addr.reg >= w->n_regs || !w->def[addr.reg])
+            continue;
+        IrInst *d = w->def[addr.reg];
+        bool from_above = defines(sib, addr.reg) && pass_pure(d) && !pass_may_trap(d);
+        for (uint32_t k = 0; from_above && k < d->n_operands; k++)
+            from_above = d->operands[k].kind != IRV_REG || !defines(sib, d->operands[k].reg);
+        LinForm f = form_of(addr, w->def, 0);
+        if (from_above && f.ok && f.n >= 2)
+            out[n++] = (Base){f, addr, d, sib, a};
+    }
+    return n;
+}
+
 static void walk(Rewriter *w, const IrCfg *cfg, uint32_t b, bool *defined, Arena *scratch,
                  bool *changed)
 {
     bool *mine = ARENA_ARRAY(scratch, bool, w->n_regs ? w->n_regs : 1);
     memcpy(mine, defined, w->n_regs * sizeof *mine);
     w->defined = mine;
-    *changed |= rewrite_block(w, w->f->blocks[b], mine);
+    Base seeds[MAX_BASES / 2];
+    int n_seeds = sibling_bases(w, cfg, b, seeds);
+    *changed |= rewrite_block(w, w->f->blocks[b], mine, seeds, n_seeds);
     for (uint32_t c = 0; c < cfg->n_children[b]; c++)
         walk(w, cfg, cfg->children[b][c], mine, scratch, changed);
 }

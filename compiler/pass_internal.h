@@ -32,6 +32,10 @@ bool pass_may_trap(const IrInst *in);
 /* Whether two operands are the same register or the same constant. */
 bool pass_same_value(IrValue a, IrValue b);
 
+/* Whether two instructions compute the same thing from the same operands
+ * (either order for a commutative opcode): what CSE and hoisting merge. */
+bool pass_equal_insts(const IrInst *a, const IrInst *b);
+
 /* ---- replacing values ---- */
 
 /* Replacements by register: a use of r becomes to[r] when set[r]. */

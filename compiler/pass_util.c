@@ -45,6 +45,43 @@ bool pass_same_value(IrValue a, IrValue b)
     return a.type == b.type && a.bits == b.bits;
 }
 
+static bool commutative(IrOp op)
+{
+    switch (op) {
+    case IR_ADD: case IR_MUL: case IR_AND: case IR_OR: case IR_XOR: case IR_SMIN: case IR_UMIN:
+    case IR_SMAX: case IR_UMAX:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool same_attributes(const IrInst *a, const IrInst *b)
+{
+    switch (a->op) {
+    case IR_CMP: return a->cmp == b->cmp;
+    case IR_SREG: return a->sreg == b->sreg;
+    case IR_ADDR: return a->space == b->space && a->symbol && b->symbol && strcmp(a->symbol, b->symbol) == 0;
+    default: return true;
+    }
+}
+
+static bool same_operands(const IrInst *a, const IrInst *b)
+{
+    bool in_order = true;
+    for (uint32_t k = 0; k < a->n_operands; k++)
+        in_order &= pass_same_value(a->operands[k], b->operands[k]);
+    if (in_order || !commutative(a->op) || a->n_operands != 2)
+        return in_order;
+    return pass_same_value(a->operands[0], b->operands[1]) && pass_same_value(a->operands[1], b->operands[0]);
+}
+
+bool pass_equal_insts(const IrInst *a, const IrInst *b)
+{
+    return a->op == b->op && a->type == b->type && a->n_operands == b->n_operands && same_attributes(a, b) &&
+           same_operands(a, b);
+}
+
 /* ---- replacements ------------------------------------------------------- */
 
 IrSubst pass_subst_new(const IrFunc *f, Arena *scratch)
