@@ -139,9 +139,10 @@ const char *ir_atom_name(IrAtom atom)
 IrType ir_operand_type(const IrFunc *f, const IrInst *inst, uint32_t index)
 {
     switch (inst->op) {
-    case IR_LOAD: return IRT_I64;
-    case IR_STORE: return index == 0 ? IRT_I64 : IRT_VOID;
-    case IR_ATOM: return index == 0 ? IRT_I64 : inst->type;
+    /* A shared address may be 32 bits (the window is smaller than 4 GiB). */
+    case IR_LOAD: return inst->space == IRS_SHARED ? IRT_VOID : IRT_I64;
+    case IR_STORE: return index == 0 && inst->space != IRS_SHARED ? IRT_I64 : IRT_VOID;
+    case IR_ATOM: return index != 0 ? inst->type : inst->space == IRS_SHARED ? IRT_VOID : IRT_I64;
     case IR_SHFL: return index == 1 ? IRT_I32 : inst->type;
     case IR_BALLOT: case IR_CBR: return IRT_I1;
     case IR_SELECT: return index == 0 ? IRT_I1 : inst->type;

@@ -452,6 +452,15 @@ static bool symbol_exists(const Verifier *v, const IrInst *in)
 }
 
 /* Comparisons, memory and the machine's own operations. */
+/* A shared-memory address is i64 or i32 (other spaces: i64, by
+ * ir_operand_type). */
+static void check_shared_address(Verifier *v, uint32_t b, uint32_t i, const IrInst *in)
+{
+    IrType a = type_of(v, in->operands[0]);
+    if (in->space == IRS_SHARED && a != IRT_VOID && a != IRT_I64 && a != IRT_I32)
+        report(v, b, (int)i, "a shared address is i64 or i32, not %s", ir_type_name(a));
+}
+
 static void check_machine(Verifier *v, uint32_t b, uint32_t i, const IrInst *in)
 {
     const char *name = ir_op_name(in->op);
@@ -473,10 +482,15 @@ static void check_machine(Verifier *v, uint32_t b, uint32_t i, const IrInst *in)
             report(v, b, (int)i, "'atom' works on global or shared memory only");
         else if (t == IRT_I1)
             report(v, b, (int)i, "'atom' cannot work on i1");
+        else
+            check_shared_address(v, b, i, in);
+        break;
+    case IR_LOAD: case IR_STORE:
+        check_shared_address(v, b, i, in);
         break;
     case IR_ADDR:
-        if (t != IRT_I64)
-            report(v, b, (int)i, "'addr' gives i64, not %s", ir_type_name(t));
+        if (t != IRT_I64 && !(t == IRT_I32 && in->space == IRS_SHARED))
+            report(v, b, (int)i, "'addr' gives i64 (or i32 in shared memory), not %s", ir_type_name(t));
         else if (in->space != IRS_SHARED && in->space != IRS_PARAM)
             report(v, b, (int)i, "'addr' names a shared array or a parameter");
         else if (!symbol_exists(v, in))

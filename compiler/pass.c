@@ -28,6 +28,7 @@ static const struct {
     {"hoist", pass_hoist},
     {"address", pass_address},
     {"divide", pass_divide},
+    {"narrow", pass_narrow},
 };
 
 IrPass *pass_find(const char *name)
@@ -88,6 +89,7 @@ bool ir_optimize(IrModule *m, Diag *diag, bool verify_each)
      * round's cse and licm. */
     return pass_run(m, "address", pass_address, diag, verify_each, NULL) &&
            pass_run(m, "divide", pass_divide, diag, verify_each, NULL) &&
+           pass_run(m, "narrow", pass_narrow, diag, verify_each, NULL) &&
            pass_run(m, "cse", pass_cse, diag, verify_each, NULL) &&
            pass_run(m, "fold", pass_fold, diag, verify_each, NULL) &&
            pass_run(m, "dce", pass_dce, diag, verify_each, NULL);

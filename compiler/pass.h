@@ -25,6 +25,7 @@
  *         constant or one scaled value (pass_address.c)
  *   divide  64-bit unsigned division through 32 bits when the operands
  *         fit, the remainder from the same division (pass_divide.c)
+ *   narrow  shared-memory addresses in 32 bits (pass_narrow.c)
  */
 #ifndef SILK_PASS_H
 #define SILK_PASS_H
@@ -48,9 +49,10 @@ IrPass pass_licm;
 IrPass pass_ifconv;
 IrPass pass_address;
 IrPass pass_divide;
+IrPass pass_narrow;
 IrPass pass_hoist;
 
-/* The pass named `name` ("fold", "ifconv", "dce", "cse", "licm", "hoist", "address", "divide"), or NULL. */
+/* The pass named `name` ("fold", "ifconv", "dce", "cse", "licm", "hoist", "address", "divide", "narrow"), or NULL. */
 IrPass *pass_find(const char *name);
 
 /* Runs `pass` (called `name` in messages) on every function of `m`, then

@@ -486,7 +486,7 @@ static void address_of(PtxFunc *e, const IrInst *in)
 {
     PtxOperand d = dst(e, in);
     if (in->space == IRS_SHARED) {
-        ptx_line(e, "mov.u64 %s, %s", d.text, in->symbol);
+        ptx_line(e, "mov.u%d %s, %s", ir_type_bits(in->type), d.text, in->symbol);
         return;
     }
     for (uint32_t p = 0; p < e->f->n_params; p++)

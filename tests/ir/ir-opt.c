@@ -2,7 +2,7 @@
  * ir-opt.c: a test-only driver for the IR passes, so each pass is tested
  * from hand-written IR (tests/ir/run.sh).
  *
- *   ir-opt FILE.ir PASS...    PASS: fold, dce, cse, licm, or O (the
+ *   ir-opt FILE.ir PASS...    PASS: a pass of compiler/pass.c, or O (the
  *                             whole pipeline, ir_optimize)
  *
  * Reads and verifies FILE.ir, runs the passes in the order given, the
@@ -52,7 +52,7 @@ int main(int argc, char **argv)
     }
     for (int i = 2; i < argc; i++)
         if (strcmp(argv[i], "O") != 0 && !pass_find(argv[i])) {
-            fprintf(stderr, "ir-opt: unknown pass '%s' (fold, dce, cse, licm, O)\n", argv[i]);
+            fprintf(stderr, "ir-opt: unknown pass '%s' (fold, ifconv, dce, cse, hoist, licm, address, divide, narrow, O)\n", argv[i]);
             return 2;
         }
     Arena *arena = arena_new();
