@@ -146,6 +146,13 @@ static Type *check_qgemm(Checker *k, Node *call)
             diag_error(k->diag, call->span, "%s multiplies two matrices: %s(a, b, scale)", call->a->name, call->a->name);
         return error_type();
     }
+    /* Silk has no 8- or 4-bit float types: the code generator multiplies
+     * the elements as the integers their types say, which is int8's meaning
+     * and not the others'.  Said at the call, so it is never silent. */
+    if (strncmp(call->a->name, "int8_", 5) != 0)
+        diag_warning(k->diag, W_QGEMM_FORMAT, call->a->span,
+                     "%s: the elements are multiplied as the integers of their type; %.*s values are not decoded",
+                     call->a->name, (int)(strstr(call->a->name, "_qgemm_t") - call->a->name), call->a->name);
     Type *t = ARENA_NEW(k->arena, Type);
     t->kind = TY_TILE;
     t->elem = type_is_float(scale) ? scale : type_scalar(TY_F32);
