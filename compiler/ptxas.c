@@ -28,34 +28,27 @@
  * is the kernel's.  A "Used" line is the entry's unless another function's
  * block came between the entry's "Compiling" line and its own block.
  *
- * The driver.  Each run is fork + execv of ptxas (never a shell: a path
- * with spaces or quotes must reach ptxas as it is), its stdout and stderr
- * into one pipe, stdin from /dev/null.  An exec failure comes back through
- * a close-on-exec pipe as the child's errno, so "cannot start" is told
- * apart from "ptxas failed" without guessing from exit status 127.
+ * The driver.  Each run is a job of jobs.h: fork + execv of ptxas (never
+ * a shell: a path with spaces or quotes must reach ptxas as it is), its
+ * stdout and stderr into one pipe, stdin from /dev/null, an exec failure
+ * told apart from "ptxas failed" by the child's errno.
  * ptxas_run_targets (and ptxas_assemble_targets, the same with the cubin
- * kept) keeps at most one child per online core and reads all
- * their pipes with poll, so no child ever blocks on a full pipe; results
- * land in their input slot whatever order the children finish in.
+ * kept) keeps at most one child per online core; results land in their
+ * input slot whatever order the children finish in.
  */
 #include <config.h>
 
 #include "ptxas.h"
 
+#include "jobs.h"
+
 #include <assert.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 /* ---- text slices ---------------------------------------------------------- */
 
@@ -366,298 +359,56 @@ KernelResources ptxas_resources(const KernelUsage *u, const ArchLimits *arch, bo
 
 /* ---- finding ptxas -------------------------------------------------------- */
 
-static bool is_executable(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
-}
-
-/* The first executable DIR/name for DIR in $PATH, written to buf.  An empty
- * DIR is the current directory, as in the shell. */
-static bool search_path(const char *name, char *buf, size_t size)
-{
-    const char *dirs = getenv("PATH");
-    if (!dirs)
-        dirs = "/usr/bin:/bin";
-    while (*dirs) {
-        size_t len = strcspn(dirs, ":");
-        int written = len ? snprintf(buf, size, "%.*s/%s", (int)len, dirs, name)
-                          : snprintf(buf, size, "./%s", name);
-        if (written > 0 && (size_t)written < size && is_executable(buf))
-            return true;
-        dirs += len + (dirs[len] == ':');
-    }
-    return false;
-}
-
-/* A command name: a path when it has a slash, else a name on $PATH. */
-static bool command_exists(const char *name)
-{
-    char buf[4096];
-    return strchr(name, '/') ? is_executable(name) : search_path(name, buf, sizeof buf);
-}
-
 const char *ptxas_find(void)
 {
     const char *env = getenv("SILK_PTXAS");
     if (env && strcmp(env, "none") == 0)
         return NULL; /* the user's way to say there is none (tests of the estimate) */
-    if (env && *env && command_exists(env))
+    if (env && *env && jobs_command_exists(env))
         return env;
 #ifdef PTXAS_PATH
-    if (is_executable(PTXAS_PATH))
+    if (jobs_is_executable(PTXAS_PATH))
         return PTXAS_PATH;
 #endif
     /* The bare name: no buffer to keep, and ptxas_run looks it up again. */
-    return command_exists("ptxas") ? "ptxas" : NULL;
-}
-
-/* The path to execv: `ptxas` itself when it has a slash, else its place on
- * $PATH (execvp would do this, but falls back to running the file with
- * /bin/sh when the kernel refuses it). */
-static const char *resolve_command(const char *ptxas, Arena *arena)
-{
-    char buf[4096];
-    if (strchr(ptxas, '/'))
-        return ptxas;
-    if (!search_path(ptxas, buf, sizeof buf)) {
-        errno = ENOENT;
-        return NULL;
-    }
-    return arena_strndup(arena, buf, strlen(buf));
+    return jobs_command_exists("ptxas") ? "ptxas" : NULL;
 }
 
 /* ---- running ptxas -------------------------------------------------------- */
 
-/* One ptxas in flight. */
-typedef struct Job {
-    int index;   /* its pair */
-    pid_t pid;
-    int fd;      /* read end of its output pipe */
-    char *text;  /* what it has printed */
-    size_t len, capacity;
-} Job;
-
-static void close_pipe(int fds[2])
+/* Fills one pair's report from its job: ptxas's -v output parsed, or its
+ * exit status with its output verbatim. */
+static void finish_pair(const JobRun *run, const char *arch, Arena *arena, PtxasReport *out)
 {
-    close(fds[0]);
-    close(fds[1]);
-}
-
-/* Best effort: if it fails, a later child merely holds a pipe end open
- * that nothing writes to. */
-static void set_cloexec(int fd)
-{
-    int flags = fcntl(fd, F_GETFD);
-    if (flags >= 0)
-        (void)fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
-}
-
-/* The child: only async-signal-safe calls between fork and exec.  An exec
- * failure is reported as errno through `report`, which exec closes.  Both
- * pipe ends move above 2 first: a caller that closed its stdin or stdout
- * gets pipes there, and the dup2 calls would overwrite them. */
-static _Noreturn void exec_child(const char *path, char *const argv[], int output, int report)
-{
-    int out = fcntl(output, F_DUPFD, 3);
-    int rep = fcntl(report, F_DUPFD_CLOEXEC, 3);
-    int null = open("/dev/null", O_RDONLY);
-    if (out >= 0 && rep >= 0 && null >= 0 && dup2(null, STDIN_FILENO) >= 0 &&
-        dup2(out, STDOUT_FILENO) >= 0 && dup2(out, STDERR_FILENO) >= 0) {
-        close(out); /* ptxas holds the pipe only as stdout and stderr */
-        if (output > STDERR_FILENO)
-            close(output);
-        if (null > STDERR_FILENO)
-            close(null);
-        execv(path, argv);
+    if (run->status == JOBS_NOT_STARTED) {
+        *out = (PtxasReport){.exit_status = PTXAS_NOT_STARTED};
+    } else {
+        int result = run->status;
+        if (result == 0 && !ptxas_parse(run->output, run->len, arena, out))
+            result = PTXAS_BAD_OUTPUT;
+        if (result != 0)
+            *out = (PtxasReport){.errors = run->output};
+        out->exit_status = result;
     }
-    int err = errno;
-    (void)!write(rep >= 0 ? rep : report, &err, sizeof err);
-    _exit(127);
-}
-
-/* What the child wrote to its report pipe before exec: 0 if exec
- * succeeded (the pipe closed empty), else its errno. */
-static int exec_error(int report)
-{
-    int err = 0;
-    ssize_t got;
-    do
-        got = read(report, &err, sizeof err);
-    while (got < 0 && errno == EINTR);
-    return got == (ssize_t)sizeof err ? err : 0;
-}
-
-static pid_t wait_child(pid_t pid, int *status)
-{
-    pid_t got;
-    do
-        got = waitpid(pid, status, 0);
-    while (got < 0 && errno == EINTR);
-    return got;
-}
-
-/* Starts ptxas on one pair, writing the cubin to `cubin` (/dev/null:
- * only the -v report is wanted); false with errno when it cannot start. */
-static bool start_job(const char *path, const char *ptx, const char *arch, const char *cubin,
-                      Job *job)
-{
-    int output[2], report[2];
-    if (pipe(output) != 0)
-        return false;
-    if (pipe(report) != 0) {
-        int err = errno;
-        close_pipe(output);
-        errno = err;
-        return false;
-    }
-    /* Later children must not inherit the read ends, nor exec keep `report`. */
-    set_cloexec(output[0]);
-    set_cloexec(report[1]);
-    char *argv[] = {(char *)path, "-v", "--gpu-name", (char *)arch, "-o", (char *)cubin,
-                    (char *)ptx, NULL};
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(output[0]);
-        close(report[0]);
-        exec_child(path, argv, output[1], report[1]);
-    }
-    int err = pid < 0 ? errno : 0;
-    close(output[1]);
-    close(report[1]);
-    if (pid > 0)
-        err = exec_error(report[0]);
-    close(report[0]);
-    if (err) {
-        int status;
-        if (pid > 0)
-            wait_child(pid, &status);
-        close(output[0]);
-        errno = err;
-        return false;
-    }
-    job->pid = pid;
-    job->fd = output[0];
-    job->len = 0;
-    return true;
-}
-
-/* Reads what is ready from a job's pipe; false at end of file. */
-static bool read_job(Job *job, Arena *arena)
-{
-    if (job->capacity - job->len < 4096) {
-        size_t grown = job->capacity ? 2 * job->capacity : 8192;
-        job->text = arena_grow(arena, job->text, job->len, grown, 1);
-        job->capacity = grown;
-    }
-    ssize_t got = read(job->fd, job->text + job->len, job->capacity - job->len - 1);
-    if (got < 0)
-        return errno == EINTR || errno == EAGAIN;
-    job->len += (size_t)got;
-    return got > 0;
-}
-
-static int exit_status(int status)
-{
-    if (WIFEXITED(status))
-        return WEXITSTATUS(status);
-    if (WIFSIGNALED(status))
-        return 128 + WTERMSIG(status);
-    return 255;
-}
-
-/* Waits for a job's child and fills its report from what it printed. */
-static void finish_job(Job *job, const char *arch, Arena *arena, PtxasReport *out)
-{
-    int status = 0;
-    close(job->fd);
-    int result = wait_child(job->pid, &status) < 0 ? 255 : exit_status(status);
-    /* NUL-terminated: read_job leaves a byte of zeroed arena memory. */
-    const char *text = job->text ? job->text : "";
-    if (result == 0 && !ptxas_parse(text, job->len, arena, out))
-        result = PTXAS_BAD_OUTPUT;
-    if (result != 0)
-        *out = (PtxasReport){.errors = text};
     out->arch = arena_strndup(arena, arch, strlen(arch));
-    out->exit_status = result;
-}
-
-static int max_jobs(int n)
-{
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    if (cores < 1)
-        cores = 1;
-    return cores < n ? (int)cores : n;
-}
-
-/* The running jobs, slots [0, n_running) of `jobs`. */
-typedef struct Pool {
-    const char *path;
-    const char **ptx_paths, **archs;
-    const char **cubin_paths; /* NULL: each cubin goes to /dev/null */
-    Arena *arena;
-    PtxasReport *out;
-    int *errors;  /* errno of each pair that could not start */
-    Job *jobs;
-    struct pollfd *fds;
-    int n_running;
-} Pool;
-
-static void start_pair(Pool *pool, int i)
-{
-    Job *job = &pool->jobs[pool->n_running];
-    *job = (Job){.index = i};
-    const char *cubin = pool->cubin_paths ? pool->cubin_paths[i] : "/dev/null";
-    if (pool->path && start_job(pool->path, pool->ptx_paths[i], pool->archs[i], cubin, job)) {
-        pool->n_running++;
-        return;
-    }
-    pool->errors[i] = pool->path ? errno : ENOENT;
-    pool->out[i] = (PtxasReport){.exit_status = PTXAS_NOT_STARTED};
-    pool->out[i].arch = arena_strndup(pool->arena, pool->archs[i], strlen(pool->archs[i]));
-}
-
-/* Waits for output from any running job, reads it, and retires the jobs
- * that reached end of file. */
-static void service_jobs(Pool *pool)
-{
-    for (int j = 0; j < pool->n_running; j++)
-        pool->fds[j] = (struct pollfd){.fd = pool->jobs[j].fd, .events = POLLIN};
-    if (poll(pool->fds, (nfds_t)pool->n_running, -1) < 0) {
-        if (errno == EINTR)
-            return; /* the caller polls again */
-        /* poll itself failed: blocking reads still end, as no child waits
-         * on anything but its own pipe. */
-        for (int j = 0; j < pool->n_running; j++)
-            pool->fds[j].revents = POLLIN;
-    }
-    /* Downward, so the job moved into a freed slot has been served. */
-    for (int j = pool->n_running - 1; j >= 0; j--) {
-        if (!pool->fds[j].revents)
-            continue;
-        Job *job = &pool->jobs[j];
-        if (read_job(job, pool->arena))
-            continue;
-        finish_job(job, pool->archs[job->index], pool->arena, &pool->out[job->index]);
-        pool->jobs[j] = pool->jobs[--pool->n_running];
-    }
 }
 
 /* The first result (in input order) that is not 0, errno set for a start
  * failure. */
-static int first_failure(const Pool *pool, int n)
+static int first_failure(const JobRun *runs, const PtxasReport *out, int n)
 {
     for (int i = 0; i < n; i++) {
-        int result = pool->out[i].exit_status;
+        int result = out[i].exit_status;
         if (result == PTXAS_NOT_STARTED)
-            errno = pool->errors[i];
+            errno = runs[i].error;
         if (result != 0)
             return result;
     }
     return 0;
 }
 
-/* ptxas_run_targets and ptxas_assemble_targets: one pool of jobs. */
+/* ptxas_run_targets and ptxas_assemble_targets: `PTXAS -v --gpu-name ARCH
+ * -o CUBIN PTX` per pair, CUBIN /dev/null when only the report is wanted. */
 static int run_pool(const char *ptxas, const char *ptx_paths[], const char *archs[],
                     const char *cubin_paths[], int n, Arena *arena, PtxasReport *out)
 {
@@ -667,27 +418,20 @@ static int run_pool(const char *ptxas, const char *ptx_paths[], const char *arch
         errno = EINVAL;
         return PTXAS_NOT_STARTED;
     }
-    const char *path = resolve_command(ptxas, arena); /* NULL: no pair can start */
-    int slots = max_jobs(n);
-    Pool pool = {
-        .path = path,
-        .ptx_paths = ptx_paths,
-        .archs = archs,
-        .cubin_paths = cubin_paths,
-        .arena = arena,
-        .out = out,
-        .errors = ARENA_ARRAY(arena, int, (size_t)n),
-        .jobs = ARENA_ARRAY(arena, Job, (size_t)slots),
-        .fds = ARENA_ARRAY(arena, struct pollfd, (size_t)slots),
-    };
-    int next = 0;
-    while (next < n || pool.n_running > 0) {
-        while (next < n && pool.n_running < slots)
-            start_pair(&pool, next++);
-        if (pool.n_running > 0)
-            service_jobs(&pool);
+    const char *path = jobs_resolve_command(ptxas, arena); /* NULL: no pair can start */
+    JobRun *runs = ARENA_ARRAY(arena, JobRun, (size_t)n);
+    for (int i = 0; i < n; i++) {
+        const char *cubin = cubin_paths ? cubin_paths[i] : "/dev/null";
+        const char *args[] = {path ? path : ptxas, "-v", "--gpu-name", archs[i], "-o", cubin,
+                              ptx_paths[i], NULL};
+        char **argv = ARENA_ARRAY(arena, char *, sizeof args / sizeof args[0]);
+        memcpy(argv, args, sizeof args);
+        runs[i] = (JobRun){.path = path, .argv = argv};
     }
-    return first_failure(&pool, n);
+    jobs_run(runs, n, arena);
+    for (int i = 0; i < n; i++)
+        finish_pair(&runs[i], archs[i], arena, &out[i]);
+    return first_failure(runs, out, n);
 }
 
 int ptxas_run_targets(const char *ptxas, const char *ptx_paths[], const char *archs[], int n,

@@ -1,0 +1,587 @@
+/*
+ * cubin.c: read each entry function's resources from a cubin's ELF
+ * records, to the figures ptxas -v prints.
+ *
+ * The file (CUDA 13.0 ptxas and nvlink, checked with readelf and against
+ * ptxas -v on sm_75, 80, 86, 89, 90, 100, 103, 110, 120, 121):
+ *
+ *   - ELF64, little-endian, e_machine 190 (EM_CUDA), e_type ET_EXEC
+ *     (ptxas, nvcc -cubin, nvlink) or ET_REL (ptxas -c).  The SM number is
+ *     e_flags bits 8-15 when EI_ABIVERSION is 8 or more (0x4b04 for sm_75,
+ *     0x5a04 for sm_90 and sm_90a, 0x6402 for sm_100, 0x7902 for sm_121);
+ *     older toolkits (ABI version 7: EF_CUDA_SM(x) = x) kept it in bits 0-7.
+ *   - Entry functions are the FUNC symbols with STO_CUDA_ENTRY (0x10) in
+ *     st_other; device functions ("$kA$helper", or "helper" under -c) lack
+ *     it.  Their order in .symtab is the order ptxas -v prints them.
+ *   - .nv.info sections are a list of attributes: a format byte, an
+ *     attribute byte, then for format 1 (NVAL) two zero bytes, for 2 (BVAL)
+ *     a value byte and a pad byte, for 3 (HVAL) a u16 value, for 4 (SVAL) a
+ *     u16 size and that many bytes.  Every attribute is a multiple of 4
+ *     bytes long.
+ *   - The global .nv.info holds per-function EIATTR_REGCOUNT (0x2f) and
+ *     EIATTR_FRAME_SIZE (0x11), each SVAL [u32 symbol index, u32 value]:
+ *     the register count and stack frame of ptxas -v.  Old toolkits
+ *     recorded registers in bits 24-31 of .text.NAME's sh_info
+ *     (SHI_REGISTERS) and barriers in bits 20-26 of its sh_flags
+ *     (SHF_BARRIERS); CUDA 13 still fills SHI_REGISTERS before sm_90, so
+ *     both are read when the attributes are missing.
+ *   - .nv.info.NAME holds EIATTR_MAX_THREADS (0x05, SVAL 3 x u32: .maxntid),
+ *     EIATTR_REQNTID (0x10, SVAL 3 x u32), EIATTR_MAXREG_COUNT (0x1b, HVAL:
+ *     the register cap, 255 when none) and EIATTR_NUM_BARRIERS (0x4c, BVAL:
+ *     the count ptxas -v prints as "used N barriers"; absent when 0).
+ *   - .nv.shared.NAME (NOBITS) is the kernel's static shared window;
+ *     .nv.constant0.NAME its constant bank 0 (what ptxas -v prints as
+ *     cmem[0] before sm_90, where it stopped printing it).  Each names its
+ *     kernel twice: by the suffix, and by sh_info, the index of .text.NAME,
+ *     which is the kernel symbol's st_shndx.  Both must agree.
+ *
+ * Shared memory.  Up to sm_89 the size of .nv.shared.NAME is ptxas -v's
+ * "bytes smem".  From sm_90 on, in an executable cubin (ET_EXEC, from ptxas
+ * or nvlink) it is exactly 1024 bytes more: the driver's per-CTA system
+ * reservation (cudaDevAttrReservedSharedMemoryPerBlock, 1 KiB since
+ * sm_80) is placed by the assembler at the start of the window, and the
+ * user's variables follow it (the module also gains a
+ * .nv.reservedSmem.offset0 symbol and a .nv.shared.reserved.0 section, but
+ * neither holds the 1024).  Measured: 1000 bytes -> 2024, 4096 -> 5120,
+ * 8 -> 1040 after padding to 16, a .align 1024 array of 100 -> 1136 (112 +
+ * 1024), 49152 -> 50176, an mbarrier only -> 1032, a kernel with no shared
+ * variable in a module with an .extern .shared -> 1024 (ptxas: 0), a
+ * callee's module-scope array -> counted in each caller, the same with
+ * .reqnctapercluster, .reqntid, .minnctapersm and %reserved_smem_offset_*
+ * (EIATTR_RESERVED_SMEM_USED set), on sm_90, 100 and 120; nvlink's output
+ * of ptxas -c objects likewise.  A relocatable object (ptxas -c, ET_REL)
+ * holds the kernel's own variables only, with no reservation.  So:
+ * static_smem = size - 1024 for ET_EXEC on sm_90 and newer, else size;
+ * a kernel without the section uses none.  The occupancy engine adds the
+ * driver's reservation itself, as it does for ptxas's figure.
+ */
+#include <config.h>
+
+#include "cubin.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    ELF_HEADER_SIZE = 64,
+    SECTION_HEADER_SIZE = 64,
+    SYMBOL_SIZE = 24,
+    EM_CUDA = 190,
+    ET_REL = 1,
+    ET_EXEC = 2,
+    SHT_SYMTAB = 2,
+    SHT_NOBITS = 8,
+    SHT_CUDA_INFO = 0x70000000,
+    STT_FUNC = 2,
+    STO_CUDA_ENTRY = 0x10,
+    /* the attributes read (EIATTR_*) */
+    ATTR_MAX_THREADS = 0x05,
+    ATTR_REQNTID = 0x10,
+    ATTR_FRAME_SIZE = 0x11,
+    ATTR_MAXREG_COUNT = 0x1b,
+    ATTR_REGCOUNT = 0x2f,
+    ATTR_NUM_BARRIERS = 0x4c,
+    /* the reservation inside .nv.shared.NAME from sm_90 on (see above) */
+    RESERVED_SMEM_SM90 = 1024,
+};
+
+/* ---- bounded reading -------------------------------------------------------- */
+
+typedef struct Section {
+    uint32_t name, type, link, info;
+    uint64_t flags, offset, size;
+} Section;
+
+typedef struct Elf {
+    const unsigned char *data;
+    size_t len;
+    int type, sm;
+    Section *sections;
+    unsigned n_sections;
+    const Section *names; /* the section name table */
+    char *error;
+    size_t size;
+} Elf;
+
+static uint16_t read16(const unsigned char *p)
+{
+    return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static uint32_t read32(const unsigned char *p)
+{
+    return (uint32_t)read16(p) | (uint32_t)read16(p + 2) << 16;
+}
+
+static uint64_t read64(const unsigned char *p)
+{
+    return (uint64_t)read32(p) | (uint64_t)read32(p + 4) << 32;
+}
+
+/* Whether [offset, offset + size) lies within a file of `len` bytes,
+ * without overflow. */
+static bool fits(size_t len, uint64_t offset, uint64_t size)
+{
+    return offset <= len && size <= len - offset;
+}
+
+static bool fail(Elf *elf, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (elf->size)
+        vsnprintf(elf->error, elf->size, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+/* The one message for every part of the file that ends past its end. */
+static bool check_extent(Elf *elf, const char *what, uint64_t offset, uint64_t size)
+{
+    if (fits(elf->len, offset, size))
+        return true;
+    return fail(elf, "truncated or corrupt: %s at offset %llu (%llu bytes) ends past the end "
+                     "of the file (%zu bytes)",
+                what, (unsigned long long)offset, (unsigned long long)size, elf->len);
+}
+
+/* A NUL-terminated string at `offset` in section `s`, or NULL. */
+static const char *string_at(const Elf *elf, const Section *s, uint64_t offset)
+{
+    if (s->type == SHT_NOBITS || offset >= s->size)
+        return NULL;
+    const char *start = (const char *)elf->data + s->offset + offset;
+    return memchr(start, '\0', (size_t)(s->size - offset)) ? start : NULL;
+}
+
+/* ---- the headers ------------------------------------------------------------ */
+
+/* The SM number from e_flags: bits 8-15 from ABI version 8 (CUDA 12.8
+ * and 13), bits 0-7 before. */
+static int header_sm(const unsigned char *h)
+{
+    uint32_t flags = read32(h + 48);
+    return h[8] >= 8 ? (int)(flags >> 8 & 0xff) : (int)(flags & 0xff);
+}
+
+static bool read_header(Elf *elf)
+{
+    const unsigned char *h = elf->data;
+    if (elf->len == 0)
+        return fail(elf, "empty file");
+    if (elf->len < 4 || memcmp(h, "\177ELF", 4) != 0)
+        return fail(elf, "not an ELF file");
+    if (elf->len < 6)
+        return fail(elf, "truncated ELF header (%zu of %d bytes)", elf->len, ELF_HEADER_SIZE);
+    if (h[4] != 2)
+        return fail(elf, "%s ELF file; a cubin is 64-bit ELF", h[4] == 1 ? "32-bit" : "unknown-class");
+    if (h[5] != 1)
+        return fail(elf, "big-endian ELF file; a cubin is little-endian");
+    if (elf->len < ELF_HEADER_SIZE)
+        return fail(elf, "truncated ELF header (%zu of %d bytes)", elf->len, ELF_HEADER_SIZE);
+    unsigned machine = read16(h + 18);
+    if (machine != EM_CUDA)
+        return fail(elf, "ELF file for machine %u, not a CUDA cubin (machine 190)", machine);
+    elf->type = read16(h + 16);
+    if (elf->type != ET_EXEC && elf->type != ET_REL)
+        return fail(elf, "ELF file of type %d, not an executable or relocatable cubin", elf->type);
+    elf->sm = header_sm(h);
+    if (elf->sm == 0)
+        return fail(elf, "no SM number in ELF flags 0x%x", (unsigned)read32(h + 48));
+    uint64_t phoff = read64(h + 32);
+    uint64_t phsize = (uint64_t)read16(h + 54) * read16(h + 56);
+    return phsize == 0 || check_extent(elf, "program header table", phoff, phsize);
+}
+
+static bool read_sections(Elf *elf, Arena *arena)
+{
+    const unsigned char *h = elf->data;
+    uint64_t shoff = read64(h + 40);
+    unsigned entsize = read16(h + 58), count = read16(h + 60), names = read16(h + 62);
+    if (count == 0)
+        return fail(elf, "no section headers");
+    if (entsize != SECTION_HEADER_SIZE)
+        return fail(elf, "section header size %u, not %d", entsize, SECTION_HEADER_SIZE);
+    if (!check_extent(elf, "section header table", shoff, (uint64_t)count * entsize))
+        return false;
+    if (names >= count)
+        return fail(elf, "section name table index %u out of range (%u sections)", names, count);
+    elf->sections = ARENA_ARRAY(arena, Section, count);
+    elf->n_sections = count;
+    for (unsigned i = 0; i < count; i++) {
+        const unsigned char *p = elf->data + shoff + (uint64_t)i * entsize;
+        Section *s = &elf->sections[i];
+        *s = (Section){.name = read32(p), .type = read32(p + 4), .flags = read64(p + 8),
+                       .offset = read64(p + 24), .size = read64(p + 32),
+                       .link = read32(p + 40), .info = read32(p + 44)};
+        char what[32];
+        snprintf(what, sizeof what, "section %u", i);
+        if (s->type != SHT_NOBITS && !check_extent(elf, what, s->offset, s->size))
+            return false;
+    }
+    elf->names = &elf->sections[names];
+    return true;
+}
+
+/* A section's name; NULL (with the error set) when it does not read. */
+static const char *section_name(Elf *elf, unsigned index)
+{
+    const char *name = string_at(elf, elf->names, elf->sections[index].name);
+    if (!name)
+        fail(elf, "section %u has no readable name", index);
+    return name;
+}
+
+/* ---- the entry functions ----------------------------------------------------- */
+
+typedef struct Kernels {
+    KernelUsage *usage;
+    CubinKernel *details;
+    unsigned *section; /* each kernel's .text section (its symbol's st_shndx) */
+    int n, capacity;
+    int *by_symbol;    /* symbol index -> kernel, or -1 */
+    int *by_section;   /* section index -> kernel whose .text it is, or -1 */
+} Kernels;
+
+static void add_kernel(Kernels *k, Arena *arena, const char *name, unsigned section)
+{
+    if (k->n == k->capacity) {
+        int grown = k->capacity ? 2 * k->capacity : 8;
+        k->usage = arena_grow(arena, k->usage, (size_t)k->n, (size_t)grown, sizeof *k->usage);
+        k->details = arena_grow(arena, k->details, (size_t)k->n, (size_t)grown, sizeof *k->details);
+        k->section = arena_grow(arena, k->section, (size_t)k->n, (size_t)grown, sizeof *k->section);
+        k->capacity = grown;
+    }
+    k->usage[k->n] = (KernelUsage){
+        .name = arena_strndup(arena, name, strlen(name)),
+        .registers = -1, /* until an attribute or SHI_REGISTERS gives it */
+        .spill_stores = -1,
+        .spill_loads = -1,
+        .barriers = -1, /* until NUM_BARRIERS or SHF_BARRIERS */
+    };
+    k->details[k->n] = (CubinKernel){0};
+    k->section[k->n] = section;
+    k->n++;
+}
+
+static const Section *find_symtab(Elf *elf)
+{
+    for (unsigned i = 0; i < elf->n_sections; i++) {
+        if (elf->sections[i].type == SHT_SYMTAB)
+            return &elf->sections[i];
+    }
+    fail(elf, "no symbol table");
+    return NULL;
+}
+
+static bool read_symbols(Elf *elf, Arena *arena, Kernels *k)
+{
+    const Section *symtab = find_symtab(elf);
+    if (!symtab)
+        return false;
+    if (symtab->link >= elf->n_sections)
+        return fail(elf, "symbol table's string table index %u out of range", symtab->link);
+    const Section *strings = &elf->sections[symtab->link];
+    size_t count = (size_t)(symtab->size / SYMBOL_SIZE);
+    k->by_symbol = ARENA_ARRAY(arena, int, count ? count : 1);
+    k->by_section = ARENA_ARRAY(arena, int, elf->n_sections);
+    memset(k->by_section, 0xff, elf->n_sections * sizeof *k->by_section);
+    for (size_t i = 0; i < count; i++) {
+        const unsigned char *p = elf->data + symtab->offset + i * SYMBOL_SIZE;
+        unsigned shndx = read16(p + 6);
+        k->by_symbol[i] = -1;
+        if ((p[4] & 0xf) != STT_FUNC || !(p[5] & STO_CUDA_ENTRY))
+            continue;
+        const char *name = string_at(elf, strings, read32(p));
+        if (!name || !*name)
+            return fail(elf, "entry function symbol %zu has no readable name", i);
+        if (shndx == 0 || shndx >= elf->n_sections)
+            return fail(elf, "entry function %s: section index %u out of range", name, shndx);
+        k->by_symbol[i] = k->n;
+        k->by_section[shndx] = k->n;
+        add_kernel(k, arena, name, shndx);
+    }
+    return true;
+}
+
+/* ---- .nv.info attributes ------------------------------------------------------ */
+
+typedef struct Attr {
+    int format, id;
+    unsigned value;              /* BVAL and HVAL */
+    const unsigned char *bytes;  /* SVAL */
+    unsigned n_bytes;
+} Attr;
+
+/* The attribute at *pos of section `s`, advancing *pos; false at the end
+ * (*pos == size) or, with the error set, when one does not fit. */
+static bool next_attr(Elf *elf, const Section *s, const char *name, uint64_t *pos, Attr *a)
+{
+    if (*pos >= s->size)
+        return false;
+    const unsigned char *p = elf->data + s->offset + *pos;
+    uint64_t left = s->size - *pos;
+    uint64_t length = 4;
+    if (left >= 4) {
+        *a = (Attr){.format = p[0], .id = p[1], .value = p[0] == 2 ? p[2] : read16(p + 2)};
+        if (a->format == 4) {
+            a->n_bytes = read16(p + 2);
+            a->bytes = p + 4;
+            length += a->n_bytes;
+        }
+    }
+    if (left < 4 || a->format < 1 || a->format > 4 || length > left) {
+        fail(elf, "malformed attribute at byte %llu of %s", (unsigned long long)*pos, name);
+        *pos = UINT64_MAX; /* tells the caller it was an error */
+        return false;
+    }
+    *pos += length;
+    return true;
+}
+
+/* u32 number `i` of an SVAL attribute, or -1 when it is too short or the
+ * value does not fit an int. */
+static long long sval_word(const Attr *a, unsigned i)
+{
+    if (a->format != 4 || a->n_bytes < 4 * (i + 1))
+        return -1;
+    uint32_t v = read32(a->bytes + 4 * i);
+    return v > INT32_MAX ? -1 : (long long)v;
+}
+
+/* REGCOUNT and FRAME_SIZE: [symbol index, value]. */
+static void global_attr(const Attr *a, const Kernels *k, size_t n_symbols)
+{
+    if (a->id != ATTR_REGCOUNT && a->id != ATTR_FRAME_SIZE)
+        return;
+    long long symbol = sval_word(a, 0), value = sval_word(a, 1);
+    if (symbol < 0 || (size_t)symbol >= n_symbols || value < 0 || k->by_symbol[symbol] < 0)
+        return; /* a device function's, or nothing a kernel needs */
+    KernelUsage *u = &k->usage[k->by_symbol[symbol]];
+    if (a->id == ATTR_REGCOUNT)
+        u->registers = (int)value;
+    else
+        u->stack_frame = (int)value;
+}
+
+static void read_dims(const Attr *a, int dims[3])
+{
+    for (unsigned i = 0; i < 3; i++) {
+        long long v = sval_word(a, i);
+        dims[i] = v < 0 ? 0 : (int)v;
+    }
+}
+
+static void kernel_attr(const Attr *a, KernelUsage *u, CubinKernel *d)
+{
+    switch (a->id) {
+    case ATTR_MAX_THREADS:
+        read_dims(a, d->max_threads_dim);
+        break;
+    case ATTR_REQNTID:
+        read_dims(a, d->req_threads_dim);
+        break;
+    case ATTR_MAXREG_COUNT:
+        if (a->format == 3)
+            d->max_registers = (int)a->value;
+        break;
+    case ATTR_NUM_BARRIERS:
+        if (a->format == 2 || a->format == 3)
+            u->barriers = (int)a->value;
+        break;
+    default:
+        break;
+    }
+}
+
+/* Walks one .nv.info section: the global one (kernel < 0) or a kernel's. */
+static bool read_info(Elf *elf, const Section *s, const char *name, Kernels *k, int kernel,
+                      size_t n_symbols)
+{
+    uint64_t pos = 0;
+    Attr a;
+    while (next_attr(elf, s, name, &pos, &a)) {
+        if (kernel < 0)
+            global_attr(&a, k, n_symbols);
+        else
+            kernel_attr(&a, &k->usage[kernel], &k->details[kernel]);
+    }
+    return pos != UINT64_MAX;
+}
+
+/* ---- per-kernel sections ------------------------------------------------------ */
+
+/* The kernel a ".nv.info.NAME"-style section belongs to: the one whose
+ * .text section sh_info names, if NAME is its name; else -1. */
+static int owner(const Elf *elf, const Kernels *k, const Section *s, const char *suffix)
+{
+    if (s->info >= elf->n_sections || k->by_section[s->info] < 0)
+        return -1;
+    int kernel = k->by_section[s->info];
+    return strcmp(suffix, k->usage[kernel].name) == 0 ? kernel : -1;
+}
+
+static int clamp_int(uint64_t v)
+{
+    return v > INT32_MAX ? INT32_MAX : (int)v;
+}
+
+static int shared_bytes(const Elf *elf, uint64_t size)
+{
+    if (elf->type == ET_EXEC && elf->sm >= 90 && size >= RESERVED_SMEM_SM90)
+        size -= RESERVED_SMEM_SM90;
+    return clamp_int(size);
+}
+
+/* One section: global or per-kernel .nv.info, .nv.shared.NAME or
+ * .nv.constant0.NAME; others are skipped. */
+static bool read_section(Elf *elf, unsigned i, Kernels *k, size_t n_symbols)
+{
+    const Section *s = &elf->sections[i];
+    const char *name = section_name(elf, i);
+    if (!name)
+        return false;
+    if (s->type == SHT_CUDA_INFO && strcmp(name, ".nv.info") == 0)
+        return read_info(elf, s, name, k, -1, n_symbols);
+    if (s->type == SHT_CUDA_INFO && strncmp(name, ".nv.info.", 9) == 0) {
+        int kernel = owner(elf, k, s, name + 9);
+        return kernel < 0 || read_info(elf, s, name, k, kernel, n_symbols);
+    }
+    if (strncmp(name, ".nv.shared.", 11) == 0) {
+        int kernel = owner(elf, k, s, name + 11);
+        if (kernel >= 0)
+            k->usage[kernel].static_smem = shared_bytes(elf, s->size);
+    } else if (strncmp(name, ".nv.constant0.", 14) == 0) {
+        int kernel = owner(elf, k, s, name + 14);
+        if (kernel >= 0)
+            k->usage[kernel].const_bank0 = clamp_int(s->size);
+    }
+    return true;
+}
+
+/* x * y * z threads (a 0 for y or z counts as 1), at most INT32_MAX (a
+ * hostile file's dimensions must not overflow); 0 when x is 0 (no bound). */
+static int thread_count(const int dims[3])
+{
+    long long threads = 1;
+    for (int i = 0; i < 3; i++) {
+        threads *= dims[i] ? dims[i] : 1;
+        if (threads > INT32_MAX)
+            return INT32_MAX;
+    }
+    return dims[0] ? (int)threads : 0;
+}
+
+/* What the attributes left unsaid: old toolkits' SHI_REGISTERS and
+ * SHF_BARRIERS on .text.NAME, and max_threads from the dimensions. */
+static bool finish_kernel(Elf *elf, const Kernels *k, int i)
+{
+    KernelUsage *u = &k->usage[i];
+    const CubinKernel *d = &k->details[i];
+    const Section *text = &elf->sections[k->section[i]];
+    if (u->registers < 0 && text->info >> 24)
+        u->registers = (int)(text->info >> 24);
+    if (u->registers < 0)
+        return fail(elf, "no register count for entry function %s", u->name);
+    if (u->barriers < 0)
+        u->barriers = (int)(text->flags >> 20 & 0x7f);
+    u->max_threads = thread_count(d->max_threads_dim[0] ? d->max_threads_dim : d->req_threads_dim);
+    return true;
+}
+
+/* ---- the whole file ------------------------------------------------------------ */
+
+static bool read_kernels(Elf *elf, Arena *arena, Kernels *k)
+{
+    if (!read_header(elf) || !read_sections(elf, arena) || !read_symbols(elf, arena, k))
+        return false;
+    size_t n_symbols = (size_t)(find_symtab(elf)->size / SYMBOL_SIZE);
+    for (unsigned i = 0; i < elf->n_sections; i++) {
+        if (!read_section(elf, i, k, n_symbols))
+            return false;
+    }
+    for (int i = 0; i < k->n; i++) {
+        if (!finish_kernel(elf, k, i))
+            return false;
+    }
+    return true;
+}
+
+bool cubin_read_details(const void *data, size_t len, Arena *arena, PtxasReport *out,
+                        CubinKernel **details, char *error, size_t size)
+{
+    Elf elf = {.data = data, .len = len, .error = error, .size = size};
+    Kernels k = {0};
+    if (size)
+        error[0] = '\0';
+    *out = (PtxasReport){0};
+    if (details)
+        *details = NULL;
+    if (!data && len)
+        return fail(&elf, "no data");
+    if (!read_kernels(&elf, arena, &k))
+        return false;
+    char arch[16];
+    snprintf(arch, sizeof arch, "sm_%d", elf.sm);
+    out->arch = arena_strndup(arena, arch, strlen(arch));
+    out->kernels = k.n ? k.usage : NULL;
+    out->n_kernels = k.n;
+    if (details)
+        *details = k.n ? k.details : NULL;
+    return true;
+}
+
+bool cubin_read(const void *data, size_t len, Arena *arena, PtxasReport *out, char *error,
+                size_t size)
+{
+    return cubin_read_details(data, len, arena, out, NULL, error, size);
+}
+
+/* The whole of a file, in the arena; NULL with errno set. */
+static unsigned char *slurp(const char *path, Arena *arena, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    unsigned char *data = NULL;
+    size_t used = 0, capacity = 0;
+    for (;;) {
+        if (used == capacity) {
+            size_t grown = capacity ? 2 * capacity : 65536;
+            data = arena_grow(arena, data, used, grown, 1);
+            capacity = grown;
+        }
+        size_t got = fread(data + used, 1, capacity - used, f);
+        used += got;
+        if (got == 0)
+            break;
+    }
+    int err = ferror(f) ? (errno ? errno : EIO) : 0;
+    fclose(f);
+    if (err) {
+        errno = err;
+        return NULL;
+    }
+    *len = used;
+    return data;
+}
+
+bool cubin_read_file(const char *path, Arena *arena, PtxasReport *out, CubinKernel **details,
+                     char *error, size_t size)
+{
+    size_t len = 0;
+    unsigned char *data = slurp(path, arena, &len);
+    if (!data) {
+        *out = (PtxasReport){0};
+        if (details)
+            *details = NULL;
+        if (size)
+            snprintf(error, size, "cannot read %s: %s", path, strerror(errno));
+        return false;
+    }
+    return cubin_read_details(data, len, arena, out, details, error, size);
+}

@@ -1,0 +1,51 @@
+/*
+ * jobs.h: run external tools (ptxas, nvcc) as child processes, several at
+ * once, and collect what each printed.
+ *
+ * Each job is fork + execv of a program with an argument vector, never
+ * through a shell (a path with spaces or quotes reaches the tool as it
+ * is), with stdin from /dev/null and stdout and stderr into one pipe.  At
+ * most one job per online core runs at a time; all their pipes are read
+ * with poll, so no child blocks on a full pipe, and results land in their
+ * input slot whatever order the children finish in.  A failure to exec
+ * comes back as the child's errno, told apart from a tool that ran and
+ * failed.  Nothing here prints.
+ */
+#ifndef SILK_JOBS_H
+#define SILK_JOBS_H
+
+#include "arena.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A JobRun.status that is not an exit status. */
+enum { JOBS_NOT_STARTED = -1 };
+
+/* One job: set path and argv; jobs_run sets the rest. */
+typedef struct JobRun {
+    const char *path;        /* the program to execv (jobs_resolve_command); NULL:
+                              * it was not found, and the job fails with ENOENT */
+    char *const *argv;       /* NULL-terminated, argv[0] included */
+    int status;              /* exit status, 128 + N after signal N, or JOBS_NOT_STARTED */
+    int error;               /* errno, when not started */
+    char *output;            /* stdout and stderr, NUL-terminated; "" when none */
+    size_t len;
+} JobRun;
+
+/* Run the n jobs, at most one per online core at a time. */
+void jobs_run(JobRun runs[], int n, Arena *arena);
+
+/* Whether `path` is an executable regular file. */
+bool jobs_is_executable(const char *path);
+
+/* Whether `name` can be run: a path when it has a slash, else a name
+ * found on $PATH. */
+bool jobs_command_exists(const char *name);
+
+/* The path to execv for `name`: itself when it has a slash, else its place
+ * on $PATH (execvp would do this, but falls back to running the file with
+ * /bin/sh when the kernel refuses it); NULL with errno ENOENT when absent. */
+const char *jobs_resolve_command(const char *name, Arena *arena);
+
+#endif

@@ -1,0 +1,209 @@
+/*
+ * nvcc.c: compile a .cu file with nvcc, one cubin per target, and read
+ * the cubins.
+ *
+ * The jobs run through jobs.h as ptxas's do: no shell, one per core, each
+ * one's output kept for when it fails.  The cubins are written to a
+ * directory made with mkdtemp under $TMPDIR (or /tmp), one file per
+ * target (t0.cubin, t1.cubin, ...: the target names are the user's and
+ * never become paths), removed with the directory once read, whatever
+ * happened.  Flags come after -cubin -arch=ARCH, so a user's own -arch or
+ * -o is the one nvcc sees last; they are the user's business.
+ */
+#include <config.h>
+
+#include "nvcc.h"
+
+#include "cubin.h"
+#include "jobs.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *nvcc_find(void)
+{
+    const char *env = getenv("SILK_NVCC");
+    if (env && strcmp(env, "none") == 0)
+        return NULL; /* the user's way to say there is none */
+    if (env && *env && jobs_command_exists(env))
+        return env;
+#ifdef NVCC_PATH
+    if (jobs_is_executable(NVCC_PATH))
+        return NVCC_PATH;
+#endif
+    return jobs_command_exists("nvcc") ? "nvcc" : NULL;
+}
+
+/* ---- splitting flags --------------------------------------------------------- */
+
+static bool is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Copies one word starting at *p into `word` (room for strlen(*p) + 1),
+ * advancing *p past it; false with the error set when a quote or a
+ * backslash is left open. */
+static bool split_word(const char **p, char *word, char *error, size_t size)
+{
+    const char *s = *p;
+    size_t n = 0;
+    char quote = 0;
+    for (; *s && (quote || !is_blank(*s)); s++) {
+        if (!quote && (*s == '\'' || *s == '"')) {
+            quote = *s;
+        } else if (quote && *s == quote) {
+            quote = 0;
+        } else if (*s == '\\' && quote != '\'' &&
+                   (!quote || s[1] == '"' || s[1] == '\\')) {
+            if (!s[1]) {
+                snprintf(error, size, "trailing backslash in flags");
+                return false;
+            }
+            word[n++] = *++s;
+        } else {
+            word[n++] = *s;
+        }
+    }
+    if (quote) {
+        snprintf(error, size, "unterminated %c quote in flags", quote);
+        return false;
+    }
+    word[n] = '\0';
+    *p = s;
+    return true;
+}
+
+bool nvcc_split_flags(const char *flags, Arena *arena, char ***words, int *count, char *error,
+                      size_t size)
+{
+    size_t len = flags ? strlen(flags) : 0;
+    /* At most one word per two bytes, plus the NULL. */
+    char **list = ARENA_ARRAY(arena, char *, len / 2 + 2);
+    int n = 0;
+    const char *p = flags ? flags : "";
+    for (;;) {
+        while (is_blank(*p))
+            p++;
+        if (!*p)
+            break;
+        char *word = arena_alloc(arena, strlen(p) + 1, 1);
+        if (!split_word(&p, word, error, size))
+            return false;
+        list[n++] = word;
+    }
+    list[n] = NULL;
+    *words = list;
+    *count = n;
+    return true;
+}
+
+/* ---- compiling ----------------------------------------------------------------- */
+
+/* `NVCC -cubin -arch=ARCH FLAGS... -o CUBIN CU`, in the arena. */
+static char **nvcc_argv(const char *program, const char *arch, char *const flags[], int n_flags,
+                        const char *cubin, const char *cu_path, Arena *arena)
+{
+    char **argv = ARENA_ARRAY(arena, char *, (size_t)n_flags + 7);
+    size_t arch_len = strlen("-arch=") + strlen(arch) + 1;
+    char *arch_flag = arena_alloc(arena, arch_len, 1);
+    snprintf(arch_flag, arch_len, "-arch=%s", arch);
+    int k = 0;
+    argv[k++] = (char *)program;
+    argv[k++] = "-cubin";
+    argv[k++] = arch_flag;
+    for (int i = 0; i < n_flags; i++)
+        argv[k++] = flags[i];
+    argv[k++] = "-o";
+    argv[k++] = (char *)cubin;
+    argv[k++] = (char *)cu_path;
+    argv[k] = NULL;
+    return argv;
+}
+
+/* A private directory for the cubins; NULL with errno set. */
+static char *make_temp_dir(Arena *arena)
+{
+    const char *base = getenv("TMPDIR");
+    if (!base || !*base)
+        base = "/tmp";
+    size_t size = strlen(base) + sizeof "/silk-nvcc-XXXXXX";
+    char *dir = arena_alloc(arena, size, 1);
+    snprintf(dir, size, "%s/silk-nvcc-XXXXXX", base);
+    return mkdtemp(dir);
+}
+
+static char *cubin_path(const char *dir, int i, Arena *arena)
+{
+    size_t size = strlen(dir) + 32;
+    char *path = arena_alloc(arena, size, 1);
+    snprintf(path, size, "%s/t%d.cubin", dir, i);
+    return path;
+}
+
+/* Fills one target's report from its job and its cubin. */
+static void finish_target(const JobRun *run, const char *cubin, const char *arch, Arena *arena,
+                          PtxasReport *out)
+{
+    char error[512];
+    if (run->status == JOBS_NOT_STARTED) {
+        *out = (PtxasReport){.exit_status = PTXAS_NOT_STARTED};
+    } else if (run->status != 0) {
+        *out = (PtxasReport){.exit_status = run->status, .errors = run->output};
+    } else if (!cubin_read_file(cubin, arena, out, NULL, error, sizeof error)) {
+        *out = (PtxasReport){.exit_status = PTXAS_BAD_OUTPUT,
+                             .errors = arena_strndup(arena, error, strlen(error))};
+    }
+    /* nvcc's cubin names its SM only; the user's target (sm_90a) is kept. */
+    out->arch = arena_strndup(arena, arch, strlen(arch));
+}
+
+static int first_failure(const JobRun *runs, const PtxasReport *out, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (out[i].exit_status == PTXAS_NOT_STARTED)
+            errno = runs[i].error;
+        if (out[i].exit_status != 0)
+            return out[i].exit_status;
+    }
+    return 0;
+}
+
+int nvcc_compile_targets(const char *nvcc, const char *cu_path, char *const flags[], int n_flags,
+                         const char *archs[], int n, Arena *arena, PtxasReport *out)
+{
+    if (n == 0)
+        return 0;
+    if (n < 0 || !nvcc || !cu_path || !archs || n_flags < 0 || (n_flags && !flags)) {
+        errno = EINVAL;
+        return PTXAS_NOT_STARTED;
+    }
+    const char *dir = make_temp_dir(arena);
+    if (!dir) {
+        int err = errno;
+        for (int i = 0; i < n; i++)
+            out[i] = (PtxasReport){.arch = arena_strndup(arena, archs[i], strlen(archs[i])),
+                                   .exit_status = PTXAS_NOT_STARTED};
+        errno = err;
+        return PTXAS_NOT_STARTED;
+    }
+    const char *path = jobs_resolve_command(nvcc, arena);
+    JobRun *runs = ARENA_ARRAY(arena, JobRun, (size_t)n);
+    char **cubins = ARENA_ARRAY(arena, char *, (size_t)n);
+    for (int i = 0; i < n; i++) {
+        cubins[i] = cubin_path(dir, i, arena);
+        runs[i] = (JobRun){.path = path,
+                           .argv = nvcc_argv(path ? path : nvcc, archs[i], flags, n_flags,
+                                             cubins[i], cu_path, arena)};
+    }
+    jobs_run(runs, n, arena);
+    for (int i = 0; i < n; i++) {
+        finish_target(&runs[i], cubins[i], archs[i], arena, &out[i]);
+        unlink(cubins[i]);
+    }
+    rmdir(dir);
+    return first_failure(runs, out, n);
+}

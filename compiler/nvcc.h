@@ -1,0 +1,48 @@
+/*
+ * nvcc.h: CUDA C++ kernels' resources, by compiling a .cu file with
+ * NVIDIA's nvcc to a cubin per target and reading each cubin (cubin.h).
+ *
+ * `nvcc -cubin -arch=ARCH [flags] -o TMP.cubin FILE.cu` runs once per
+ * target, without a shell, at most one per online core (jobs.h); the
+ * cubins go to a private temporary directory that is removed afterwards.
+ * The results come in ptxas's record (ptxas.h), so a .cu file is reported
+ * as a .ptx file is; as with cubin.h, spills are unknown (-1): pass
+ * --ptxas-options=-v to nvcc yourself to see them.  Nothing here prints:
+ * when nvcc fails, its own words come back in PtxasReport.errors.
+ */
+#ifndef SILK_NVCC_H
+#define SILK_NVCC_H
+
+#include "arena.h"
+#include "ptxas.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The nvcc to run: $SILK_NVCC, else the one configure found (NVCC_PATH),
+ * else "nvcc" when $PATH has one; the first that is executable.  NULL when
+ * none is, or when $SILK_NVCC is "none". */
+const char *nvcc_find(void);
+
+/* Split a user's flag string ("-O3 -DN=4", from --nvcc-flags) into words
+ * at blanks (spaces, tabs, newlines), as a shell would for simple cases:
+ * '...' keeps everything inside as it is, "..." too except that \" and \\
+ * stand for " and \, and outside quotes \ takes the next character as it
+ * is.  No variables, globs or other expansion.  *words (NULL-terminated,
+ * in `arena`) and *count are set; false, with one line in `error`, for an
+ * unterminated quote or a trailing backslash. */
+bool nvcc_split_flags(const char *flags, Arena *arena, char ***words, int *count, char *error,
+                      size_t size);
+
+/* Compile `cu_path` for each of the n targets archs[i] ("sm_80"), with the
+ * extra `flags` (n_flags words, before -o) and read each cubin into out[i]
+ * (arch, kernels; exit_status, errors as ptxas_run's).  Returns 0 when all
+ * succeeded, else the result of the first target (in input order) that
+ * did not: nvcc's nonzero exit status (128 + N when signal N killed it),
+ * its output verbatim in out[i].errors; PTXAS_BAD_OUTPUT when nvcc
+ * succeeded but its cubin did not read (cubin_read's line in errors); or
+ * PTXAS_NOT_STARTED with errno set (nvcc or the temporary directory). */
+int nvcc_compile_targets(const char *nvcc, const char *cu_path, char *const flags[], int n_flags,
+                         const char *archs[], int n, Arena *arena, PtxasReport *out);
+
+#endif
