@@ -17,16 +17,18 @@
 
 static void usage(FILE *out)
 {
-    fputs("usage: silkc check [options] FILE...   (FILE '-': standard input)\n"
+    fputs("usage: silkc check [options] FILE... [--arch sm_90,...]   (FILE '-': standard input)\n"
           "       silkc compile [options] FILE... --arch sm_90[,sm_80...] [-o OUT]\n"
           "             [--emit=ptx|ir|cubin|header] [--resource-usage [--format text|json]]\n"
           "\n"
           "check: checks Silk source files (together, the root package) and reports every problem.\n"
           "compile: also lowers the GPU functions and writes PTX for each target (or the IR,\n"
           "  a cubin per target by ptxas, or a C header embedding the PTX);\n"
-          "  -O0 skips the IR optimisation passes (fold, dce, cse, licm), which run by default;\n"
+          "  -O0 skips the IR optimisation passes (see silkc(1)), which run by default;\n"
           "  --resource-usage runs ptxas -v on each and prints what every kernel uses\n"
           "  (without ptxas: an estimate from the IR, marked as such).\n"
+          "Both give the occupancy warnings (-Wocc-low, -Wocc-limit, -Wspill, -Wtail,\n"
+          "  -Wblock-size) for each --arch; check only when --arch is given.\n"
           "\n"
           "  -I DIR                        search DIR for dependency packages (import ... from \"pkg/mod\")\n"
           "  --nostd                       no standard library (a launch block is then an error)\n"
@@ -110,7 +112,9 @@ static int parse_arguments(int argc, char **argv, Compilation *c, const char **f
         if (r->compile && compile_option(argc, argv, &i, r, &rc)) {
             if (rc != EXIT_CLEAN)
                 return rc;
-        } else if (strcmp(arg, "--dump-ast") == 0)
+        } else if (!r->compile && (value = option_value(argc, argv, &i, "--arch")))
+            r->archs = value; /* check: the targets of the occupancy warnings */
+        else if (strcmp(arg, "--dump-ast") == 0)
             o->dump_ast = true;
         else if (strcmp(arg, "--nostd") == 0)
             o->nostd = true;
@@ -168,6 +172,8 @@ static int run(int argc, char **argv, bool compile)
         }
     if (rc == EXIT_CLEAN && compile)
         rc = silkc_compile(&c, &request, files[0]);
+    else if (rc == EXIT_CLEAN && request.archs)
+        rc = silkc_check_targets(&c, &request);
     else if (rc == EXIT_CLEAN)
         compile_check(&c);
     if (rc != EXIT_USAGE && rc != EXIT_HELP && c.options.dump_ast)

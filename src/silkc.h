@@ -19,7 +19,7 @@ typedef enum EmitKind { EMIT_PTX, EMIT_IR, EMIT_CUBIN, EMIT_HEADER } EmitKind;
 /* The options only `silkc compile` takes. */
 typedef struct SilkcRequest {
     bool compile;        /* the command is compile (else check) */
-    const char *archs;   /* --arch: "sm_90,sm_80" */
+    const char *archs;   /* --arch: "sm_90,sm_80" (check takes it too) */
     const char *output;  /* -o */
     EmitKind emit;       /* --emit= */
     bool resource_usage; /* --resource-usage */
@@ -30,6 +30,12 @@ typedef struct SilkcRequest {
 /* The back end on checked, loaded files: lower, verify, write; returns an
  * exit code. */
 int silkc_compile(Compilation *c, const SilkcRequest *r, const char *first_file);
+
+/* `silkc check --arch ...`: the front end, then the occupancy warnings
+ * (occ_warn.h) from each kernel's figures on each target, which needs the
+ * back end and ptxas (or the estimate); writes nothing.  Returns an exit
+ * code. */
+int silkc_check_targets(Compilation *c, const SilkcRequest *r);
 
 /* --emit=header: writes to `path` a C header (silkc_header.c) that embeds
  * ptx[i], the PTX of target archs[i], and describes every kernel of `m`

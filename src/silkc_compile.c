@@ -18,11 +18,18 @@
  * all targets, OUT (default: the first file's name with .h).  PTX that
  * only ptxas reads (for a cubin, or --resource-usage of a header) is
  * written to a private temporary directory, removed at the end.
+ *
+ * Each build also measures its kernels on every target (ptxas -v, else
+ * the estimate), unless every occupancy warning is off, and reports the
+ * occupancy warnings of occ_warn.h; when one is an error (-Werror) the
+ * outputs are removed and the exit status is 1.  `silkc check --arch`
+ * (silkc_check_targets) does the same without writing anything.
  */
 #include "silkc.h"
 
 #include "ir.h"
 #include "lower.h"
+#include "occ_warn.h"
 #include "pass.h"
 #include "ptx.h"
 #include "ptxas.h"
@@ -41,6 +48,7 @@ typedef struct Outputs {
     const char *paths[MAX_TARGETS];     /* what --emit writes per target (PTX, cubin) */
     const char *ptx_paths[MAX_TARGETS]; /* where the PTX lies for ptxas; NULL: not on disk */
     const char *ptx[MAX_TARGETS];       /* the PTX text of each target */
+    const char *cap_paths[MAX_TARGETS]; /* temporary PTX with -Wocc-limit's register caps */
     const char *header;                 /* --emit=header: its path */
     char *tmpdir;                       /* the temporary directory, once made */
     int n;
@@ -114,26 +122,31 @@ static const char *header_path(Compilation *c, const SilkcRequest *r, const char
     return path;
 }
 
+/* One target's PTX of `m`, in the arena; NULL when it cannot be made
+ * (reported). */
+static const char *ptx_text(Compilation *c, const IrModule *m, const char *arch)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) {
+        fprintf(stderr, "silkc: error: cannot write the PTX: %s\n", strerror(errno));
+        return NULL;
+    }
+    bool ok = ptx_emit_module(m, arch, f, &c->diag);
+    ok = fclose(f) == 0 && ok;
+    const char *copy = ok ? arena_strndup(c->arena, text, len) : NULL;
+    free(text);
+    return copy;
+}
+
 /* Each target's PTX, in memory: the header embeds it, and the files are
  * written from it. */
 static bool emit_ptx(Compilation *c, const IrModule *m, Outputs *o)
 {
-    for (int i = 0; i < o->n; i++) {
-        char *text = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&text, &len);
-        if (!f) {
-            fprintf(stderr, "silkc: error: cannot write the PTX: %s\n", strerror(errno));
+    for (int i = 0; i < o->n; i++)
+        if (!(o->ptx[i] = ptx_text(c, m, o->archs[i])))
             return false;
-        }
-        bool ok = ptx_emit_module(m, o->archs[i], f, &c->diag);
-        ok = fclose(f) == 0 && ok;
-        if (ok)
-            o->ptx[i] = arena_strndup(c->arena, text, len);
-        free(text);
-        if (!ok)
-            return false;
-    }
     return true;
 }
 
@@ -151,30 +164,44 @@ static bool write_text(const char *path, const char *text)
     return ok;
 }
 
+/* The private temporary directory, made on first use. */
+static bool make_tmpdir(Compilation *c, Outputs *o)
+{
+    if (o->tmpdir)
+        return true;
+    const char *dir = getenv("TMPDIR");
+    size_t len = strlen(dir && *dir ? dir : "/tmp") + sizeof "/silkc-XXXXXX";
+    char *name = arena_alloc(c->arena, len, 1);
+    snprintf(name, len, "%s/silkc-XXXXXX", dir && *dir ? dir : "/tmp");
+    if (!mkdtemp(name)) {
+        fprintf(stderr, "silkc: error: %s: cannot make a temporary directory: %s\n", name,
+                strerror(errno));
+        return false;
+    }
+    o->tmpdir = name;
+    return true;
+}
+
+/* DIR/ARCH.EXT in the temporary directory. */
+static const char *temporary_path(Compilation *c, const Outputs *o, const char *arch,
+                                  const char *ext)
+{
+    size_t len = strlen(o->tmpdir) + strlen(arch) + strlen(ext) + 2;
+    char *path = arena_alloc(c->arena, len, 1);
+    snprintf(path, len, "%s/%s%s", o->tmpdir, arch, ext);
+    return path;
+}
+
 /* The PTX of every target where ptxas can read it: `temporary`, in a new
  * private directory (ARCH.ptx), else at the --emit=ptx paths. */
 static bool write_ptx_files(Compilation *c, Outputs *o, bool temporary)
 {
-    if (temporary) {
-        const char *dir = getenv("TMPDIR");
-        size_t len = strlen(dir && *dir ? dir : "/tmp") + sizeof "/silkc-XXXXXX";
-        char *name = arena_alloc(c->arena, len, 1);
-        snprintf(name, len, "%s/silkc-XXXXXX", dir && *dir ? dir : "/tmp");
-        if (!mkdtemp(name)) {
-            fprintf(stderr, "silkc: error: %s: cannot make a temporary directory: %s\n", name,
-                    strerror(errno));
-            return false;
-        }
-        o->tmpdir = name;
-    }
+    if (temporary && !make_tmpdir(c, o))
+        return false;
     for (int i = 0; i < o->n; i++) {
         const char *path = o->paths[i];
-        if (temporary) {
-            size_t len = strlen(o->tmpdir) + strlen(o->archs[i]) + sizeof "/.ptx";
-            char *p = arena_alloc(c->arena, len, 1);
-            snprintf(p, len, "%s/%s.ptx", o->tmpdir, o->archs[i]);
-            path = p;
-        }
+        if (temporary)
+            path = temporary_path(c, o, o->archs[i], ".ptx");
         if (!write_text(path, o->ptx[i]))
             return false;
         o->ptx_paths[i] = path;
@@ -182,14 +209,18 @@ static bool write_ptx_files(Compilation *c, Outputs *o, bool temporary)
     return true;
 }
 
-/* Removes the temporary PTX and its directory, if any. */
+/* Removes the temporary PTX and its directory, if any (the directory may
+ * hold only the capped PTX while the PTX lies at the --emit=ptx paths). */
 static void remove_temporary(Outputs *o)
 {
     if (!o->tmpdir)
         return;
-    for (int i = 0; i < o->n; i++)
-        if (o->ptx_paths[i])
+    for (int i = 0; i < o->n; i++) {
+        if (o->ptx_paths[i] && strncmp(o->ptx_paths[i], o->tmpdir, strlen(o->tmpdir)) == 0)
             unlink(o->ptx_paths[i]);
+        if (o->cap_paths[i])
+            unlink(o->cap_paths[i]);
+    }
     rmdir(o->tmpdir);
     o->tmpdir = NULL;
 }
@@ -281,27 +312,93 @@ static int ptxas_failed(const char *ptxas, const Outputs *o, const PtxasReport *
     return EXIT_ERRORS;
 }
 
-/* --resource-usage: `reports` when a run already measured them (a
- * cubin's), else ptxas -v on the PTX, else the estimate. */
-static int resource_usage(Compilation *c, const SilkcRequest *r, const IrModule *m, Outputs *o,
-                          PtxasReport *reports)
+/* Every kernel's figures on every target: ptxas -v on the PTX, else the
+ * estimate.  NULL when ptxas failed (reported; *rc says how to exit). */
+static PtxasReport *measure(Compilation *c, const IrModule *m, Outputs *o, int *rc)
 {
-    if (!reports) {
-        reports = ARENA_ARRAY(c->arena, PtxasReport, (size_t)o->n);
-        const char *ptxas = ptxas_find();
-        if (!ptxas) {
-            estimate_usage(c, m, o, reports);
-        } else {
-            if (!o->ptx_paths[0] && !write_ptx_files(c, o, true))
-                return EXIT_ERRORS;
-            int status = ptxas_run_targets(ptxas, o->ptx_paths, o->archs, o->n, c->arena, reports);
-            if (status != 0)
-                return ptxas_failed(ptxas, o, reports, status);
-        }
+    PtxasReport *reports = ARENA_ARRAY(c->arena, PtxasReport, (size_t)o->n);
+    const char *ptxas = ptxas_find();
+    if (!ptxas) {
+        estimate_usage(c, m, o, reports);
+        return reports;
     }
-    if (r->json)
+    if (!o->ptx_paths[0] && !write_ptx_files(c, o, true)) {
+        *rc = EXIT_ERRORS;
+        return NULL;
+    }
+    int status = ptxas_run_targets(ptxas, o->ptx_paths, o->archs, o->n, c->arena, reports);
+    if (status != 0) {
+        *rc = ptxas_failed(ptxas, o, reports, status);
+        return NULL;
+    }
+    return reports;
+}
+
+/* One target's PTX with kernel k's .maxnreg set to caps[k] where that is
+ * not 0; the module is left as it was. */
+static const char *ptx_with_caps(Compilation *c, const IrModule *m, const char *arch,
+                                 const int *caps)
+{
+    int *saved = ARENA_ARRAY(c->arena, int, m->n_funcs + 1);
+    for (uint32_t k = 0; k < m->n_funcs; k++) {
+        saved[k] = m->funcs[k]->maxnreg;
+        if (caps[k])
+            m->funcs[k]->maxnreg = caps[k];
+    }
+    const char *text = ptx_text(c, m, arch);
+    for (uint32_t k = 0; k < m->n_funcs; k++)
+        m->funcs[k]->maxnreg = saved[k];
+    return text;
+}
+
+/* -Wocc-limit's register caps, measured: each target that has any is
+ * compiled once more with them as .maxnreg, and ptxas says what the
+ * kernels use there.  NULL when there is nothing to measure, no ptxas, or
+ * ptxas failed: then no cap is suggested. */
+static PtxasReport *measure_at_caps(Compilation *c, const IrModule *m, Outputs *o,
+                                    const PtxasReport *reports)
+{
+    const char *ptxas = ptxas_find();
+    const char *paths[MAX_TARGETS], *archs[MAX_TARGETS];
+    int which[MAX_TARGETS], n = 0;
+    int *caps = ARENA_ARRAY(c->arena, int, m->n_funcs + 1);
+    for (int i = 0; ptxas && i < o->n; i++) {
+        if (!occ_warn_register_caps(c, m, &reports[i], caps))
+            continue;
+        const char *text = ptx_with_caps(c, m, o->archs[i], caps);
+        if (!text || !make_tmpdir(c, o))
+            return NULL;
+        o->cap_paths[i] = temporary_path(c, o, o->archs[i], ".caps.ptx");
+        if (!write_text(o->cap_paths[i], text))
+            return NULL;
+        paths[n] = o->cap_paths[i];
+        archs[n] = o->archs[i];
+        which[n++] = i;
+    }
+    PtxasReport got[MAX_TARGETS];
+    if (n == 0 || ptxas_run_targets(ptxas, paths, archs, n, c->arena, got) != 0)
+        return NULL;
+    PtxasReport *at_caps = ARENA_ARRAY(c->arena, PtxasReport, (size_t)o->n);
+    for (int i = 0; i < n; i++)
+        at_caps[which[i]] = got[i];
+    return at_caps;
+}
+
+/* What needs the figures: the occupancy warnings (occ_warn.h), unless
+ * every one is off, and --resource-usage.  `reports` when a run already
+ * measured them (a cubin's), else measure. */
+static int judge_usage(Compilation *c, const SilkcRequest *r, const IrModule *m, Outputs *o,
+                       PtxasReport *reports)
+{
+    if (!r->resource_usage && !occ_warn_enabled(&c->diag))
+        return EXIT_CLEAN;
+    int rc = EXIT_CLEAN;
+    if (!reports && !(reports = measure(c, m, o, &rc)))
+        return rc;
+    occ_warn_module(c, m, reports, measure_at_caps(c, m, o, reports), o->n);
+    if (r->resource_usage && r->json)
         print_usage_json(reports, o->n);
-    else
+    else if (r->resource_usage)
         print_usage_text(reports, o->n);
     return EXIT_CLEAN;
 }
@@ -327,7 +424,7 @@ static int assemble(Compilation *c, const SilkcRequest *r, const IrModule *m, Ou
             unlink(o->paths[i]); /* none half-written, nor one of an earlier run */
         return ptxas_failed(ptxas, o, reports, status);
     }
-    return r->resource_usage ? resource_usage(c, r, m, o, reports) : EXIT_CLEAN;
+    return judge_usage(c, r, m, o, reports);
 }
 
 /* Everything after the PTX is in memory: the files --emit asks for, then
@@ -344,10 +441,62 @@ static int emit_outputs(Compilation *c, const SilkcRequest *r, const IrModule *m
     } else if (!write_ptx_files(c, o, false)) {
         return EXIT_ERRORS;
     }
-    return r->resource_usage ? resource_usage(c, r, m, o, NULL) : EXIT_CLEAN;
+    return judge_usage(c, r, m, o, NULL);
+}
+
+/* A warning made an error fails the build: what it wrote goes, so that
+ * make does not take a failed target for an up-to-date one. */
+static void remove_outputs(const Outputs *o, EmitKind emit)
+{
+    if (emit == EMIT_HEADER) {
+        if (o->header)
+            unlink(o->header);
+        return;
+    }
+    for (int i = 0; i < o->n; i++)
+        unlink(o->paths[i]);
 }
 
 /* ---- the command ------------------------------------------------------------------------ */
+
+/* The checked root package lowered, verified and (unless -O0) optimised;
+ * NULL when any step failed (reported), with *rc the exit code. */
+static IrModule *build_module(Compilation *c, const SilkcRequest *r, int *rc)
+{
+    *rc = EXIT_ERRORS;
+    if (compile_check(c) > 0)
+        return NULL;
+    IrModule *m = lower_module(c, c->arena);
+    if (!m)
+        return NULL;
+    if (ir_verify(m, &c->diag) > 0) {
+        fprintf(stderr, "silkc: error: the IR failed verification: a compiler bug\n");
+        return NULL;
+    }
+    if (!r->no_optimize && !ir_optimize(m, &c->diag, PASS_VERIFY_EACH))
+        return NULL; /* the verifier's faults and the pass are reported */
+    *rc = EXIT_CLEAN;
+    return m;
+}
+
+/* `silkc check --arch`: the occupancy warnings need each kernel's figures,
+ * so check builds as compile does, writing nothing but ptxas's temporary
+ * input. */
+int silkc_check_targets(Compilation *c, const SilkcRequest *r)
+{
+    Outputs o = {0};
+    int rc = split_targets(c, r->archs, &o);
+    IrModule *m = rc == EXIT_CLEAN ? build_module(c, r, &rc) : NULL;
+    if (!m || !occ_warn_enabled(&c->diag))
+        return rc;
+    if (!emit_ptx(c, m, &o))
+        return EXIT_ERRORS;
+    PtxasReport *reports = measure(c, m, &o, &rc);
+    if (reports)
+        occ_warn_module(c, m, reports, measure_at_caps(c, m, &o, reports), o.n);
+    remove_temporary(&o);
+    return rc;
+}
 
 int silkc_compile(Compilation *c, const SilkcRequest *r, const char *first_file)
 {
@@ -356,22 +505,12 @@ int silkc_compile(Compilation *c, const SilkcRequest *r, const char *first_file)
         return EXIT_USAGE;
     }
     Outputs o = {0};
-    if (r->archs) {
-        int rc = split_targets(c, r->archs, &o);
-        if (rc != EXIT_CLEAN)
-            return rc;
-    }
-    if (compile_check(c) > 0)
-        return EXIT_ERRORS;
-    IrModule *m = lower_module(c, c->arena);
+    int rc = r->archs ? split_targets(c, r->archs, &o) : EXIT_CLEAN;
+    if (rc != EXIT_CLEAN)
+        return rc;
+    IrModule *m = build_module(c, r, &rc);
     if (!m)
-        return EXIT_ERRORS;
-    if (ir_verify(m, &c->diag) > 0) {
-        fprintf(stderr, "silkc: error: the IR failed verification: a compiler bug\n");
-        return EXIT_ERRORS;
-    }
-    if (!r->no_optimize && !ir_optimize(m, &c->diag, PASS_VERIFY_EACH))
-        return EXIT_ERRORS; /* the verifier's faults and the pass are reported */
+        return rc;
     if (r->emit == EMIT_IR) {
         FILE *f = r->output ? fopen(r->output, "w") : stdout;
         if (!f) {
@@ -386,7 +525,11 @@ int silkc_compile(Compilation *c, const SilkcRequest *r, const char *first_file)
     output_paths(c, r, first_file, r->emit == EMIT_CUBIN ? ".cubin" : ".ptx", &o);
     if (!emit_ptx(c, m, &o))
         return EXIT_ERRORS;
-    int rc = emit_outputs(c, r, m, first_file, &o);
+    rc = emit_outputs(c, r, m, first_file, &o);
     remove_temporary(&o);
+    if (rc == EXIT_CLEAN && c->diag.errors > 0) {
+        remove_outputs(&o, r->emit);
+        rc = EXIT_ERRORS;
+    }
     return rc;
 }
