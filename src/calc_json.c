@@ -16,8 +16,8 @@ const char *sweep_name(SweepKind kind)
     return names[kind];
 }
 
-/* The keys a calc result and a sweep row share. */
-static void add_result(cJSON *o, int threads, int regs, uint64_t static_smem, uint64_t dyn,
+/* The keys a calc result and a sweep row share (and report's rows). */
+void calc_json_add_result(cJSON *o, int threads, int regs, uint64_t static_smem, uint64_t dyn,
                        const OccResult *r)
 {
     cJSON_AddNumberToObject(o, "threads", threads);
@@ -123,7 +123,7 @@ static void add_sweep(cJSON *o, const CalcModel *m)
     for (size_t i = 0; i < m->n_rows; i++) {
         const SweepRow *r = &m->rows[i];
         cJSON *row = cJSON_CreateObject();
-        add_result(row, r->threads, r->regs, r->static_smem, r->dynamic_smem, &r->result);
+        calc_json_add_result(row, r->threads, r->regs, r->static_smem, r->dynamic_smem, &r->result);
         cJSON_AddItemToArray(rows, row);
     }
 }
@@ -132,7 +132,7 @@ int calc_write_json(const CalcModel *m, FILE *out)
 {
     cJSON *o = cJSON_CreateObject();
     add_target(o, m);
-    add_result(o, m->threads, m->kernel.regs_per_thread, m->kernel.static_smem, m->dynamic_smem,
+    calc_json_add_result(o, m->threads, m->kernel.regs_per_thread, m->kernel.static_smem, m->dynamic_smem,
                &m->result);
     add_settings(o, m);
     add_advice(o, m);

@@ -38,6 +38,12 @@ const char *sweep_name(SweepKind kind);
 
 int calc_write_text(const CalcModel *m, FILE *out);
 int calc_write_json(const CalcModel *m, FILE *out);
+
+/* The keys of one occupancy result (threads .. allocated_smem_per_block),
+ * added to a cJSON object: shared with report_json.c. */
+struct cJSON;
+void calc_json_add_result(struct cJSON *o, int threads, int regs, uint64_t static_smem,
+                          uint64_t dynamic_smem, const OccResult *r);
 int calc_write_csv(const CalcModel *m, FILE *out);
 
 #endif

@@ -65,8 +65,10 @@ bool use_colour(FILE *stream);
 int cmd_calc(int argc, char **argv);
 int cmd_arch(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 void usage_calc(FILE *out);
 void usage_arch(FILE *out);
 void usage_verify(FILE *out);
+void usage_report(FILE *out);
 
 #endif

@@ -1,0 +1,536 @@
+/*
+ * cmd_report.c: `silk-occ report`, the launch-configuration report: read
+ * the options and targets, load each input as PTX per target
+ * (report_input.c), measure every kernel with ptxas -v for all targets at
+ * once (or take the compiler's estimate without ptxas, for Silk), compute
+ * each kernel x target (report_model.c), ask ptxas what the advised
+ * register cap costs, print, and check the --expect options.
+ */
+#include "report_input.h"
+#include "ptx.h"
+#include "verify.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const COMMAND = "report";
+
+enum { MAX_TARGETS = 64 };
+
+typedef struct ReportOptions {
+    char *archs, *gpus;
+    bool all;
+    const char *kernel_glob;
+    ReportSettings settings;
+    OutputFormat format;
+    long long expect_blocks;   /* -1: not asked */
+    double expect_occupancy;   /* percent; < 0: not asked */
+    char *tables[MAX_TABLE_FILES];
+    int n_tables;
+} ReportOptions;
+
+void usage_report(FILE *out)
+{
+    fputs("usage: silk-occ report FILE... [options]\n"
+          "\n"
+          "The launch configuration of every kernel of .silk and .ptx files, per target:\n"
+          "occupancy table, selected block size and why, tail, launch-bounds advice, host\n"
+          "code, grid validity and the cudaOccupancy check.\n"
+          "\n"
+          "  --arch LIST            architectures: sm_80,sm_90 (each product's SMs shown)\n"
+          "  --gpu LIST             GPU products: h100-sxm,l4\n"
+          "  --all                  every product of an architecture from sm_75 on\n"
+          "                         (default: this machine's GPU, else sm_80,sm_90,sm_120)\n"
+          "  --kernel GLOB          only the kernels whose name matches\n"
+          "  --work N               work items of a 1-D launch: grid, waves, tail\n"
+          "  --block-sizes LIST     more candidate block sizes (besides 64,128,256,512)\n"
+          "  --format F             text | json\n"
+          "  --expect-blocks-per-sm N   exit 1 when the selected size keeps fewer CTAs\n"
+          "  --expect-occupancy P       exit 1 when it reaches less than P percent\n"
+          "  --arch-table FILE      add or override table rows (may be repeated)\n"
+          "\n"
+          "Registers come from ptxas -v ($SILK_PTXAS, or the CUDA toolkit's); without\n"
+          "ptxas, Silk kernels use the compiler's estimate (marked estimated).\n"
+          "See silk-occ(1).\n",
+          out);
+}
+
+static const struct option long_options[] = {
+    {"arch", required_argument, NULL, 'a'},        {"gpu", required_argument, NULL, 'g'},
+    {"all", no_argument, NULL, 'A'},               {"kernel", required_argument, NULL, 'k'},
+    {"work", required_argument, NULL, 'w'},        {"block-sizes", required_argument, NULL, 'b'},
+    {"format", required_argument, NULL, 'f'},      {"expect-blocks-per-sm", required_argument, NULL, 'e'},
+    {"expect-occupancy", required_argument, NULL, 'o'}, {"arch-table", required_argument, NULL, 'T'},
+    {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
+};
+
+static void add_size(ReportSettings *s, int size)
+{
+    for (int i = 0; i < s->n_sizes; i++)
+        if (s->sizes[i] == size)
+            return;
+    int i = s->n_sizes++;
+    for (; i > 0 && s->sizes[i - 1] > size; i--)
+        s->sizes[i] = s->sizes[i - 1];
+    s->sizes[i] = size;
+}
+
+static bool parse_block_sizes(ReportSettings *s, char *list)
+{
+    for (char *save = NULL, *item = strtok_r(list, ",", &save); item;
+         item = strtok_r(NULL, ",", &save)) {
+        long long size;
+        if (!parse_integer(COMMAND, "--block-sizes", item, 1, 1024, &size))
+            return false;
+        if (s->n_sizes == REPORT_MAX_SIZES) {
+            cli_error(COMMAND, "--block-sizes: at most %d sizes in all", REPORT_MAX_SIZES - 4);
+            return false;
+        }
+        add_size(s, (int)size);
+    }
+    return true;
+}
+
+static bool parse_percent(const char *text, double *out)
+{
+    char *end;
+    errno = 0;
+    double p = strtod(text, &end);
+    if (end != text && *end == '%')
+        end++;
+    if (end == text || *end || errno || !(p > 0 && p <= 100)) {
+        cli_error(COMMAND, "--expect-occupancy: '%s' is not a percentage above 0 and at most 100", text);
+        return false;
+    }
+    *out = p;
+    return true;
+}
+
+static bool read_option(ReportOptions *o, int c, char *arg)
+{
+    long long n;
+    switch (c) {
+    case 'a': o->archs = arg; return true;
+    case 'g': o->gpus = arg; return true;
+    case 'A': o->all = true; return true;
+    case 'k': o->kernel_glob = arg; return true;
+    case 'b': return parse_block_sizes(&o->settings, arg);
+    case 'f': return parse_format(COMMAND, arg, false, &o->format);
+    case 'o': return parse_percent(arg, &o->expect_occupancy);
+    case 'e': return parse_integer(COMMAND, "--expect-blocks-per-sm", arg, 1, 64, &o->expect_blocks);
+    case 'T': return add_table_file(COMMAND, o->tables, &o->n_tables, arg);
+    case 'w':
+        if (!parse_integer(COMMAND, "--work", arg, 1, INT64_MAX, &n))
+            return false;
+        o->settings.have_work = true;
+        o->settings.work = (uint64_t)n;
+        return true;
+    }
+    return false;
+}
+
+/* Returns EXIT_OK, EXIT_USAGE, or -1 when --help was asked (and printed). */
+static int parse_options(int argc, char **argv, ReportOptions *o)
+{
+    *o = (ReportOptions){.expect_blocks = -1, .expect_occupancy = -1};
+    static const int defaults[] = {64, 128, 256, 512};
+    for (int i = 0; i < 4; i++)
+        add_size(&o->settings, defaults[i]);
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, ":", long_options, NULL)) != -1) {
+        if (c == 'h') {
+            usage_report(stdout);
+            return -1;
+        }
+        if (c == '?' || c == ':') {
+            report_option_error(COMMAND, c, argv[optind - 1]);
+            return EXIT_USAGE;
+        }
+        if (!read_option(o, c, optarg))
+            return EXIT_USAGE;
+    }
+    if (optind == argc) {
+        cli_error(COMMAND, "give one or more .silk or .ptx files");
+        return EXIT_USAGE;
+    }
+    if ((o->archs != NULL) + (o->gpus != NULL) + o->all > 1) {
+        cli_error(COMMAND, "--arch, --gpu and --all: give one of them");
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+/* Only architectures the back end (and so ptxas) can target. */
+static bool add_target(Target *targets, int *n, const Target *t)
+{
+    if (!ptx_isa_version(t->sm_name)) {
+        cli_error(COMMAND, "%s: not a target of the compiler and ptxas (sm_75 and later)",
+                  t->sm_name);
+        return false;
+    }
+    if (*n == MAX_TARGETS) {
+        cli_error(COMMAND, "at most %d targets", MAX_TARGETS);
+        return false;
+    }
+    targets[(*n)++] = *t;
+    return true;
+}
+
+/* The GPU of this machine, when the CUDA runtime finds one: the table's
+ * product of its compute capability and SM count, else `device` filled
+ * from the properties (which the caller keeps alive). */
+static bool device_target(const ArchTable *table, GpuProduct *device, Target *t)
+{
+    if (!verify_have_cuda() || (getenv("SILK_NO_DEVICE") && *getenv("SILK_NO_DEVICE")))
+        return false;
+    VerifyRuntime rt;
+    DeviceProps props;
+    char error[256], cc[16];
+    verify_runtime_cuda(&rt);
+    if (!rt.open(&rt, 0, &props, error, sizeof error))
+        return false;
+    rt.close(&rt);
+    snprintf(cc, sizeof cc, "%d.%d", props.major, props.minor);
+    *t = (Target){.arch = arch_table_find(table, cc), .sm_count = props.sm_count};
+    if (!t->arch)
+        return false;
+    arch_sm_name(t->arch, t->sm_name, sizeof t->sm_name);
+    if (!ptx_isa_version(t->sm_name))
+        return false;
+    for (size_t i = 0; i < table->n_products; i++) {
+        const GpuProduct *g = &table->products[i];
+        if (g->major == props.major && g->minor == props.minor && g->sm_count == props.sm_count) {
+            t->gpu = g;
+            return true;
+        }
+    }
+    *device = (GpuProduct){.major = props.major, .minor = props.minor, .sm_count = props.sm_count};
+    snprintf(device->id, sizeof device->id, "device-0");
+    snprintf(device->name, sizeof device->name, "%.60s", props.name);
+    t->gpu = device;
+    return true;
+}
+
+static bool resolve_targets(ReportOptions *o, const ArchTable *table, GpuProduct *device,
+                            Target *targets, int *n)
+{
+    char fallback[] = "sm_80,sm_90,sm_120";
+    *n = 0;
+    Target t;
+    if (o->all) {
+        for (size_t i = 0; i < table->n_products; i++) {
+            if (!resolve_gpu(COMMAND, table, table->products[i].id, &t))
+                return false;
+            if (ptx_isa_version(t.sm_name) && !add_target(targets, n, &t))
+                return false;
+        }
+        return true;
+    }
+    if (!o->gpus && !o->archs && device_target(table, device, &t))
+        return add_target(targets, n, &t);
+    bool gpus = o->gpus != NULL;
+    char *list = gpus ? o->gpus : o->archs ? o->archs : fallback;
+    for (char *save = NULL, *item = strtok_r(list, ",", &save); item;
+         item = strtok_r(NULL, ",", &save)) {
+        bool ok = gpus ? resolve_gpu(COMMAND, table, item, &t) : resolve_arch(COMMAND, table, item, &t);
+        if (!ok || !add_target(targets, n, &t))
+            return false;
+    }
+    if (*n == 0) {
+        cli_error(COMMAND, "%s: the list is empty", gpus ? "--gpu" : "--arch");
+        return false;
+    }
+    return true;
+}
+
+/* ---- measuring ------------------------------------------------------------ */
+
+typedef struct Run {
+    const ReportOptions *options;
+    const Target *targets;
+    int n_targets;
+    ReportSource *sources;
+    int n_sources;
+    const char *ptxas;
+    const char *tmpdir;
+    Arena *arena;
+    ReportModel model;
+} Run;
+
+/* ptxas -v on every (file, target) pair at once. */
+static int measure(Run *r, PtxasReport *reports)
+{
+    int n = r->n_sources * r->n_targets;
+    const char **paths = ARENA_ARRAY(r->arena, const char *, (size_t)n);
+    const char **archs = ARENA_ARRAY(r->arena, const char *, (size_t)n);
+    for (int f = 0; f < r->n_sources; f++)
+        for (int t = 0; t < r->n_targets; t++) {
+            paths[f * r->n_targets + t] = r->sources[f].ptx_paths[t];
+            archs[f * r->n_targets + t] = r->targets[t].sm_name;
+        }
+    int status = ptxas_run_targets(r->ptxas, paths, archs, n, r->arena, reports);
+    if (status == PTXAS_NOT_STARTED) {
+        cli_error(COMMAND, "cannot start %s: %s", r->ptxas, strerror(errno));
+        return EXIT_ENVIRONMENT;
+    }
+    for (int i = 0; status != 0 && i < n; i++)
+        if (reports[i].exit_status != 0) {
+            const ReportSource *s = &r->sources[i / r->n_targets];
+            const char *text = reports[i].errors ? reports[i].errors : "";
+            int len = (int)strlen(text);
+            while (len > 0 && text[len - 1] == '\n')
+                len--;
+            cli_error(COMMAND, "ptxas rejected %s for %s%s:\n%.*s", s->path, archs[i],
+                      s->silk ? " (the compiler's PTX: a compiler bug)" : "", len, text);
+            return s->silk ? EXIT_FINDINGS : EXIT_USAGE;
+        }
+    return EXIT_OK;
+}
+
+static bool wanted(const Run *r, const char *name)
+{
+    return !r->options->kernel_glob || fnmatch(r->options->kernel_glob, name, 0) == 0;
+}
+
+static void push_entry(Run *r, const ReportEntry *e, int *cap)
+{
+    if (r->model.n_entries == *cap) {
+        int grown = *cap ? *cap * 2 : 16;
+        r->model.entries = arena_grow(r->arena, r->model.entries, (size_t)*cap, (size_t)grown,
+                                      sizeof *r->model.entries);
+        *cap = grown;
+    }
+    r->model.entries[r->model.n_entries++] = *e;
+}
+
+static int build_entries(Run *r, const PtxasReport *reports)
+{
+    int cap = 0;
+    for (int f = 0; f < r->n_sources; f++) {
+        const ReportSource *s = &r->sources[f];
+        for (int k = 0; k < s->n_kernels; k++) {
+            if (!wanted(r, s->kernels[k].name))
+                continue;
+            for (int t = 0; t < r->n_targets; t++) {
+                ReportEntry e = {.kernel = s->kernels[k], .target = r->targets[t]};
+                const KernelUsage *u =
+                    reports ? ptxas_kernel(&reports[f * r->n_targets + t], e.kernel.name) : NULL;
+                if (u)
+                    e.kernel.usage = *u;
+                if (!report_entry_compute(&e, &r->options->settings)) {
+                    cli_error(COMMAND, "the tables' row for %s cannot be used", e.target.sm_name);
+                    return EXIT_USAGE;
+                }
+                push_entry(r, &e, &cap);
+            }
+        }
+    }
+    return EXIT_OK;
+}
+
+/* The source and target index an entry came from. */
+static const ReportSource *source_of(const Run *r, const ReportEntry *e, int *target)
+{
+    *target = 0;
+    while (*target < r->n_targets && strcmp(r->targets[*target].sm_name, e->target.sm_name) != 0)
+        ++*target;
+    for (int f = 0; f < r->n_sources && *target < r->n_targets; f++)
+        if (r->sources[f].path == e->kernel.file)
+            return &r->sources[f];
+    return NULL;
+}
+
+/* The PTX with the advised cap for entry i, written for ptxas; NULL when
+ * the advice has no cap or the entry is not in the text. */
+static const char *cap_ptx(Run *r, int i)
+{
+    const ReportEntry *e = &r->model.entries[i];
+    int t;
+    const ReportSource *s = e->cap.applies ? source_of(r, e, &t) : NULL;
+    const PtxEntry *pe = s ? report_source_entry(s, t, e->kernel.name) : NULL;
+    if (!pe)
+        return NULL;
+    size_t len;
+    char *text = report_ptx_with_cap(s->ptx_texts[t], s->ptx_lens[t], pe, e->cap.cap, r->arena, &len);
+    char stem[48];
+    snprintf(stem, sizeof stem, "cap%d", i);
+    return report_write_temp(r->tmpdir, stem, text, len, r->arena);
+}
+
+/* Compiles each kernel whose advice has a register cap at that cap, all
+ * at once, to say whether ptxas would spill there. */
+static void check_caps(Run *r)
+{
+    int n = 0, total = r->model.n_entries;
+    const char **paths = ARENA_ARRAY(r->arena, const char *, (size_t)total + 1);
+    const char **archs = ARENA_ARRAY(r->arena, const char *, (size_t)total + 1);
+    int *which = ARENA_ARRAY(r->arena, int, (size_t)total + 1);
+    for (int i = 0; i < total; i++)
+        if ((paths[n] = cap_ptx(r, i))) {
+            archs[n] = r->model.entries[i].target.sm_name;
+            which[n++] = i;
+        }
+    if (n == 0)
+        return;
+    PtxasReport *reports = ARENA_ARRAY(r->arena, PtxasReport, (size_t)n);
+    ptxas_run_targets(r->ptxas, paths, archs, n, r->arena, reports);
+    for (int j = 0; j < n; j++) {
+        CapAdvice *c = &r->model.entries[which[j]].cap;
+        const KernelUsage *u = reports[j].exit_status == 0
+                                   ? ptxas_kernel(&reports[j], r->model.entries[which[j]].kernel.name)
+                                   : NULL;
+        if (!u)
+            continue;
+        c->checked = true;
+        c->cap_registers = u->registers;
+        c->cap_spill_stores = u->spill_stores;
+        c->cap_spill_loads = u->spill_loads;
+    }
+}
+
+/* ---- the command ---------------------------------------------------------- */
+
+static bool any_kernel_matches(const Run *r)
+{
+    for (int f = 0; f < r->n_sources; f++)
+        for (int k = 0; k < r->sources[f].n_kernels; k++)
+            if (wanted(r, r->sources[f].kernels[k].name))
+                return true;
+    return false;
+}
+
+static void list_kernels(const Run *r, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    for (int f = 0; f < r->n_sources; f++)
+        for (int k = 0; k < r->sources[f].n_kernels; k++) {
+            size_t used = strlen(buf);
+            snprintf(buf + used, size - used, "%s%s", used ? ", " : "", r->sources[f].kernels[k].name);
+        }
+}
+
+/* --expect-*: one line per kernel and target that falls short. */
+static int check_expectations(const Run *r)
+{
+    const ReportOptions *o = r->options;
+    int rc = EXIT_OK;
+    for (int i = 0; i < r->model.n_entries; i++) {
+        const ReportEntry *e = &r->model.entries[i];
+        const ReportRow *row = report_selected(e);
+        int blocks = row ? row->result.active_blocks : 0;
+        double occupancy = row ? 100.0 * occ_occupancy(&row->result) : 0;
+        int threads = row ? row->threads : 0;
+        if (o->expect_blocks > 0 && blocks < o->expect_blocks) {
+            cli_error(COMMAND, "%s on %s: %d CTAs per SM at %d threads, below --expect-blocks-per-sm %lld",
+                      e->kernel.name, e->target.sm_name, blocks, threads, o->expect_blocks);
+            rc = EXIT_FINDINGS;
+        }
+        if (o->expect_occupancy > 0 && occupancy + 1e-9 < o->expect_occupancy) {
+            cli_error(COMMAND, "%s on %s: %.1f%% occupancy at %d threads, below --expect-occupancy %g%%",
+                      e->kernel.name, e->target.sm_name, occupancy, threads, o->expect_occupancy);
+            rc = EXIT_FINDINGS;
+        }
+    }
+    return rc;
+}
+
+static int load_all(Run *r, char **files, int n_files)
+{
+    r->sources = ARENA_ARRAY(r->arena, ReportSource, (size_t)n_files);
+    for (int i = 0; i < n_files; i++) {
+        int rc = report_load(files[i], r->targets, r->n_targets, r->tmpdir, r->arena, &r->sources[i]);
+        if (rc != EXIT_OK)
+            return rc;
+        r->n_sources++;
+        if (!r->sources[i].silk && !r->ptxas) {
+            cli_error(COMMAND, "%s: PTX input needs ptxas for its register counts, and none was found "
+                               "(put the CUDA toolkit's bin on PATH, or set SILK_PTXAS)", files[i]);
+            return EXIT_ENVIRONMENT;
+        }
+    }
+    if (!any_kernel_matches(r)) {
+        char names[1024];
+        list_kernels(r, names, sizeof names);
+        if (r->options->kernel_glob)
+            cli_error(COMMAND, "--kernel: no kernel matches '%s' (the kernels: %s)",
+                      r->options->kernel_glob, names[0] ? names : "none");
+        else
+            cli_error(COMMAND, "the input has no kernels");
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+static int analyse(Run *r, char **files, int n_files)
+{
+    int rc = load_all(r, files, n_files);
+    PtxasReport *reports = NULL;
+    if (rc == EXIT_OK && r->ptxas) {
+        reports = ARENA_ARRAY(r->arena, PtxasReport, (size_t)(r->n_sources * r->n_targets));
+        rc = measure(r, reports);
+    }
+    if (rc == EXIT_OK)
+        rc = build_entries(r, reports);
+    if (rc == EXIT_OK && r->ptxas)
+        check_caps(r);
+    if (rc != EXIT_OK)
+        return rc;
+    rc = r->options->format == FORMAT_JSON ? report_write_json(&r->model, stdout)
+                                           : report_write_text(&r->model, stdout);
+    fflush(stdout);
+    return rc == EXIT_OK ? check_expectations(r) : rc;
+}
+
+static void remove_tmpdir(const char *dir)
+{
+    char path[4352];
+    /* Only files this run wrote are there: remove them one by one. */
+    DIR *d = opendir(dir);
+    struct dirent *ent;
+    while (d && (ent = readdir(d)))
+        if (ent->d_name[0] != '.') {
+            snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
+            unlink(path);
+        }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
+int cmd_report(int argc, char **argv)
+{
+    ReportOptions o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc != EXIT_OK)
+        return rc < 0 ? EXIT_OK : rc;
+    ArchTable table;
+    if (!load_tables(COMMAND, &table, o.tables, o.n_tables))
+        return EXIT_USAGE;
+    o.settings.table = &table;
+    Target targets[MAX_TARGETS];
+    GpuProduct device;
+    Run r = {.options = &o, .targets = targets, .ptxas = ptxas_find(), .arena = arena_new()};
+    rc = resolve_targets(&o, &table, &device, targets, &r.n_targets) ? EXIT_OK : EXIT_USAGE;
+    const char *tmp = getenv("TMPDIR");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/silk-occ-report-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (rc == EXIT_OK && !mkdtemp(dir)) {
+        cli_error(COMMAND, "cannot make a temporary directory in %s: %s", tmp && *tmp ? tmp : "/tmp",
+                  strerror(errno));
+        rc = EXIT_ENVIRONMENT;
+    } else if (rc == EXIT_OK) {
+        r.tmpdir = dir;
+        rc = analyse(&r, argv + optind, argc - optind);
+        remove_tmpdir(dir);
+    }
+    arena_free(r.arena);
+    arch_table_free(&table);
+    return rc;
+}

@@ -1,0 +1,235 @@
+/*
+ * report_input.c: turning the report's input files into PTX per target and
+ * a list of kernels.  A .silk file goes through the whole compiler once
+ * (front end, lowering, passes) and is emitted for each target; its IR
+ * gives each kernel's launch bounds (@launch, @smem) and the register
+ * estimate used when there is no ptxas.  A .ptx file is read as it is and
+ * its entries' directives scanned (report_ptx.c).
+ */
+#include "report_input.h"
+
+#include "compile.h"
+#include "ir.h"
+#include "lower.h"
+#include "pass.h"
+#include "ptx.h"
+#include "regest.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const COMMAND = "report";
+
+static bool has_suffix(const char *path, const char *suffix)
+{
+    size_t n = strlen(path), m = strlen(suffix);
+    return n >= m && strcmp(path + n - m, suffix) == 0;
+}
+
+const char *report_write_temp(const char *dir, const char *stem, const char *text, size_t len,
+                              Arena *arena)
+{
+    size_t size = strlen(dir) + strlen(stem) + 8;
+    char *path = arena_alloc(arena, size, 1);
+    snprintf(path, size, "%s/%s.ptx", dir, stem);
+    FILE *f = fopen(path, "w");
+    bool ok = f && fwrite(text, 1, len, f) == len;
+    if (f && fclose(f) != 0)
+        ok = false;
+    if (!ok) {
+        cli_error(COMMAND, "%s: cannot write: %s", path, strerror(errno));
+        return NULL;
+    }
+    return path;
+}
+
+static void alloc_targets(ReportSource *s, int n, Arena *arena)
+{
+    s->ptx_paths = ARENA_ARRAY(arena, const char *, (size_t)n);
+    s->ptx_texts = ARENA_ARRAY(arena, const char *, (size_t)n);
+    s->ptx_lens = ARENA_ARRAY(arena, size_t, (size_t)n);
+    s->entries = ARENA_ARRAY(arena, PtxEntry *, (size_t)n);
+    s->n_entries = ARENA_ARRAY(arena, int, (size_t)n);
+}
+
+static char *read_file(const char *path, Arena *arena, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *text = arena_alloc(arena, cap, 1);
+    size_t got;
+    while ((got = fread(text + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (n + 1 == cap) {
+            text = arena_grow(arena, text, cap, cap * 2, 1);
+            cap *= 2;
+        }
+    }
+    bool failed = ferror(f);
+    fclose(f);
+    if (failed)
+        return NULL;
+    text[n] = '\0';
+    *len = n;
+    return text;
+}
+
+static int load_ptx(const char *path, int n, Arena *arena, ReportSource *s)
+{
+    size_t len;
+    errno = 0;
+    char *text = read_file(path, arena, &len);
+    if (!text) {
+        cli_error(COMMAND, "%s: cannot read: %s", path, strerror(errno ? errno : EIO));
+        return EXIT_USAGE;
+    }
+    PtxEntry *entries;
+    int n_entries = report_ptx_scan(text, len, arena, &entries);
+    for (int i = 0; i < n; i++) {
+        s->ptx_paths[i] = path;
+        s->ptx_texts[i] = text;
+        s->ptx_lens[i] = len;
+        s->entries[i] = entries;
+        s->n_entries[i] = n_entries;
+    }
+    s->kernels = ARENA_ARRAY(arena, ReportKernel, (size_t)n_entries + 1);
+    for (int k = 0; k < n_entries; k++) {
+        const PtxEntry *e = &entries[k];
+        s->kernels[k] = (ReportKernel){.name = e->name, .file = path, .reqntid = e->reqntid,
+                                       .maxntid = e->maxntid, .minnctapersm = e->minnctapersm,
+                                       .maxnreg = e->maxnreg};
+    }
+    s->n_kernels = n_entries;
+    return EXIT_OK;
+}
+
+/* The launch blocks of the tree whose grid the checker found constant:
+ * the first for each kernel gives its work size (the grid counts work
+ * items).  The checker leaves a constant's value in the node (folded). */
+static void find_launches(const Node *n, const SourceFile *file, ReportSource *s)
+{
+    if (!n)
+        return;
+    if (n->kind == ND_LAUNCH && n->list2.count == 1 && n->list2.items[0]->a &&
+        n->list2.items[0]->a->kind == ND_CALL && n->list2.items[0]->a->a->kind == ND_NAME) {
+        const char *target = n->list2.items[0]->a->a->name;
+        for (uint32_t i = 0; i < n->list.count; i++) {
+            const Node *o = n->list.items[i];
+            if (strcmp(o->name, "grid") != 0 || !o->a || o->a->folded != 1 || o->a->int_value == 0)
+                continue;
+            for (int k = 0; k < s->n_kernels; k++)
+                if (strcmp(s->kernels[k].name, target) == 0 && !s->kernels[k].launch_work) {
+                    uint32_t line, col;
+                    source_line_col(file, n->span.start, &line, &col);
+                    s->kernels[k].launch_work = o->a->int_value;
+                    s->kernels[k].launch_line = (int)line;
+                }
+        }
+    }
+    find_launches(n->a, file, s);
+    find_launches(n->b, file, s);
+    find_launches(n->c, file, s);
+    find_launches(n->d, file, s);
+    for (uint32_t i = 0; i < n->list.count; i++)
+        find_launches(n->list.items[i], file, s);
+    for (uint32_t i = 0; i < n->list2.count; i++)
+        find_launches(n->list2.items[i], file, s);
+}
+
+static void collect_launch_work(const Compilation *c, ReportSource *s)
+{
+    for (uint32_t i = 0; i < c->n_modules; i++) {
+        const Module *m = c->modules[i];
+        if (m->package == PKG_ROOT && m->tree)
+            find_launches(m->tree, &c->sources.files[m->file], s);
+    }
+}
+
+/* The kernels of the IR: bounds from the attributes, usage estimated. */
+static void collect_silk_kernels(const IrModule *m, const char *path, Arena *arena, ReportSource *s)
+{
+    s->kernels = ARENA_ARRAY(arena, ReportKernel, m->n_funcs + 1);
+    for (uint32_t i = 0; i < m->n_funcs; i++) {
+        const IrFunc *f = m->funcs[i];
+        if (!f->kernel)
+            continue;
+        KernelUsage u = regest_kernel(m, f, arena);
+        u.name = arena_strndup(arena, f->name, strlen(f->name));
+        /* Silk emits .maxntid only when the CTA size is fixed. */
+        s->kernels[s->n_kernels++] = (ReportKernel){
+            .name = u.name, .file = path, .usage = u, .reqntid = f->maxntid,
+            .minnctapersm = f->minnctapersm, .maxnreg = f->maxnreg, .dynamic_smem = f->dynamic_smem};
+    }
+}
+
+static bool emit_target(Compilation *c, const IrModule *m, const Target *t, const char *tmpdir,
+                        int index, Arena *arena, ReportSource *s)
+{
+    char *text = NULL, stem[64];
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return false;
+    bool ok = ptx_emit_module(m, t->sm_name, f, &c->diag);
+    ok = fclose(f) == 0 && ok;
+    if (ok) {
+        s->ptx_texts[index] = arena_strndup(arena, text, len);
+        s->ptx_lens[index] = len;
+        snprintf(stem, sizeof stem, "f%p-%d", (void *)s, index);
+        s->ptx_paths[index] = report_write_temp(tmpdir, stem, text, len, arena);
+        s->n_entries[index] = report_ptx_scan(s->ptx_texts[index], len, arena, &s->entries[index]);
+        ok = s->ptx_paths[index] != NULL;
+    }
+    free(text);
+    return ok;
+}
+
+static int load_silk(const char *path, const Target *targets, int n, const char *tmpdir,
+                     Arena *arena, ReportSource *s)
+{
+    Compilation c;
+    compile_init(&c, stderr);
+    errno = 0;
+    if (!compile_load(&c, path, path, PKG_ROOT)) {
+        cli_error(COMMAND, "%s: cannot read: %s", path, strerror(errno ? errno : EIO));
+        compile_free(&c);
+        return EXIT_USAGE;
+    }
+    IrModule *m = compile_check(&c) == 0 ? lower_module(&c, c.arena) : NULL;
+    bool ok = m && ir_verify(m, &c.diag) == 0 && ir_optimize(m, &c.diag, PASS_VERIFY_EACH);
+    if (ok) {
+        collect_silk_kernels(m, path, arena, s);
+        collect_launch_work(&c, s);
+    }
+    for (int i = 0; ok && i < n; i++)
+        ok = emit_target(&c, m, &targets[i], tmpdir, i, arena, s);
+    diag_finish(&c.diag);
+    compile_free(&c);
+    return ok ? EXIT_OK : EXIT_FINDINGS;
+}
+
+int report_load(const char *path, const Target *targets, int n, const char *tmpdir, Arena *arena,
+                ReportSource *out)
+{
+    *out = (ReportSource){.path = path};
+    alloc_targets(out, n, arena);
+    if (has_suffix(path, ".ptx"))
+        return load_ptx(path, n, arena, out);
+    if (has_suffix(path, ".silk")) {
+        out->silk = true;
+        return load_silk(path, targets, n, tmpdir, arena, out);
+    }
+    cli_error(COMMAND, "%s: not a .silk or .ptx file (the report reads those two kinds)", path);
+    return EXIT_USAGE;
+}
+
+const PtxEntry *report_source_entry(const ReportSource *s, int target, const char *name)
+{
+    for (int i = 0; i < s->n_entries[target]; i++)
+        if (strcmp(s->entries[target][i].name, name) == 0)
+            return &s->entries[target][i];
+    return NULL;
+}

@@ -1,0 +1,199 @@
+/*
+ * report_json.c: `silk-occ report --format json`, one object (schema
+ * "silk-occ/report/1", docs/report-schema.md) with a "reports" array, one
+ * element per kernel x target holding every number of the text report.
+ * Occupancy rows are written by calc's row writer, so their keys are
+ * those of `silk-occ calc` JSON.
+ */
+#include "calc_model.h"
+#include "report_model.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+
+static void add_number_or_null(cJSON *o, const char *key, bool known, double value)
+{
+    if (known)
+        cJSON_AddNumberToObject(o, key, value);
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
+static void add_kernel(cJSON *o, const ReportEntry *e)
+{
+    const KernelUsage *u = &e->kernel.usage;
+    const Target *t = &e->target;
+    char cc[16];
+    cJSON_AddStringToObject(o, "kernel", e->kernel.name);
+    cJSON_AddStringToObject(o, "file", e->kernel.file);
+    cJSON_AddStringToObject(o, "arch", t->sm_name);
+    snprintf(cc, sizeof cc, "%d.%d", t->arch->major, t->arch->minor);
+    cJSON_AddStringToObject(o, "compute_capability", cc);
+    if (t->gpu)
+        cJSON_AddStringToObject(o, "gpu", t->gpu->id);
+    else
+        cJSON_AddNullToObject(o, "gpu");
+    add_number_or_null(o, "sm_count", t->sm_count > 0, t->sm_count);
+    cJSON *r = cJSON_AddObjectToObject(o, "resources");
+    cJSON_AddNumberToObject(r, "regs_per_thread", u->registers);
+    cJSON_AddBoolToObject(r, "estimated", u->estimated);
+    cJSON_AddNumberToObject(r, "static_smem", u->static_smem);
+    cJSON_AddNumberToObject(r, "dynamic_smem", (double)e->dynamic_smem);
+    cJSON_AddNumberToObject(r, "barriers", e->resources.barriers);
+    cJSON_AddNumberToObject(r, "spill_stores", u->spill_stores);
+    cJSON_AddNumberToObject(r, "spill_loads", u->spill_loads);
+    cJSON_AddNumberToObject(r, "stack_frame", u->stack_frame);
+    cJSON *b = cJSON_AddObjectToObject(o, "launch_bounds");
+    add_number_or_null(b, "reqntid", e->kernel.reqntid > 0, e->kernel.reqntid);
+    add_number_or_null(b, "maxntid", e->kernel.maxntid > 0, e->kernel.maxntid);
+    add_number_or_null(b, "minnctapersm", e->kernel.minnctapersm > 0, e->kernel.minnctapersm);
+    add_number_or_null(b, "maxnreg", e->kernel.maxnreg > 0, e->kernel.maxnreg);
+}
+
+static void add_selection(cJSON *o, const ReportEntry *e)
+{
+    cJSON *rows = cJSON_AddArrayToObject(o, "occupancy_table");
+    for (int i = 0; i < e->n_rows; i++) {
+        cJSON *row = cJSON_CreateObject();
+        calc_json_add_result(row, e->rows[i].threads, e->resources.regs_per_thread,
+                             e->resources.static_smem, e->dynamic_smem, &e->rows[i].result);
+        cJSON_AddItemToArray(rows, row);
+    }
+    const ReportRow *r = report_selected(e);
+    cJSON *sel = cJSON_AddObjectToObject(o, "selected");
+    add_number_or_null(sel, "threads", r, r ? r->threads : 0);
+    add_number_or_null(sel, "active_blocks_per_sm", r, r ? r->result.active_blocks : 0);
+    add_number_or_null(sel, "occupancy", r, r ? occ_occupancy(&r->result) : 0);
+    add_number_or_null(sel, "grid", r && e->have_work, (double)e->ctas);
+    cJSON *reasons = cJSON_AddArrayToObject(sel, "reasons");
+    for (int i = 0; i < e->n_reasons; i++) {
+        const Reason *x = &e->reasons[i];
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "code", report_reason_name(x->code));
+        cJSON_AddNumberToObject(j, "threads", x->threads);
+        cJSON_AddNumberToObject(j, "blocks", x->blocks);
+        cJSON_AddNumberToObject(j, "value", x->value);
+        cJSON_AddItemToArray(reasons, j);
+    }
+}
+
+static cJSON *waves_object(const OccWaves *w, int sm_count)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "sm_count", sm_count);
+    cJSON_AddNumberToObject(o, "ctas_per_wave", (double)w->ctas_per_wave);
+    cJSON_AddNumberToObject(o, "waves", w->waves);
+    cJSON_AddNumberToObject(o, "full_waves", (double)w->full_waves);
+    cJSON_AddNumberToObject(o, "last_wave_fill", w->last_wave_fill);
+    cJSON_AddNumberToObject(o, "idle_fraction", w->idle_fraction);
+    return o;
+}
+
+static void add_tail(cJSON *o, const ReportEntry *e)
+{
+    if (!e->have_work || !report_selected(e)) {
+        cJSON_AddNullToObject(o, "tail");
+        return;
+    }
+    cJSON *tail = cJSON_AddObjectToObject(o, "tail");
+    cJSON_AddNumberToObject(tail, "work", (double)e->work);
+    cJSON_AddStringToObject(tail, "work_from", e->work_from_launch ? "launch_block" : "option");
+    add_number_or_null(tail, "launch_line", e->work_from_launch, e->kernel.launch_line);
+    cJSON_AddNumberToObject(tail, "ctas", (double)e->ctas);
+    cJSON_AddNumberToObject(tail, "tail_threads", (double)e->tail_threads);
+    cJSON_AddNumberToObject(tail, "tail_fraction", (double)e->tail_threads / (double)e->work);
+    cJSON *products = cJSON_AddArrayToObject(tail, "products");
+    for (int i = 0; i < e->n_tails; i++) {
+        const TailRow *t = &e->tails[i];
+        cJSON *p = waves_object(&t->waves, t->sm_count);
+        cJSON_AddStringToObject(p, "gpu", t->gpu->id);
+        cJSON_AddBoolToObject(p, "undersubscribed", t->undersubscribed);
+        cJSON_AddBoolToObject(p, "bad_tail", t->bad);
+        if (t->better_threads) {
+            cJSON *b = waves_object(&t->better_waves, t->sm_count);
+            cJSON_AddNumberToObject(b, "threads", t->better_threads);
+            cJSON_AddItemToObject(p, "better", b);
+        } else {
+            cJSON_AddNullToObject(p, "better");
+        }
+        cJSON_AddItemToArray(products, p);
+    }
+}
+
+static void add_advice(cJSON *o, const ReportEntry *e)
+{
+    const CapAdvice *c = &e->cap;
+    cJSON *a = cJSON_AddObjectToObject(o, "launch_bounds_advice");
+    cJSON_AddBoolToObject(a, "applies", c->applies);
+    add_number_or_null(a, "max_registers", c->applies, c->cap);
+    add_number_or_null(a, "min_blocks_per_sm", c->applies, c->min_blocks);
+    add_number_or_null(a, "occupancy", c->applies, c->occupancy);
+    cJSON_AddBoolToObject(a, "checked_with_ptxas", c->checked);
+    add_number_or_null(a, "registers_at_cap", c->checked, c->cap_registers);
+    add_number_or_null(a, "spill_stores_at_cap", c->checked, c->cap_spill_stores);
+    add_number_or_null(a, "spill_loads_at_cap", c->checked, c->cap_spill_loads);
+}
+
+static void add_code(cJSON *o, const ReportEntry *e)
+{
+    char code[512];
+    cJSON *h = cJSON_AddObjectToObject(o, "host_code");
+    report_silk_launch(e, code, sizeof code);
+    cJSON_AddStringToObject(h, "silk", code);
+    report_cuda_launch(e, code, sizeof code);
+    cJSON_AddStringToObject(h, "cuda", code);
+    cJSON *g = cJSON_AddObjectToObject(o, "grid_validity");
+    cJSON_AddBoolToObject(g, "valid", e->grid_valid);
+    cJSON_AddNumberToObject(g, "max_grid_x", e->target.arch->max_grid_x);
+    add_number_or_null(g, "grid_y", e->grid_y > 0, (double)e->grid_y);
+    report_verify_snippet(e, code, sizeof code);
+    cJSON_AddStringToObject(o, "verification", code);
+}
+
+static void add_extras(cJSON *o, const ReportEntry *e)
+{
+    cJSON *p = cJSON_AddArrayToObject(o, "persistent_grid");
+    for (int i = 0; i < e->n_persistent; i++) {
+        cJSON *row = cJSON_CreateObject();
+        cJSON_AddStringToObject(row, "gpu", e->persistent[i].gpu->id);
+        cJSON_AddNumberToObject(row, "sm_count", e->persistent[i].gpu->sm_count);
+        cJSON_AddNumberToObject(row, "grid", e->persistent[i].grid);
+        cJSON_AddItemToArray(p, row);
+    }
+    const OccNextStep *s = &e->next;
+    cJSON *next = cJSON_AddObjectToObject(o, "next_step");
+    bool resident = report_selected(e) && report_selected(e)->result.active_blocks > 0;
+    add_number_or_null(next, "regs_to_cut", s->regs_to_cut >= 0, s->regs_to_cut);
+    add_number_or_null(next, "regs_cut_blocks_per_sm", s->regs_gained_blocks >= 0, s->regs_gained_blocks);
+    add_number_or_null(next, "smem_to_cut", s->smem_to_cut >= 0, (double)s->smem_to_cut);
+    add_number_or_null(next, "smem_cut_blocks_per_sm", s->smem_gained_blocks >= 0, s->smem_gained_blocks);
+    add_number_or_null(next, "regs_slack", resident, s->regs_slack);
+    add_number_or_null(next, "smem_slack", resident, (double)s->smem_slack);
+}
+
+int report_write_json(const ReportModel *m, FILE *out)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "schema", "silk-occ/report/1");
+    cJSON *reports = cJSON_AddArrayToObject(root, "reports");
+    for (int i = 0; i < m->n_entries; i++) {
+        const ReportEntry *e = &m->entries[i];
+        cJSON *o = cJSON_CreateObject();
+        add_kernel(o, e);
+        add_selection(o, e);
+        add_tail(o, e);
+        add_advice(o, e);
+        add_code(o, e);
+        add_extras(o, e);
+        cJSON_AddItemToArray(reports, o);
+    }
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text) {
+        cli_error("report", "out of memory writing JSON");
+        return EXIT_ENVIRONMENT;
+    }
+    fprintf(out, "%s\n", text);
+    free(text);
+    return EXIT_OK;
+}

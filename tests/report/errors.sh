@@ -1,0 +1,119 @@
+#!/bin/sh
+# errors.sh: `silk-occ report` on bad input: each case's exact stderr and
+# exit status (2 for a bad command line or input, 3 when ptxas is needed
+# and missing), never a crash; the --expect options' exit status (1, one
+# line per kernel and target that falls short); and a .ptx input giving the
+# numbers of its own `ptxas -v`.  Cases that need ptxas are skipped (and
+# the script exits 77 after the others) without it.  Run by make check,
+# which sets SILK_OCC and SILK_SRCDIR.
+set -u
+: "${SILK_OCC:?}" "${SILK_SRCDIR:?}"
+cd "$SILK_SRCDIR" || exit 99
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0 skipped=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+P="silk-occ report: error:"
+ptx=tests/report/inputs/kernels.ptx
+
+# expect STATUS MESSAGE ARGS...: stderr must be exactly MESSAGE.
+expect() {
+    want_status=$1 want=$2
+    shift 2
+    "$SILK_OCC" report "$@" >"$work/out" 2>"$work/err"
+    got_status=$?
+    got=$(cat "$work/err")
+    [ "$got_status" = "$want_status" ] || fail "report $*: exit $got_status, want $want_status"
+    [ "$got" = "$want" ] || fail "report $*: stderr
+  got:  $got
+  want: $want"
+}
+
+expect 2 "$P give one or more .silk or .ptx files"
+expect 2 "$P nofile.silk: cannot read: No such file or directory" nofile.silk
+expect 2 "$P nofile.ptx: cannot read: No such file or directory" nofile.ptx
+expect 2 "$P README.md: not a .silk or .ptx file (the report reads those two kinds)" README.md
+expect 2 "$P --work: '0' is too small (at least 1)" examples/saxpy.silk --work 0
+expect 2 "$P --work: '9223372036854775808' is too large (at most 9223372036854775807)" \
+    examples/saxpy.silk --work 9223372036854775808
+expect 2 "$P --work: '-5' is negative (at least 1)" examples/saxpy.silk --work -5
+expect 2 "$P --arch: unknown architecture 'sm_99' (did you mean 'sm_90'?); 'silk-occ arch list' lists them" \
+    examples/saxpy.silk --arch sm_99
+expect 2 "$P --gpu: 'sm_90' is an architecture, not a GPU product: use --arch sm_90" \
+    examples/saxpy.silk --gpu sm_90
+expect 2 "$P sm_70: not a target of the compiler and ptxas (sm_75 and later)" \
+    examples/saxpy.silk --arch sm_90,sm_70
+expect 2 "$P --arch, --gpu and --all: give one of them" examples/saxpy.silk --arch sm_90 --gpu l4
+expect 2 "$P --block-sizes: '2000' is too large (at most 1024)" examples/saxpy.silk --block-sizes 2000
+expect 2 "$P --block-sizes: 'x' is not a number" examples/saxpy.silk --block-sizes 64,x
+expect 2 "$P --format: 'csv' is not a format (text, json)" examples/saxpy.silk --format csv
+expect 2 "$P --expect-occupancy: '120' is not a percentage above 0 and at most 100" \
+    examples/saxpy.silk --expect-occupancy 120
+expect 2 "$P --expect-blocks-per-sm: '0' is too small (at least 1)" \
+    examples/saxpy.silk --expect-blocks-per-sm 0
+expect 2 "$P unknown option '--bogus'; 'silk-occ help report' lists them" examples/saxpy.silk --bogus
+
+# A Silk file with errors: the compiler's diagnostics, exit 1.
+printf 'kernel k(n: u64) {\n  let x = y\n}\n' >"$work/bad.silk"
+"$SILK_OCC" report "$work/bad.silk" --arch sm_90 >/dev/null 2>"$work/err"
+status=$?
+[ $status = 1 ] || fail "Silk with errors: exit $status, want 1"
+grep -q "bad.silk:2:11: error: unknown name 'y'" "$work/err" || fail "Silk with errors: $(cat "$work/err")"
+printf '// no kernels\n' >"$work/empty.silk"
+expect 2 "$P the input has no kernels" "$work/empty.silk" --arch sm_90
+
+# PTX needs ptxas: exit 3 when there is none.
+SILK_PTXAS=none "$SILK_OCC" report "$ptx" --arch sm_80 >/dev/null 2>"$work/err"
+status=$?
+[ $status = 3 ] || fail "PTX without ptxas: exit $status, want 3"
+[ "$(cat "$work/err")" = "$P $ptx: PTX input needs ptxas for its register counts, and none was found (put the CUDA toolkit's bin on PATH, or set SILK_PTXAS)" ] ||
+    fail "PTX without ptxas: stderr $(cat "$work/err")"
+
+# A Silk file does not: the estimate, marked so, and the expect options.
+SILK_PTXAS=none expect 0 "" examples/saxpy.silk --arch sm_90 --work 1000
+grep -q "16 registers per thread (estimated: no ptxas)" "$work/out" ||
+    SILK_PTXAS=none "$SILK_OCC" report examples/saxpy.silk --arch sm_90 | grep -q "(estimated: no ptxas)" ||
+    fail "the estimate is not marked: $(head -2 "$work/out")"
+SILK_PTXAS=none expect 0 "" examples/saxpy.silk --arch sm_90 --expect-blocks-per-sm 8 --expect-occupancy 100
+SILK_PTXAS=none expect 1 "$P saxpy on sm_90: 8 CTAs per SM at 256 threads, below --expect-blocks-per-sm 9" \
+    examples/saxpy.silk --arch sm_90 --expect-blocks-per-sm 9
+SILK_PTXAS=none expect 1 "$P saxpy on sm_86: 6 CTAs per SM at 256 threads, below --expect-blocks-per-sm 8" \
+    examples/saxpy.silk --arch sm_86,sm_90 --expect-blocks-per-sm 8
+SILK_PTXAS=none expect 1 "$P sgemm on sm_80: 6 CTAs per SM at 256 threads, below --expect-blocks-per-sm 7
+$P sgemm on sm_80: 75.0% occupancy at 256 threads, below --expect-occupancy 80%" \
+    examples/sgemm.silk --arch sm_80 --expect-blocks-per-sm 7 --expect-occupancy 80
+
+"$SILK_OCC" report "$ptx" --arch sm_80 >/dev/null 2>&1
+if [ $? -eq 3 ]; then
+    echo "SKIP: errors.sh: no ptxas: the PTX cases did not run"
+    [ $failures = 0 ] && exit 77
+    exit 1
+fi
+
+expect 2 "$P --kernel: no kernel matches 'nope*' (the kernels: free_saxpy, bounded_saxpy, fixed_saxpy)" \
+    "$ptx" --arch sm_80 --kernel 'nope*'
+printf '.version 7.0\n.target sm_80\n.address_size 64\n.visible .entry bad()\n{\n\tfoo.bar %%r1;\n\tret;\n}\n' >"$work/bad.ptx"
+"$SILK_OCC" report "$work/bad.ptx" --arch sm_80 >/dev/null 2>"$work/err"
+status=$?
+[ $status = 2 ] || fail "rejected PTX: exit $status, want 2"
+head -1 "$work/err" | grep -qx "$P ptxas rejected $work/bad.ptx for sm_80:" ||
+    fail "rejected PTX: first line $(head -1 "$work/err")"
+grep -q "Not a name of any known instruction: 'foo'" "$work/err" ||
+    fail "rejected PTX: ptxas's message not shown: $(cat "$work/err")"
+
+# The .ptx input gives the numbers of its own ptxas -v.
+ptxas=${SILK_PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
+"$ptxas" -v --gpu-name sm_86 -o /dev/null "$ptx" 2>"$work/v" || fail "ptxas -v on $ptx"
+for k in free_saxpy bounded_saxpy fixed_saxpy; do
+    want=$(awk -v k="'$k'" '$0 ~ "Compiling entry function " k { on = 1; next }
+        on && /Used/ { for (i = 1; i <= NF; i++) if ($i == "Used") print $(i + 1); exit }' "$work/v")
+    "$SILK_OCC" report "$ptx" --arch sm_86 --kernel "$k" >"$work/out" 2>&1 || fail "report $k"
+    grep -q "^  $want registers per thread (ptxas -v)" "$work/out" ||
+        fail "$k: ptxas -v says $want registers; the report: $(sed -n 2p "$work/out")"
+done
+# --kernel takes a glob: two of the three.
+"$SILK_OCC" report "$ptx" --arch sm_86 --kernel '*ed_saxpy' | grep -c "^[a-z_]* (tests" >"$work/n"
+[ "$(cat "$work/n")" = 2 ] || fail "--kernel '*ed_saxpy' matched $(cat "$work/n") kernels, want 2"
+
+[ $failures = 0 ] || { echo "$failures failures"; exit 1; }
+exit 0

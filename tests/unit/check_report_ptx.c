@@ -1,0 +1,84 @@
+/*
+ * check_report_ptx.c: unit tests of silk-occ report's PTX scanner
+ * (src/report_ptx.c): each entry's name and performance directives
+ * (.maxntid and .reqntid as the product of their dimensions,
+ * .minnctapersm, .maxnreg), entries in comments and declarations without
+ * a body ignored, and the copy with one entry's .maxnreg set, an old
+ * directive blanked.
+ */
+#include "arena.h"
+#include "report_ptx.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const PTX =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    "// .visible .entry commented(\n"
+    "/* .entry also_commented() { } */\n"
+    ".extern .entry declared(.param .u64 p);\n"
+    ".visible .entry first(\n\t.param .u64 first_param_0\n)\n.maxntid 16, 8, 2\n.minnctapersm 3\n{\n\tret;\n}\n"
+    ".visible .entry second()\n.reqntid 96\n.maxnreg 40\n{\n\tret;\n}\n"
+    ".entry third(){ret;}\n";
+
+START_TEST(scans_entries_and_directives)
+{
+    Arena *arena = arena_new();
+    PtxEntry *e;
+    int n = report_ptx_scan(PTX, strlen(PTX), arena, &e);
+    ck_assert_int_eq(n, 3);
+    ck_assert_str_eq(e[0].name, "first");
+    ck_assert_int_eq(e[0].maxntid, 256);
+    ck_assert_int_eq(e[0].reqntid, 0);
+    ck_assert_int_eq(e[0].minnctapersm, 3);
+    ck_assert_int_eq(e[0].maxnreg, 0);
+    ck_assert_str_eq(e[1].name, "second");
+    ck_assert_int_eq(e[1].reqntid, 96);
+    ck_assert_int_eq(e[1].maxnreg, 40);
+    ck_assert_str_eq(e[2].name, "third");
+    ck_assert_int_eq(e[2].maxntid + e[2].reqntid + e[2].maxnreg + e[2].minnctapersm, 0);
+    ck_assert_int_eq(PTX[e[2].body_at], '{');
+    arena_free(arena);
+}
+END_TEST
+
+START_TEST(sets_a_register_cap)
+{
+    Arena *arena = arena_new();
+    PtxEntry *e;
+    size_t len;
+    report_ptx_scan(PTX, strlen(PTX), arena, &e);
+    char *first = report_ptx_with_cap(PTX, strlen(PTX), &e[0], 32, arena, &len);
+    ck_assert_uint_eq(len, strlen(first));
+    ck_assert_ptr_nonnull(strstr(first, ".minnctapersm 3\n.maxnreg 32\n{"));
+    char *second = report_ptx_with_cap(PTX, strlen(PTX), &e[1], 24, arena, &len);
+    ck_assert_ptr_null(strstr(second, ".maxnreg 40"));
+    ck_assert_ptr_nonnull(strstr(second, ".reqntid 96\n           \n.maxnreg 24\n{"));
+    /* The copy scans as the original with the new cap. */
+    PtxEntry *again;
+    ck_assert_int_eq(report_ptx_scan(second, len, arena, &again), 3);
+    ck_assert_int_eq(again[1].maxnreg, 24);
+    ck_assert_int_eq(again[0].maxnreg, 0);
+    arena_free(arena);
+}
+END_TEST
+
+static Suite *report_ptx_suite(void)
+{
+    Suite *s = suite_create("report_ptx");
+    TCase *tc = tcase_create("scan");
+    tcase_add_test(tc, scans_entries_and_directives);
+    tcase_add_test(tc, sets_a_register_cap);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *runner = srunner_create(report_ptx_suite());
+    srunner_run_all(runner, CK_NORMAL);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
