@@ -136,20 +136,33 @@ bool parse_size(const char *command, const char *option, const char *text, uint6
     return true;
 }
 
+/* The names of --format, indexed by OutputFormat. */
+static const char *const format_names[] = {"text", "json", "csv", "markdown"};
+
+bool parse_format_among(const char *command, const char *text, unsigned accepted, OutputFormat *out)
+{
+    char listed[64] = "";
+    for (int f = FORMAT_TEXT; f <= FORMAT_MARKDOWN; f++) {
+        if (!(accepted & FORMAT_BIT(f)))
+            continue;
+        if (strcmp(text, format_names[f]) == 0) {
+            *out = (OutputFormat)f;
+            return true;
+        }
+        size_t used = strlen(listed);
+        snprintf(listed + used, sizeof listed - used, "%s%s", used ? ", " : "", format_names[f]);
+    }
+    cli_error(command, "--format: '%s' is not a format (%s)", text, listed);
+    return false;
+}
+
+/* calc and arch take csv; verify only text and json. */
 bool parse_format(const char *command, const char *text, bool allow_csv, OutputFormat *out)
 {
-    if (strcmp(text, "text") == 0)
-        *out = FORMAT_TEXT;
-    else if (strcmp(text, "json") == 0)
-        *out = FORMAT_JSON;
-    else if (allow_csv && strcmp(text, "csv") == 0)
-        *out = FORMAT_CSV;
-    else {
-        cli_error(command, "--format: '%s' is not a format (text, json%s)", text,
-                  allow_csv ? ", csv" : "");
-        return false;
-    }
-    return true;
+    unsigned accepted = FORMAT_BIT(FORMAT_TEXT) | FORMAT_BIT(FORMAT_JSON);
+    if (allow_csv)
+        accepted |= FORMAT_BIT(FORMAT_CSV);
+    return parse_format_among(command, text, accepted, out);
 }
 
 bool parse_carveout(const char *command, const char *text, int *out)

@@ -19,7 +19,10 @@ enum {
     EXIT_ENVIRONMENT = 3, /* something the command needs is missing */
 };
 
-typedef enum OutputFormat { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV } OutputFormat;
+typedef enum OutputFormat { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV, FORMAT_MARKDOWN } OutputFormat;
+
+/* A set of formats, for parse_format_among: FORMAT_BIT(FORMAT_CSV) | ... */
+#define FORMAT_BIT(format) (1u << (format))
 
 /* "silk-occ calc: error: ..." on stderr.  `command` names the subcommand. */
 void cli_error(const char *command, const char *fmt, ...)
@@ -37,6 +40,8 @@ bool parse_integer(const char *command, const char *option, const char *text, lo
                    long long max, long long *out);
 bool parse_size(const char *command, const char *option, const char *text, uint64_t *out);
 bool parse_format(const char *command, const char *text, bool allow_csv, OutputFormat *out);
+/* Any set of formats; the error lists them in enum order. */
+bool parse_format_among(const char *command, const char *text, unsigned accepted, OutputFormat *out);
 bool parse_carveout(const char *command, const char *text, int *out);
 
 /* "48 KiB", "1.5 KiB" or "200 B", written to buf. */

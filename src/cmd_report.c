@@ -1,9 +1,10 @@
 /*
  * cmd_report.c: `silk-occ report`, the launch-configuration report: read
  * the options and targets, load each input as PTX per target
- * (report_input.c), measure every kernel with ptxas -v for all targets at
- * once (or take the compiler's estimate without ptxas, for Silk), compute
- * each kernel x target (report_model.c), ask ptxas what the advised
+ * (report_input.c; a .cubin or .cu file comes measured, report_cubin.c),
+ * measure every kernel with ptxas -v for all targets at once (or take
+ * the compiler's estimate without ptxas, for Silk), compute each kernel x
+ * target (report_model.c), ask ptxas what the advised
  * register cap costs, print, and check the --expect options.
  */
 #include "report_input.h"
@@ -22,10 +23,14 @@ static const char *const COMMAND = "report";
 
 enum { MAX_TARGETS = 64 };
 
+static const unsigned REPORT_FORMATS = FORMAT_BIT(FORMAT_TEXT) | FORMAT_BIT(FORMAT_JSON) |
+                                       FORMAT_BIT(FORMAT_CSV) | FORMAT_BIT(FORMAT_MARKDOWN);
+
 typedef struct ReportOptions {
     char *archs, *gpus;
     bool all;
     const char *kernel_glob;
+    ReportLoadOptions load;    /* --nvcc-flags; targets from the cubins */
     ReportSettings settings;
     OutputFormat format;
     long long expect_blocks;   /* -1: not asked */
@@ -38,7 +43,8 @@ void usage_report(FILE *out)
 {
     fputs("usage: silk-occ report FILE... [options]\n"
           "\n"
-          "The launch configuration of every kernel of .silk and .ptx files, per target:\n"
+          "The launch configuration of every kernel of .silk, .ptx, .cu and .cubin files,\n"
+          "per target:\n"
           "occupancy table, selected block size and why, tail, launch-bounds advice, host\n"
           "code, grid validity and the cudaOccupancy check.\n"
           "\n"
@@ -49,13 +55,15 @@ void usage_report(FILE *out)
           "  --kernel GLOB          only the kernels whose name matches\n"
           "  --work N               work items of a 1-D launch: grid, waves, tail\n"
           "  --block-sizes LIST     more candidate block sizes (besides 64,128,256,512)\n"
-          "  --format F             text | json\n"
+          "  --format F             text | json | csv | markdown\n"
           "  --expect-blocks-per-sm N   exit 1 when the selected size keeps fewer CTAs\n"
           "  --expect-occupancy P       exit 1 when it reaches less than P percent\n"
           "  --arch-table FILE      add or override table rows (may be repeated)\n"
+          "  --nvcc-flags \"FLAGS\"   more nvcc options for .cu files (-O3 -DN=4)\n"
           "\n"
           "Registers come from ptxas -v ($SILK_PTXAS, or the CUDA toolkit's); without\n"
-          "ptxas, Silk kernels use the compiler's estimate (marked estimated).\n"
+          "ptxas, Silk kernels use the compiler's estimate (marked estimated).  A .cubin\n"
+          "is read as it is and a .cu compiled by nvcc; neither records spills.\n"
           "See silk-occ(1).\n",
           out);
 }
@@ -66,6 +74,7 @@ static const struct option long_options[] = {
     {"work", required_argument, NULL, 'w'},        {"block-sizes", required_argument, NULL, 'b'},
     {"format", required_argument, NULL, 'f'},      {"expect-blocks-per-sm", required_argument, NULL, 'e'},
     {"expect-occupancy", required_argument, NULL, 'o'}, {"arch-table", required_argument, NULL, 'T'},
+    {"nvcc-flags", required_argument, NULL, 'N'},
     {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
 };
 
@@ -119,8 +128,9 @@ static bool read_option(ReportOptions *o, int c, char *arg)
     case 'g': o->gpus = arg; return true;
     case 'A': o->all = true; return true;
     case 'k': o->kernel_glob = arg; return true;
+    case 'N': o->load.nvcc_flags = arg; return true;
     case 'b': return parse_block_sizes(&o->settings, arg);
-    case 'f': return parse_format(COMMAND, arg, false, &o->format);
+    case 'f': return parse_format_among(COMMAND, arg, REPORT_FORMATS, &o->format);
     case 'o': return parse_percent(arg, &o->expect_occupancy);
     case 'e': return parse_integer(COMMAND, "--expect-blocks-per-sm", arg, 1, 64, &o->expect_blocks);
     case 'T': return add_table_file(COMMAND, o->tables, &o->n_tables, arg);
@@ -157,7 +167,7 @@ static int parse_options(int argc, char **argv, ReportOptions *o)
             return EXIT_USAGE;
     }
     if (optind == argc) {
-        cli_error(COMMAND, "give one or more .silk or .ptx files");
+        cli_error(COMMAND, "give one or more .silk, .ptx, .cu or .cubin files");
         return EXIT_USAGE;
     }
     if ((o->archs != NULL) + (o->gpus != NULL) + o->all > 1) {
@@ -264,26 +274,38 @@ typedef struct Run {
     ReportModel model;
 } Run;
 
-/* ptxas -v on every (file, target) pair at once. */
+/* ptxas -v on every (file, target) pair with PTX at once (when there is
+ * a ptxas); a .cubin or .cu file comes measured already. */
 static int measure(Run *r, PtxasReport *reports)
 {
-    int n = r->n_sources * r->n_targets;
-    const char **paths = ARENA_ARRAY(r->arena, const char *, (size_t)n);
-    const char **archs = ARENA_ARRAY(r->arena, const char *, (size_t)n);
+    int n = 0, total = r->n_sources * r->n_targets;
+    const char **paths = ARENA_ARRAY(r->arena, const char *, (size_t)total);
+    const char **archs = ARENA_ARRAY(r->arena, const char *, (size_t)total);
+    int *pair = ARENA_ARRAY(r->arena, int, (size_t)total);
     for (int f = 0; f < r->n_sources; f++)
         for (int t = 0; t < r->n_targets; t++) {
-            paths[f * r->n_targets + t] = r->sources[f].ptx_paths[t];
-            archs[f * r->n_targets + t] = r->targets[t].sm_name;
+            if (r->sources[f].measured) {
+                reports[f * r->n_targets + t] = r->sources[f].measured[t];
+                continue;
+            }
+            paths[n] = r->sources[f].ptx_paths[t];
+            archs[n] = r->targets[t].sm_name;
+            pair[n++] = f * r->n_targets + t;
         }
-    int status = ptxas_run_targets(r->ptxas, paths, archs, n, r->arena, reports);
+    if (n == 0 || !r->ptxas)
+        return EXIT_OK;
+    PtxasReport *run = ARENA_ARRAY(r->arena, PtxasReport, (size_t)n);
+    int status = ptxas_run_targets(r->ptxas, paths, archs, n, r->arena, run);
     if (status == PTXAS_NOT_STARTED) {
         cli_error(COMMAND, "cannot start %s: %s", r->ptxas, strerror(errno));
         return EXIT_ENVIRONMENT;
     }
+    for (int i = 0; i < n; i++)
+        reports[pair[i]] = run[i];
     for (int i = 0; status != 0 && i < n; i++)
-        if (reports[i].exit_status != 0) {
-            const ReportSource *s = &r->sources[i / r->n_targets];
-            const char *text = reports[i].errors ? reports[i].errors : "";
+        if (run[i].exit_status != 0) {
+            const ReportSource *s = &r->sources[pair[i] / r->n_targets];
+            const char *text = run[i].errors ? run[i].errors : "";
             int len = (int)strlen(text);
             while (len > 0 && text[len - 1] == '\n')
                 len--;
@@ -319,6 +341,8 @@ static int build_entries(Run *r, const PtxasReport *reports)
             if (!wanted(r, s->kernels[k].name))
                 continue;
             for (int t = 0; t < r->n_targets; t++) {
+                if (!report_source_runs_on(s, t))
+                    continue;
                 ReportEntry e = {.kernel = s->kernels[k], .target = r->targets[t]};
                 const KernelUsage *u =
                     reports ? ptxas_kernel(&reports[f * r->n_targets + t], e.kernel.name) : NULL;
@@ -445,11 +469,12 @@ static int load_all(Run *r, char **files, int n_files)
 {
     r->sources = ARENA_ARRAY(r->arena, ReportSource, (size_t)n_files);
     for (int i = 0; i < n_files; i++) {
-        int rc = report_load(files[i], r->targets, r->n_targets, r->tmpdir, r->arena, &r->sources[i]);
+        int rc = report_load(files[i], &r->options->load, r->targets, r->n_targets, r->tmpdir,
+                             r->arena, &r->sources[i]);
         if (rc != EXIT_OK)
             return rc;
         r->n_sources++;
-        if (!r->sources[i].silk && !r->ptxas) {
+        if (!r->sources[i].silk && !r->sources[i].measured && !r->ptxas) {
             cli_error(COMMAND, "%s: PTX input needs ptxas for its register counts, and none was found "
                                "(put the CUDA toolkit's bin on PATH, or set SILK_PTXAS)", files[i]);
             return EXIT_ENVIRONMENT;
@@ -468,11 +493,23 @@ static int load_all(Run *r, char **files, int n_files)
     return EXIT_OK;
 }
 
+/* One writer per --format. */
+static int write_report(const ReportModel *m, OutputFormat format, FILE *out)
+{
+    switch (format) {
+    case FORMAT_JSON: return report_write_json(m, out);
+    case FORMAT_CSV: return report_write_csv(m, out);
+    case FORMAT_MARKDOWN: return report_write_markdown(m, out);
+    case FORMAT_TEXT: break;
+    }
+    return report_write_text(m, out);
+}
+
 static int analyse(Run *r, char **files, int n_files)
 {
     int rc = load_all(r, files, n_files);
     PtxasReport *reports = NULL;
-    if (rc == EXIT_OK && r->ptxas) {
+    if (rc == EXIT_OK) {
         reports = ARENA_ARRAY(r->arena, PtxasReport, (size_t)(r->n_sources * r->n_targets));
         rc = measure(r, reports);
     }
@@ -482,8 +519,7 @@ static int analyse(Run *r, char **files, int n_files)
         check_caps(r);
     if (rc != EXIT_OK)
         return rc;
-    rc = r->options->format == FORMAT_JSON ? report_write_json(&r->model, stdout)
-                                           : report_write_text(&r->model, stdout);
+    rc = write_report(&r->model, r->options->format, stdout);
     fflush(stdout);
     return rc == EXIT_OK ? check_expectations(r) : rc;
 }
@@ -517,6 +553,13 @@ int cmd_report(int argc, char **argv)
     Target targets[MAX_TARGETS];
     GpuProduct device;
     Run r = {.options = &o, .targets = targets, .ptxas = ptxas_find(), .arena = arena_new()};
+    char cubin_archs[256];
+    /* Given only cubins and no target: the cubins' own architectures. */
+    if (!o.archs && !o.gpus && !o.all &&
+        report_cubin_archs(argv + optind, argc - optind, cubin_archs, sizeof cubin_archs)) {
+        o.archs = cubin_archs;
+        o.load.targets_from_cubins = true;
+    }
     rc = resolve_targets(&o, &table, &device, targets, &r.n_targets) ? EXIT_OK : EXIT_USAGE;
     const char *tmp = getenv("TMPDIR");
     char dir[4096];

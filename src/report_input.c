@@ -4,7 +4,8 @@
  * (front end, lowering, passes) and is emitted for each target; its IR
  * gives each kernel's launch bounds (@launch, @smem) and the register
  * estimate used when there is no ptxas.  A .ptx file is read as it is and
- * its entries' directives scanned (report_ptx.c).
+ * its entries' directives scanned (report_ptx.c).  .cubin and .cu files
+ * are handed to report_cubin.c.
  */
 #include "report_input.h"
 
@@ -211,8 +212,8 @@ static int load_silk(const char *path, const Target *targets, int n, const char 
     return ok ? EXIT_OK : EXIT_FINDINGS;
 }
 
-int report_load(const char *path, const Target *targets, int n, const char *tmpdir, Arena *arena,
-                ReportSource *out)
+int report_load(const char *path, const ReportLoadOptions *options, const Target *targets, int n,
+                const char *tmpdir, Arena *arena, ReportSource *out)
 {
     *out = (ReportSource){.path = path};
     alloc_targets(out, n, arena);
@@ -222,7 +223,12 @@ int report_load(const char *path, const Target *targets, int n, const char *tmpd
         out->silk = true;
         return load_silk(path, targets, n, tmpdir, arena, out);
     }
-    cli_error(COMMAND, "%s: not a .silk or .ptx file (the report reads those two kinds)", path);
+    if (has_suffix(path, ".cubin"))
+        return report_load_cubin(path, options->targets_from_cubins, targets, n, arena, out);
+    if (has_suffix(path, ".cu"))
+        return report_load_cuda(path, options->nvcc_flags, targets, n, arena, out);
+    cli_error(COMMAND, "%s: not a .silk, .ptx, .cu or .cubin file (the report reads those kinds)",
+              path);
     return EXIT_USAGE;
 }
 

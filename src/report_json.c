@@ -40,8 +40,9 @@ static void add_kernel(cJSON *o, const ReportEntry *e)
     cJSON_AddNumberToObject(r, "static_smem", u->static_smem);
     cJSON_AddNumberToObject(r, "dynamic_smem", (double)e->dynamic_smem);
     cJSON_AddNumberToObject(r, "barriers", e->resources.barriers);
-    cJSON_AddNumberToObject(r, "spill_stores", u->spill_stores);
-    cJSON_AddNumberToObject(r, "spill_loads", u->spill_loads);
+    /* A cubin (or nvcc's) does not record spills: null, not 0. */
+    add_number_or_null(r, "spill_stores", u->spill_stores >= 0, u->spill_stores);
+    add_number_or_null(r, "spill_loads", u->spill_loads >= 0, u->spill_loads);
     cJSON_AddNumberToObject(r, "stack_frame", u->stack_frame);
     cJSON *b = cJSON_AddObjectToObject(o, "launch_bounds");
     add_number_or_null(b, "reqntid", e->kernel.reqntid > 0, e->kernel.reqntid);

@@ -1,8 +1,9 @@
 /*
  * report_model.h: everything `silk-occ report` computed, per kernel and
- * target, in plain structs that the writers (report_text.c, report_json.c)
- * print without computing anything.  The seven sections of the launch
- * configuration guide are the fields of ReportEntry, in its order:
+ * target, in plain structs that the writers (report_text.c, report_json.c,
+ * report_csv.c, report_markdown.c) print without computing anything.  The
+ * seven sections of the launch configuration guide are the fields of
+ * ReportEntry, in its order:
  * occupancy table, selection and its reasons, tail, launch-bounds advice,
  * host code, grid validity, the verification snippet (rendered by the
  * writers from the numbers here).
@@ -20,10 +21,11 @@ enum { REPORT_MAX_SIZES = 16, REPORT_MAX_REASONS = 8, REPORT_MAX_PRODUCTS = 32 }
 typedef struct ReportKernel {
     const char *name;
     const char *file;
-    KernelUsage usage;     /* usage.estimated: from the IR, not ptxas */
+    KernelUsage usage;     /* usage.estimated: from the IR, not ptxas;
+                            * spills -1: unknown (a cubin) */
     int reqntid;           /* .reqntid / @launch: the only block size; 0 none */
     int maxntid;           /* .maxntid: the largest block size; 0 none */
-    int minnctapersm;      /* 0: not given */
+    int minnctapersm;      /* 0: not given; -1: not recorded (a cubin) */
     int maxnreg;           /* 0: not given */
     uint64_t dynamic_smem; /* @smem; 0 for PTX (the launch gives it) */
     uint64_t launch_work;  /* the constant grid of the first Silk launch
@@ -140,7 +142,27 @@ void report_silk_launch(const ReportEntry *e, char *buf, size_t size);
 void report_cuda_launch(const ReportEntry *e, char *buf, size_t size);
 void report_verify_snippet(const ReportEntry *e, char *buf, size_t size);
 
+/* The sentences both people's formats print (report_words.c): lower case
+ * first, no final stop, code between backticks (report_print_plain prints
+ * one without them).  The bool ones return false when there
+ * is nothing to say (then buf is untouched). */
+void report_reason_sentence(const Reason *r, char *buf, size_t size);
+void report_limiter_names(unsigned set, char *buf, size_t size);
+bool report_tail_note(const TailRow *t, char *buf, size_t size);
+/* Section 4: the advice and, when a cap is advised, what ptxas made of it
+ * (check empty otherwise).  False when no block size runs. */
+bool report_bounds_advice(const ReportEntry *e, char *advice, char *check, size_t size);
+void report_grid_sentence(const ReportEntry *e, char *buf, size_t size);
+bool report_spill_sentence(const ReportEntry *e, const ReportRow *r, char *buf, size_t size);
+void report_next_step_sentence(const ReportEntry *e, char *buf, size_t size);
+/* Where the figures come from and what they are: registers, shared
+ * memory, barriers, spills. */
+void report_usage_sentence(const ReportEntry *e, char *buf, size_t size);
+void report_print_plain(FILE *out, const char *sentence);
+
 int report_write_text(const ReportModel *m, FILE *out);
 int report_write_json(const ReportModel *m, FILE *out);
+int report_write_csv(const ReportModel *m, FILE *out);
+int report_write_markdown(const ReportModel *m, FILE *out);
 
 #endif

@@ -12,12 +12,13 @@
  * The schema and golden files are found under $SILK_SRCDIR (or ".").
  */
 #include <cjson/cJSON.h>
-#include <dirent.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "golden_files.h"
 
 /* ---- the validator -------------------------------------------------------- */
 
@@ -194,28 +195,14 @@ static int check_file(const cJSON *schema, const char *path)
     return ok ? 0 : 1;
 }
 
+static int check_one(const char *path, void *schema)
+{
+    return check_file(schema, path);
+}
+
 static int check_golden(const cJSON *schema, const char *srcdir)
 {
-    char dir[4096], path[8192];
-    snprintf(dir, sizeof dir, "%s/tests/report/golden", srcdir);
-    DIR *d = opendir(dir);
-    if (!d) {
-        printf("FAIL: %s: cannot open\n", dir);
-        return 1;
-    }
-    int failures = 0, n = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        size_t len = strlen(e->d_name);
-        if (len < 5 || strcmp(e->d_name + len - 5, ".json") != 0)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        failures += check_file(schema, path);
-        n++;
-    }
-    closedir(d);
-    printf("%d golden JSON reports checked against the schema\n", n);
-    return failures + (n == 0);
+    return golden_each(srcdir, ".json", check_one, (void *)schema);
 }
 
 int main(int argc, char **argv)

@@ -9,30 +9,15 @@
 set -u
 : "${SILK_OCC:?}" "${SILK_SRCDIR:?}"
 cd "$SILK_SRCDIR" || exit 99
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0 skipped=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-P="silk-occ report: error:"
+# shellcheck source=tests/report/lib.sh
+. tests/report/lib.sh
+skipped=0
 ptx=tests/report/inputs/kernels.ptx
 
-# expect STATUS MESSAGE ARGS...: stderr must be exactly MESSAGE.
-expect() {
-    want_status=$1 want=$2
-    shift 2
-    "$SILK_OCC" report "$@" >"$work/out" 2>"$work/err"
-    got_status=$?
-    got=$(cat "$work/err")
-    [ "$got_status" = "$want_status" ] || fail "report $*: exit $got_status, want $want_status"
-    [ "$got" = "$want" ] || fail "report $*: stderr
-  got:  $got
-  want: $want"
-}
-
-expect 2 "$P give one or more .silk or .ptx files"
+expect 2 "$P give one or more .silk, .ptx, .cu or .cubin files"
 expect 2 "$P nofile.silk: cannot read: No such file or directory" nofile.silk
 expect 2 "$P nofile.ptx: cannot read: No such file or directory" nofile.ptx
-expect 2 "$P README.md: not a .silk or .ptx file (the report reads those two kinds)" README.md
+expect 2 "$P README.md: not a .silk, .ptx, .cu or .cubin file (the report reads those kinds)" README.md
 expect 2 "$P --work: '0' is too small (at least 1)" examples/saxpy.silk --work 0
 expect 2 "$P --work: '9223372036854775808' is too large (at most 9223372036854775807)" \
     examples/saxpy.silk --work 9223372036854775808
@@ -46,7 +31,8 @@ expect 2 "$P sm_70: not a target of the compiler and ptxas (sm_75 and later)" \
 expect 2 "$P --arch, --gpu and --all: give one of them" examples/saxpy.silk --arch sm_90 --gpu l4
 expect 2 "$P --block-sizes: '2000' is too large (at most 1024)" examples/saxpy.silk --block-sizes 2000
 expect 2 "$P --block-sizes: 'x' is not a number" examples/saxpy.silk --block-sizes 64,x
-expect 2 "$P --format: 'csv' is not a format (text, json)" examples/saxpy.silk --format csv
+expect 2 "$P --format: 'xml' is not a format (text, json, csv, markdown)" examples/saxpy.silk --format xml
+expect 2 "$P --format: 'md' is not a format (text, json, csv, markdown)" examples/saxpy.silk --format md
 expect 2 "$P --expect-occupancy: '120' is not a percentage above 0 and at most 100" \
     examples/saxpy.silk --expect-occupancy 120
 expect 2 "$P --expect-blocks-per-sm: '0' is too small (at least 1)" \

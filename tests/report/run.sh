@@ -2,8 +2,10 @@
 # run.sh: golden tests of `silk-occ report`: each case below is run in text
 # (NO_COLOR) and JSON form from the source directory and compared with
 # tests/report/golden/CASE.txt and CASE.json; every JSON output is then
-# validated against docs/report-schema.json by check_schema.  UPDATE=1
-# rewrites the expected files (review the diff before committing).
+# validated against docs/report-schema.json by check_schema.  The cases of
+# FORMAT_CASES are also run as CSV and markdown (CASE.csv, CASE.md), and
+# each CSV checked against the JSON by check_csv.  UPDATE=1 rewrites the
+# expected files (review the diff before committing).
 #
 # Register counts come from ptxas -v, so the cases need ptxas, except the
 # ones run with SILK_PTXAS=none (the compiler's estimate, marked so); without
@@ -19,9 +21,10 @@
 #    --barriers 0` gives 21 CTAs/SM, warp slots limiting, 98.4%: the row
 #    "96 42 164 21 32 21 98.4%" of kernels-ptx.txt; and at 64 threads 32
 #    CTAs (warps and CTA slots both 32), 100%.
-# Run by make check, which sets SILK_OCC, SILK_SRCDIR and CHECK_SCHEMA.
+# Run by make check, which sets SILK_OCC, SILK_SRCDIR, CHECK_SCHEMA and
+# CHECK_CSV.
 set -u
-: "${SILK_OCC:?}" "${SILK_SRCDIR:?}" "${CHECK_SCHEMA:?}"
+: "${SILK_OCC:?}" "${SILK_SRCDIR:?}" "${CHECK_SCHEMA:?}" "${CHECK_CSV:?}"
 cd "$SILK_SRCDIR" || exit 99
 golden=tests/report/golden
 work=$(mktemp -d)
@@ -84,6 +87,49 @@ for line in $tab; do
     run_case "$name" "$ptxas" $args
     IFS='
 '
+done
+
+# --format csv and markdown for some of the cases above (their arguments,
+# so the same kernels and targets; a bare architecture in "estimated"):
+# golden CASE.csv and CASE.md, and each CSV read back with libcsv and
+# compared cell by cell with the case's JSON by check_csv.
+FORMAT_CASES="kernels-ptx pressure launch-grid estimated"
+run_formats() { # name ptxas args...
+    name=$1 ptxas=$2
+    shift 2
+    if [ -n "$ptxas" ]; then
+        export SILK_PTXAS="$ptxas"
+    fi
+    for format in csv markdown; do
+        ext=$format
+        [ "$format" = markdown ] && ext=md
+        "$SILK_OCC" report "$@" --format "$format" >"$work/$name.$ext" 2>"$work/$name.err" ||
+            { echo "FAIL: $name --format $format: exit $?: $(cat "$work/$name.err")"; status=1; }
+        compare "$golden/$name.$ext" "$work/$name.$ext"
+    done
+    unset SILK_PTXAS
+    "$CHECK_CSV" "$work/$name.csv" "$work/$name.json" || status=1
+}
+for line in $tab; do
+    name=${line%%|*} rest=${line#*|}
+    ptxas=${rest%%|*} args=${rest#*|}
+    case " $FORMAT_CASES " in *" $name "*) ;; *) continue ;; esac
+    [ "$have_ptxas" = no ] && [ -z "$ptxas" ] && continue
+    IFS=' '
+    # shellcheck disable=SC2086
+    run_formats "$name" "$ptxas" $args
+    IFS='
+'
+done
+# check_csv finds a changed number and a missing row.
+sed '2s/,0\.750000,/,0.500000,/' "$work/estimated.csv" >"$work/changed.csv"
+sed '$d' "$work/estimated.csv" >"$work/short.csv"
+for bad in changed short; do
+    if cmp -s "$work/$bad.csv" "$work/estimated.csv" ||
+        "$CHECK_CSV" "$work/$bad.csv" "$work/estimated.json" >/dev/null; then
+        echo "FAIL: check_csv accepts $bad.csv"
+        status=1
+    fi
 done
 if [ "$status" = 0 ] && [ -n "$skipped" ]; then
     echo "SKIP: run.sh: no ptxas, so not:$skipped"

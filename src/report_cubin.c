@@ -1,0 +1,206 @@
+/*
+ * report_cubin.c: the report's compiled inputs, which come measured
+ * already and need no ptxas: a .cubin file, read as an ELF (cubin.h), and
+ * a .cu file, compiled by nvcc to one cubin per target (nvcc.h).
+ *
+ * A cubin holds machine code for one architecture, and the driver runs it
+ * only on that major version at the same or a later minor one (an sm_80
+ * cubin runs on sm_86 and sm_89, not on sm_90 or sm_75).  So a cubin is
+ * reported for the targets that can run it, the others skipped with a
+ * warning naming them; a cubin that none of the targets runs is an error
+ * that says which --arch would.  Given only cubins and no target, the
+ * report is for the cubins' own architectures.  Neither input records spills (-1:
+ * unknown) or .minnctapersm (-1: not recorded); a cubin records the
+ * register cap ptxas worked under, which becomes the kernel's maxnreg.
+ * A .cu file that nvcc rejects is like a .silk file with errors: nvcc's
+ * own words, exit status 1.
+ */
+#include "report_input.h"
+
+#include "cubin.h"
+#include "nvcc.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const COMMAND = "report";
+
+/* x x y x z of a .maxntid or .reqntid; 0 when absent (all dims 0). */
+static int dims_product(const int dims[3])
+{
+    if (dims[0] <= 0)
+        return 0;
+    return dims[0] * (dims[1] > 0 ? dims[1] : 1) * (dims[2] > 0 ? dims[2] : 1);
+}
+
+/* The kernels of a measured report, their bounds from the cubin's
+ * attributes when `details` is given, else from max_threads (nvcc's
+ * report: __launch_bounds__ can only bound the block size). */
+static void collect_kernels(const PtxasReport *r, const CubinKernel *details, const char *path,
+                            Arena *arena, ReportSource *s)
+{
+    s->kernels = ARENA_ARRAY(arena, ReportKernel, (size_t)r->n_kernels + 1);
+    for (int k = 0; k < r->n_kernels; k++) {
+        ReportKernel *rk = &s->kernels[k];
+        *rk = (ReportKernel){.name = r->kernels[k].name, .file = path, .usage = r->kernels[k],
+                             .maxntid = r->kernels[k].max_threads, .minnctapersm = -1};
+        if (details) {
+            const CubinKernel *d = &details[k];
+            rk->reqntid = dims_product(d->req_threads_dim);
+            rk->maxntid = rk->reqntid ? 0 : dims_product(d->max_threads_dim);
+            /* 255 is every architecture's per-thread limit: no cap. */
+            rk->maxnreg = d->max_registers > 0 && d->max_registers < 255 ? d->max_registers : 0;
+        }
+    }
+    s->n_kernels = r->n_kernels;
+}
+
+/* Whether machine code for `cubin_arch` ("sm_80") runs on target t. */
+static bool runs_on(const char *cubin_arch, const Target *t)
+{
+    int sm = atoi(cubin_arch + 3);
+    return t->arch->major == sm / 10 && t->arch->minor >= sm % 10;
+}
+
+/* The names of the targets marked in `which`, "sm_75, sm_90". */
+static void list_targets(const Target *targets, const bool *which, int n, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    for (int i = 0; i < n; i++)
+        if (which[i]) {
+            size_t used = strlen(buf);
+            snprintf(buf + used, size - used, "%s%s", used ? ", " : "", targets[i].sm_name);
+        }
+}
+
+/* Marks the targets the cubin cannot run on; false (said) when none can. */
+static bool match_targets(const char *path, const char *arch, bool quiet, const Target *targets,
+                          int n, Arena *arena, ReportSource *s)
+{
+    s->skipped = ARENA_ARRAY(arena, bool, (size_t)n);
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        s->skipped[i] = !runs_on(arch, &targets[i]);
+        kept += !s->skipped[i];
+    }
+    char names[512];
+    list_targets(targets, s->skipped, n, names, sizeof names);
+    if (kept == 0) {
+        cli_error(COMMAND, "%s: a cubin for %s, which none of the targets (%s) runs: give --arch %s",
+                  path, arch, names, arch);
+        return false;
+    }
+    int sm = atoi(arch + 3);
+    if (kept < n && !quiet)
+        cli_warning(COMMAND, "%s: a cubin for %s runs only on compute capability %d.%d to %d.9: "
+                             "not reported for %s", path, arch, sm / 10, sm % 10, sm / 10, names);
+    return true;
+}
+
+int report_load_cubin(const char *path, bool quiet, const Target *targets, int n, Arena *arena,
+                      ReportSource *s)
+{
+    PtxasReport r;
+    CubinKernel *details;
+    char error[512];
+    /* Said as for any input; cubin_read_file would put the path inside. */
+    if (access(path, R_OK) != 0) {
+        cli_error(COMMAND, "%s: cannot read: %s", path, strerror(errno));
+        return EXIT_USAGE;
+    }
+    if (!cubin_read_file(path, arena, &r, &details, error, sizeof error)) {
+        cli_error(COMMAND, "%s: %s", path, error);
+        return EXIT_USAGE;
+    }
+    if (!match_targets(path, r.arch, quiet, targets, n, arena, s))
+        return EXIT_USAGE;
+    s->measured = ARENA_ARRAY(arena, PtxasReport, (size_t)n);
+    for (int i = 0; i < n; i++)
+        s->measured[i] = r;
+    collect_kernels(&r, details, path, arena, s);
+    return EXIT_OK;
+}
+
+static bool is_cubin_name(const char *path)
+{
+    size_t len = strlen(path);
+    return len > 6 && strcmp(path + len - 6, ".cubin") == 0;
+}
+
+bool report_cubin_archs(char *const files[], int n, char *buf, size_t size)
+{
+    Arena *arena = arena_new();
+    char error[256];
+    bool ok = n > 0;
+    buf[0] = '\0';
+    for (int i = 0; ok && i < n; i++) {
+        PtxasReport r;
+        ok = is_cubin_name(files[i]) &&
+             cubin_read_file(files[i], arena, &r, NULL, error, sizeof error);
+        /* Each architecture once: ",sm_80," in ",LIST,". */
+        char list[512], item[24];
+        snprintf(list, sizeof list, ",%s,", buf);
+        snprintf(item, sizeof item, ",%s,", ok ? r.arch : "");
+        size_t used = strlen(buf);
+        if (ok && !strstr(list, item))
+            snprintf(buf + used, size - used, "%s%s", used ? "," : "", r.arch);
+    }
+    arena_free(arena);
+    return ok;
+}
+
+/* What a failed nvcc_compile_targets means for the user. */
+static int nvcc_failed(const char *path, const char *nvcc, int status, const PtxasReport *out,
+                       const Target *targets, int n)
+{
+    if (status == PTXAS_NOT_STARTED) {
+        cli_error(COMMAND, "cannot start %s: %s", nvcc, strerror(errno));
+        return EXIT_ENVIRONMENT;
+    }
+    int i = 0;
+    while (i < n - 1 && out[i].exit_status != status)
+        i++;
+    const char *text = out[i].errors ? out[i].errors : "";
+    int len = (int)strlen(text);
+    while (len > 0 && text[len - 1] == '\n')
+        len--;
+    if (status == PTXAS_BAD_OUTPUT) {
+        cli_error(COMMAND, "%s: nvcc's cubin for %s does not read: %.*s", path,
+                  targets[i].sm_name, len, text);
+        return EXIT_ENVIRONMENT;
+    }
+    cli_error(COMMAND, "nvcc rejected %s for %s:\n%.*s", path, targets[i].sm_name, len, text);
+    return EXIT_FINDINGS;
+}
+
+int report_load_cuda(const char *path, const char *nvcc_flags, const Target *targets, int n,
+                     Arena *arena, ReportSource *s)
+{
+    const char *nvcc = nvcc_find();
+    if (!nvcc) {
+        cli_error(COMMAND, "%s: CUDA input needs nvcc, and none was found (put the CUDA "
+                           "toolkit's bin on PATH, or set SILK_NVCC)", path);
+        return EXIT_ENVIRONMENT;
+    }
+    char **flags = NULL, error[256];
+    int n_flags = 0;
+    if (nvcc_flags && !nvcc_split_flags(nvcc_flags, arena, &flags, &n_flags, error, sizeof error)) {
+        cli_error(COMMAND, "--nvcc-flags: %s", error);
+        return EXIT_USAGE;
+    }
+    if (access(path, R_OK) != 0) {
+        cli_error(COMMAND, "%s: cannot read: %s", path, strerror(errno));
+        return EXIT_USAGE;
+    }
+    const char **archs = ARENA_ARRAY(arena, const char *, (size_t)n);
+    for (int i = 0; i < n; i++)
+        archs[i] = targets[i].sm_name;
+    s->measured = ARENA_ARRAY(arena, PtxasReport, (size_t)n);
+    int status = nvcc_compile_targets(nvcc, path, flags, n_flags, archs, n, arena, s->measured);
+    if (status != 0)
+        return nvcc_failed(path, nvcc, status, s->measured, targets, n);
+    collect_kernels(&s->measured[0], NULL, path, arena, s);
+    return EXIT_OK;
+}

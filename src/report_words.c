@@ -1,0 +1,194 @@
+/*
+ * report_words.c: the sentences of `silk-occ report` that more than one
+ * writer prints (text and markdown): a reason with its numbers, the
+ * limiters' names, a tail's note, the register-cap advice, the grid's
+ * validity, spills and the next step.  Each starts in lower case and has no
+ * final stop; code in it is between backticks, which the text writer drops
+ * (report_print_plain) and the markdown writer makes code spans, after
+ * capitalising the sentence.  Keeping them here keeps the two reports
+ * saying the same thing.
+ */
+#include "report_model.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Appends to buf (which holds *used bytes), truncating at `size`. */
+__attribute__((format(printf, 4, 5))) static void append(char *buf, size_t size, size_t *used,
+                                                        const char *fmt, ...)
+{
+    if (*used + 1 >= size)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *used, size - *used, fmt, ap);
+    va_end(ap);
+    *used += n > 0 ? (size_t)n : 0;
+    if (*used >= size)
+        *used = size - 1;
+}
+
+void report_reason_sentence(const Reason *r, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (const char *t = report_reason_text(r->code); *t;) {
+        if (strncmp(t, "{threads}", 9) == 0)
+            append(buf, size, &used, "%d", r->threads), t += 9;
+        else if (strncmp(t, "{blocks}", 8) == 0)
+            append(buf, size, &used, "%d", r->blocks), t += 8;
+        else if (strncmp(t, "{value}", 7) == 0)
+            append(buf, size, &used, "%.0f", r->value), t += 7;
+        else if (strncmp(t, "{percent}", 9) == 0)
+            append(buf, size, &used, "%.1f%%", 100.0 * r->value), t += 9;
+        else
+            append(buf, size, &used, "%c", *t++);
+    }
+}
+
+void report_limiter_names(unsigned set, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < OCC_N_LIMITERS; i++)
+        if (set & (1u << i))
+            append(buf, size, &used, "%s%s", used ? ", " : "", occ_limiter_what((OccLimiter)i));
+}
+
+bool report_tail_note(const TailRow *t, char *buf, size_t size)
+{
+    if (t->better_threads)
+        snprintf(buf, size, "a bad tail: %d threads would leave %.1f%% idle (%.2f waves)",
+                 t->better_threads, 100.0 * t->better_waves.idle_fraction, t->better_waves.waves);
+    else if (t->undersubscribed)
+        snprintf(buf, size, "under one wave: the grid leaves SMs idle at any block size (a "
+                            "smaller problem than the GPU; fuse launches or use a persistent kernel)");
+    else if (t->bad)
+        snprintf(buf, size, "a bad tail, and no permitted block size does better: consider a "
+                            "grid-stride loop");
+    else
+        return false;
+    return true;
+}
+
+/* What the cap would cost: ptxas's answer, or why there is none. */
+static void cap_check(const ReportEntry *e, char *buf, size_t size)
+{
+    const CapAdvice *c = &e->cap;
+    if (!c->checked && e->kernel.usage.spill_stores < 0)
+        snprintf(buf, size, "not compiled at that cap (a cubin has no PTX to assemble again): "
+                            "whether it spills is unknown");
+    else if (!c->checked)
+        snprintf(buf, size, "not compiled at that cap (no ptxas): whether it spills is unknown");
+    else if (c->cap_spill_stores || c->cap_spill_loads)
+        snprintf(buf, size, "ptxas at that cap: %d registers, spills %d B stored / %d B loaded "
+                            "per thread: worth it only for a memory-bound kernel",
+                 c->cap_registers, c->cap_spill_stores, c->cap_spill_loads);
+    else
+        snprintf(buf, size, "ptxas at that cap: %d registers, no spills: a safe gain",
+                 c->cap_registers);
+}
+
+bool report_bounds_advice(const ReportEntry *e, char *advice, char *check, size_t size)
+{
+    const CapAdvice *c = &e->cap;
+    const ReportRow *r = report_selected(e);
+    check[0] = '\0';
+    if (!r)
+        return false;
+    if (!c->applies) {
+        snprintf(advice, size, "registers do not hold occupancy back here: `__launch_bounds__(%d)` "
+                               "(or Silk's `@launch(%d)`) states the block size and needs no minimum",
+                 r->threads, r->threads);
+        return true;
+    }
+    snprintf(advice, size, "a cap of %d registers gives %d CTAs per SM, %.1f%% occupancy: "
+                           "`__launch_bounds__(%d, %d)`, or in Silk `@launch(%d, %d)` or "
+                           "`@launch(%d, 1, %d)`",
+             c->cap, c->min_blocks, 100.0 * c->occupancy, r->threads, c->min_blocks, r->threads,
+             c->min_blocks, r->threads, c->cap);
+    cap_check(e, check, size);
+    return true;
+}
+
+void report_grid_sentence(const ReportEntry *e, char *buf, size_t size)
+{
+    const ArchLimits *a = e->target.arch;
+    if (!e->have_work)
+        snprintf(buf, size, "`gridDim.x` may be up to %d CTAs on %s", a->max_grid_x,
+                 e->target.sm_name);
+    else if (e->grid_valid)
+        snprintf(buf, size, "%llu CTAs: within `gridDim.x <= %d`", (unsigned long long)e->ctas,
+                 a->max_grid_x);
+    else
+        snprintf(buf, size, "%llu CTAs: above `gridDim.x <= %d`; use a 2-D grid (%d x %llu) or a "
+                            "grid-stride loop",
+                 (unsigned long long)e->ctas, a->max_grid_x, a->max_grid_x,
+                 (unsigned long long)e->grid_y);
+}
+
+bool report_spill_sentence(const ReportEntry *e, const ReportRow *r, char *buf, size_t size)
+{
+    const KernelUsage *u = &e->kernel.usage;
+    if (u->spill_stores < 0)
+        snprintf(buf, size, "unknown: a cubin does not record them (`nvcc --ptxas-options=-v` "
+                            "prints them)");
+    else if (u->spill_stores || u->spill_loads)
+        snprintf(buf, size, "%d B stored and %d B loaded per thread, %llu B of local-memory "
+                            "traffic per CTA each time the spill code runs",
+                 u->spill_stores, u->spill_loads,
+                 (unsigned long long)(u->spill_stores + u->spill_loads) *
+                     (unsigned long long)r->threads);
+    else
+        return false;
+    return true;
+}
+
+void report_next_step_sentence(const ReportEntry *e, char *buf, size_t size)
+{
+    const OccNextStep *n = &e->next;
+    char cut[32], slack[32];
+    size_t used = 0;
+    buf[0] = '\0';
+    if (n->regs_to_cut > 0)
+        append(buf, size, &used, "cut %d registers per thread for %d CTAs per SM", n->regs_to_cut,
+               n->regs_gained_blocks);
+    else
+        append(buf, size, &used, "cutting registers gains no CTA");
+    if (n->smem_to_cut > 0)
+        append(buf, size, &used, "; or cut %s of shared memory per CTA for %d",
+               format_bytes((uint64_t)n->smem_to_cut, cut, sizeof cut), n->smem_gained_blocks);
+    append(buf, size, &used, ". Slack: %d registers, %s of shared memory before losing a CTA",
+           n->regs_slack,
+           format_bytes((uint64_t)(n->smem_slack > 0 ? n->smem_slack : 0), slack, sizeof slack));
+}
+
+void report_usage_sentence(const ReportEntry *e, char *buf, size_t size)
+{
+    const KernelUsage *u = &e->kernel.usage;
+    char st[32], dy[32];
+    bool cubin = u->spill_stores < 0; /* a cubin (or nvcc's) records no spills */
+    size_t used = 0;
+    buf[0] = '\0';
+    append(buf, size, &used, "%d registers per thread%s, %s static + %s dynamic shared memory, "
+                             "%d barrier%s, ",
+           u->registers,
+           u->estimated ? " (estimated: no ptxas)" : cubin ? " (from the cubin)" : " (ptxas -v)",
+           format_bytes((uint64_t)u->static_smem, st, sizeof st),
+           format_bytes(e->dynamic_smem, dy, sizeof dy), e->resources.barriers,
+           e->resources.barriers == 1 ? "" : "s");
+    if (cubin)
+        append(buf, size, &used, "spills unknown (a cubin does not record them)");
+    else
+        append(buf, size, &used, "spills %d B stored / %d B loaded per thread", u->spill_stores,
+               u->spill_loads);
+}
+
+void report_print_plain(FILE *out, const char *sentence)
+{
+    for (; *sentence; sentence++)
+        if (*sentence != '`')
+            fputc(*sentence, out);
+}

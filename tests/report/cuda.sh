@@ -1,0 +1,127 @@
+#!/bin/sh
+# cuda.sh: `silk-occ report` on CUDA input: one kernel
+# (tests/report/inputs/tile_sum.cu) given as .cu, as .ptx (nvcc -ptx) and
+# as .cubin (ptxas -o) must give the registers and shared memory of its
+# own `ptxas -v` and the CTAs per SM `silk-occ calc` computes from them;
+# a cubin reported for targets that cannot run it (and for its own without
+# a target); spills and the minimum CTAs per SM, which a cubin does not
+# record, shown as unknown; a golden text report of the cubin; and the
+# errors: no nvcc (exit 3), a file named .cubin that is not an ELF (exit
+# 2), a .cu that nvcc rejects (nvcc's message, exit 1, as for a .silk file
+# with errors), a bad --nvcc-flags.
+# Without nvcc or ptxas the cases that need them are skipped (exit 77).
+# UPDATE=1 rewrites the golden file.  Run by make check, which sets
+# SILK_OCC, SILK_SRCDIR and CHECK_SCHEMA.
+#
+# Checked by hand, this tree, CUDA 13.0: ptxas -v says tile_sum on sm_80
+# uses 80 registers, 24608 bytes smem, 1 barrier; `silk-occ calc --arch
+# sm_80 --threads 256 --regs 80 --smem 24608` gives 3 CTAs per SM,
+# registers limiting (20480 registers per CTA of 65536; shared memory
+# allows 6 of 25.12 KiB, warps 8), 37.5%: the row "> 256 3 6 8 32 3
+# 37.5% registers" of golden/tile-sum-cubin.txt; at 64 threads shared
+# memory limits, 6 CTAs, 18.8%.
+set -u
+: "${SILK_OCC:?}" "${SILK_SRCDIR:?}" "${CHECK_SCHEMA:?}"
+cd "$SILK_SRCDIR" || exit 99
+# shellcheck source=tests/report/lib.sh
+. tests/report/lib.sh
+cu=tests/report/inputs/tile_sum.cu
+golden=tests/report/golden/tile-sum-cubin.txt
+
+# json FILE KEY [AFTER]: the value of the first "KEY" (after the first
+# line holding AFTER) in silk-occ's indented JSON.
+json() {
+    awk -v key="\"$2\":" -v after="${3:-}" '
+        after != "" && !on && index($0, after) { on = 1; next }
+        (after == "" || on) && $1 == key { v = $2; sub(/,$/, "", v); print v; exit }' "$1"
+}
+
+# Without a tool: no nvcc is one line and exit 3; a file that is not a
+# cubin is the reader's line and exit 2.
+SILK_NVCC=none expect 3 "$P $cu: CUDA input needs nvcc, and none was found (put the CUDA toolkit's bin on PATH, or set SILK_NVCC)" \
+    "$cu" --arch sm_80
+cp README.md "$work/readme.cubin"
+expect 2 "$P $work/readme.cubin: not an ELF file" "$work/readme.cubin" --arch sm_80
+expect 2 "$P nofile.cubin: cannot read: No such file or directory" nofile.cubin --arch sm_80
+
+nvcc=${SILK_NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+ptxas=${SILK_PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
+if [ ! -x "$nvcc" ] || [ ! -x "$ptxas" ]; then
+    echo "SKIP: cuda.sh: no nvcc or no ptxas ($nvcc, $ptxas): the .cu, .ptx and .cubin cases did not run"
+    [ $failures = 0 ] && exit 77
+    exit 1
+fi
+expect 2 "$P nofile.cu: cannot read: No such file or directory" nofile.cu --arch sm_80
+
+# The same kernel three ways, and its own ptxas -v.
+"$nvcc" -ptx -arch=sm_80 -o "$work/tile_sum.ptx" "$cu" || fail "nvcc -ptx $cu"
+"$ptxas" -v --gpu-name sm_80 -o "$work/tile_sum.cubin" "$work/tile_sum.ptx" 2>"$work/v" ||
+    fail "ptxas -v $work/tile_sum.ptx"
+regs=$(awk '/Used/ { for (i = 1; i <= NF; i++) if ($i == "Used") print $(i + 1) }' "$work/v")
+smem=$(awk '/bytes smem/ { for (i = 2; i <= NF; i++) if ($i == "smem" || $i == "smem,") print $(i - 2) }' "$work/v")
+"$SILK_OCC" calc --arch sm_80 --threads 256 --regs "$regs" --smem "$smem" --format json >"$work/calc"
+ctas=$(json "$work/calc" active_blocks_per_sm)
+[ "$regs" = 80 ] && [ "$smem" = 24608 ] && [ "$ctas" = 3 ] ||
+    echo "note: ptxas -v gives $regs registers, $smem B smem, $ctas CTAs/SM (CUDA 13.0: 80, 24608, 3)"
+for input in "$cu" "$work/tile_sum.ptx" "$work/tile_sum.cubin"; do
+    name=${input##*/}
+    "$SILK_OCC" report "$input" --arch sm_80 --format json >"$work/$name.json" 2>"$work/err" ||
+        { fail "$name: exit $?: $(cat "$work/err")"; continue; }
+    "$CHECK_SCHEMA" "$work/$name.json" || fail "$name: the JSON does not match the schema"
+    got="$(json "$work/$name.json" regs_per_thread) $(json "$work/$name.json" static_smem)"
+    got="$got $(json "$work/$name.json" threads '"selected":')"
+    got="$got $(json "$work/$name.json" active_blocks_per_sm '"selected":')"
+    [ "$got" = "$regs $smem 256 $ctas" ] ||
+        fail "$name: registers, smem, threads, CTAs/SM: $got; ptxas -v and calc: $regs $smem 256 $ctas"
+    case $name in
+    *.ptx) want="0 0 2" ;;
+    *) want="null null null" ;; # a cubin records no spills nor .minnctapersm
+    esac
+    got="$(json "$work/$name.json" spill_stores) $(json "$work/$name.json" spill_loads)"
+    got="$got $(json "$work/$name.json" minnctapersm)"
+    [ "$got" = "$want" ] || fail "$name: spills and minnctapersm $got, want $want"
+done
+[ "$(json "$work/tile_sum.cubin.json" maxnreg)" = 128 ] ||
+    fail "the cubin's register cap: $(json "$work/tile_sum.cubin.json" maxnreg), want 128 (64K / (256 x 2))"
+
+# The text report of the cubin: spills and minimum CTAs unknown (golden,
+# run from its directory so that the file name is short).
+(cd "$work" && NO_COLOR=1 "$SILK_OCC" report tile_sum.cubin --arch sm_80,sm_86 --work 1000000) \
+    >"$work/cubin.txt" 2>"$work/err" || fail "cubin text report: $(cat "$work/err")"
+if [ "${UPDATE:-0}" = 1 ]; then
+    cp "$work/cubin.txt" "$golden"
+elif ! diff -u "$golden" "$work/cubin.txt"; then
+    fail "$golden differs (UPDATE=1 rewrites it)"
+fi
+
+# An sm_80 cubin runs on 8.x from 8.0 on: reported for sm_86, skipped for
+# sm_75 and sm_90 with a warning, an error when no target runs it.
+cubin=$work/tile_sum.cubin
+expect 0 "silk-occ report: warning: $cubin: a cubin for sm_80 runs only on compute capability 8.0 to 8.9: not reported for sm_75, sm_90" \
+    "$cubin" --arch sm_75,sm_86,sm_90 --format json
+[ "$(grep -c '"arch":' "$work/out")" = 1 ] && [ "$(json "$work/out" arch)" = '"sm_86"' ] ||
+    fail "sm_80 cubin for sm_75,sm_86,sm_90: want one report, for sm_86: $(grep '"arch":' "$work/out")"
+expect 2 "$P $cubin: a cubin for sm_80, which none of the targets (sm_90) runs: give --arch sm_80" \
+    "$cubin" --arch sm_90
+# Given only cubins and no target: their own architectures, nothing said.
+expect 0 "" "$cubin" --format json
+[ "$(grep -c '"arch":' "$work/out")" = 1 ] && [ "$(json "$work/out" arch)" = '"sm_80"' ] ||
+    fail "sm_80 cubin without a target: want one report, for sm_80: $(grep '"arch":' "$work/out")"
+# Without ptxas a cubin is still reported (it needs none).
+SILK_PTXAS=none expect 0 "" "$cubin" --arch sm_80
+
+# A .cu that nvcc rejects: nvcc's own message, exit 1; --nvcc-flags reach nvcc.
+printf '#ifndef N\n#error N is not defined\n#endif\nextern "C" __global__ void k(float *p) { p[0] = N; }\n' \
+    >"$work/needs_n.cu"
+"$SILK_OCC" report "$work/needs_n.cu" --arch sm_80 >/dev/null 2>"$work/err"
+status=$?
+[ $status = 1 ] || fail "rejected .cu: exit $status, want 1"
+head -1 "$work/err" | grep -qx "$P nvcc rejected $work/needs_n.cu for sm_80:" ||
+    fail "rejected .cu: first line $(head -1 "$work/err")"
+grep -q "error.*N is not defined" "$work/err" || fail "rejected .cu: nvcc's message not shown: $(cat "$work/err")"
+expect 0 "" "$work/needs_n.cu" --arch sm_80 --nvcc-flags "-DN=4 -lineinfo"
+grep -q "^k ($work/needs_n.cu) on sm_80" "$work/out" || fail "--nvcc-flags -DN=4: $(head -1 "$work/out")"
+expect 2 "$P --nvcc-flags: unterminated ' quote in flags" "$cu" --arch sm_80 --nvcc-flags "-DX='a"
+
+[ $failures = 0 ] || { echo "$failures failures"; exit 1; }
+exit 0
