@@ -89,11 +89,11 @@ for line in $tab; do
 '
 done
 
-# --format csv and markdown for some of the cases above (their arguments,
+# --format csv and markdown for the cases below (their arguments,
 # so the same kernels and targets; a bare architecture in "estimated"):
 # golden CASE.csv and CASE.md, and each CSV read back with libcsv and
 # compared cell by cell with the case's JSON by check_csv.
-FORMAT_CASES="kernels-ptx pressure launch-grid estimated"
+FORMAT_CASES="histogram reduce saxpy sgemm stencil transpose kernels-ptx pressure launch-grid estimated"
 run_formats() { # name ptxas args...
     name=$1 ptxas=$2
     shift 2
