@@ -33,6 +33,7 @@ typedef struct ReportOptions {
     ReportLoadOptions load;    /* --nvcc-flags; targets from the cubins */
     ReportSettings settings;
     OutputFormat format;
+    bool check_all_caps;       /* --check-caps: no budget */
     long long expect_blocks;   /* -1: not asked */
     double expect_occupancy;   /* percent; < 0: not asked */
     char *tables[MAX_TABLE_FILES];
@@ -60,6 +61,8 @@ void usage_report(FILE *out)
           "  --expect-occupancy P       exit 1 when it reaches less than P percent\n"
           "  --arch-table FILE      add or override table rows (may be repeated)\n"
           "  --nvcc-flags \"FLAGS\"   more nvcc options for .cu files (-O3 -DN=4)\n"
+          "  --check-caps           compile every kernel at its advised register cap\n"
+          "                         (by default at most 64 per run are)\n"
           "\n"
           "Registers come from ptxas -v ($SILK_PTXAS, or the CUDA toolkit's); without\n"
           "ptxas, Silk kernels use the compiler's estimate (marked estimated).  A .cubin\n"
@@ -74,7 +77,7 @@ static const struct option long_options[] = {
     {"work", required_argument, NULL, 'w'},        {"block-sizes", required_argument, NULL, 'b'},
     {"format", required_argument, NULL, 'f'},      {"expect-blocks-per-sm", required_argument, NULL, 'e'},
     {"expect-occupancy", required_argument, NULL, 'o'}, {"arch-table", required_argument, NULL, 'T'},
-    {"nvcc-flags", required_argument, NULL, 'N'},
+    {"nvcc-flags", required_argument, NULL, 'N'},   {"check-caps", no_argument, NULL, 'C'},
     {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
 };
 
@@ -129,6 +132,7 @@ static bool read_option(ReportOptions *o, int c, char *arg)
     case 'A': o->all = true; return true;
     case 'k': o->kernel_glob = arg; return true;
     case 'N': o->load.nvcc_flags = arg; return true;
+    case 'C': o->check_all_caps = true; return true;
     case 'b': return parse_block_sizes(&o->settings, arg);
     case 'f': return parse_format_among(COMMAND, arg, REPORT_FORMATS, &o->format);
     case 'o': return parse_percent(arg, &o->expect_occupancy);
@@ -371,52 +375,103 @@ static const ReportSource *source_of(const Run *r, const ReportEntry *e, int *ta
     return NULL;
 }
 
-/* The PTX with the advised cap for entry i, written for ptxas; NULL when
- * the advice has no cap or the entry is not in the text. */
-static const char *cap_ptx(Run *r, int i)
+/* Kernels compiled again at their advised register cap in one run, unless
+ * --check-caps: ptxas on register-limited kernels is the costly part of a
+ * report (bench/report: a thousand kernels took 0.9 of ptxas alone with
+ * every cap checked, 0.5 without), and a file of hundreds is better served
+ * fast, saying which caps went unchecked. */
+enum { CAP_CHECK_BUDGET = 64 };
+
+/* The entries whose advice has a cap and whose PTX the report holds. */
+static int capped_entries(Run *r)
 {
-    const ReportEntry *e = &r->model.entries[i];
-    int t;
-    const ReportSource *s = e->cap.applies ? source_of(r, e, &t) : NULL;
-    const PtxEntry *pe = s ? report_source_entry(s, t, e->kernel.name) : NULL;
-    if (!pe)
+    int n = 0, t;
+    for (int i = 0; i < r->model.n_entries; i++) {
+        const ReportEntry *e = &r->model.entries[i];
+        const ReportSource *s = e->cap.applies ? source_of(r, e, &t) : NULL;
+        n += s && report_source_entry(s, t, e->kernel.name) != NULL;
+    }
+    return n;
+}
+
+/* Source f's PTX for target t with each capped entry at its cap and the
+ * others left out, written for ptxas; NULL when none is capped. */
+static const char *caps_ptx(Run *r, int f, int t)
+{
+    const ReportSource *s = &r->sources[f];
+    int n = s->n_entries[t], any = 0, et;
+    int *caps = ARENA_ARRAY(r->arena, int, (size_t)n + 1);
+    for (int k = 0; k < n; k++)
+        caps[k] = -1;
+    for (int i = 0; i < r->model.n_entries; i++) {
+        const ReportEntry *e = &r->model.entries[i];
+        if (!e->cap.applies || source_of(r, e, &et) != s || et != t)
+            continue;
+        const PtxEntry *pe = report_source_entry(s, t, e->kernel.name);
+        if (pe) {
+            caps[pe - s->entries[t]] = e->cap.cap;
+            any = 1;
+        }
+    }
+    if (!any)
         return NULL;
     size_t len;
-    char *text = report_ptx_with_cap(s->ptx_texts[t], s->ptx_lens[t], pe, e->cap.cap, r->arena, &len);
+    char *text = report_ptx_with_caps(s->ptx_texts[t], s->ptx_lens[t], s->entries[t], n, caps,
+                                      r->arena, &len);
     char stem[48];
-    snprintf(stem, sizeof stem, "cap%d", i);
+    snprintf(stem, sizeof stem, "caps%d-%d", f, t);
     return report_write_temp(r->tmpdir, stem, text, len, r->arena);
 }
 
-/* Compiles each kernel whose advice has a register cap at that cap, all
- * at once, to say whether ptxas would spill there. */
+/* What ptxas did for entry e at its cap, from the run of e's file and target. */
+static void take_cap_result(Run *r, ReportEntry *e, const PtxasReport *reports, const int *job)
+{
+    int t;
+    const ReportSource *s = source_of(r, e, &t);
+    if (!s)
+        return;
+    int j = job[(s - r->sources) * r->n_targets + t];
+    const KernelUsage *u = j >= 0 && reports[j].exit_status == 0
+                               ? ptxas_kernel(&reports[j], e->kernel.name)
+                               : NULL;
+    if (!u)
+        return;
+    e->cap.checked = true;
+    e->cap.cap_registers = u->registers;
+    e->cap.cap_spill_stores = u->spill_stores;
+    e->cap.cap_spill_loads = u->spill_loads;
+}
+
+/* Compiles the kernels whose advice has a register cap at that cap, one
+ * ptxas per file and target, all at once, to say whether they would spill
+ * there; over the budget, marks them unchecked instead. */
 static void check_caps(Run *r)
 {
-    int n = 0, total = r->model.n_entries;
-    const char **paths = ARENA_ARRAY(r->arena, const char *, (size_t)total + 1);
-    const char **archs = ARENA_ARRAY(r->arena, const char *, (size_t)total + 1);
-    int *which = ARENA_ARRAY(r->arena, int, (size_t)total + 1);
-    for (int i = 0; i < total; i++)
-        if ((paths[n] = cap_ptx(r, i))) {
-            archs[n] = r->model.entries[i].target.sm_name;
-            which[n++] = i;
-        }
-    if (n == 0)
+    int wanted = capped_entries(r);
+    if (wanted == 0)
         return;
-    PtxasReport *reports = ARENA_ARRAY(r->arena, PtxasReport, (size_t)n);
-    ptxas_run_targets(r->ptxas, paths, archs, n, r->arena, reports);
-    for (int j = 0; j < n; j++) {
-        CapAdvice *c = &r->model.entries[which[j]].cap;
-        const KernelUsage *u = reports[j].exit_status == 0
-                                   ? ptxas_kernel(&reports[j], r->model.entries[which[j]].kernel.name)
-                                   : NULL;
-        if (!u)
-            continue;
-        c->checked = true;
-        c->cap_registers = u->registers;
-        c->cap_spill_stores = u->spill_stores;
-        c->cap_spill_loads = u->spill_loads;
+    if (wanted > CAP_CHECK_BUDGET && !r->options->check_all_caps) {
+        for (int i = 0; i < r->model.n_entries; i++)
+            r->model.entries[i].cap.over_budget = r->model.entries[i].cap.applies;
+        return;
     }
+    int slots = r->n_sources * r->n_targets, n = 0;
+    const char **paths = ARENA_ARRAY(r->arena, const char *, (size_t)slots + 1);
+    const char **archs = ARENA_ARRAY(r->arena, const char *, (size_t)slots + 1);
+    int *job = ARENA_ARRAY(r->arena, int, (size_t)slots + 1);
+    for (int f = 0; f < r->n_sources; f++)
+        for (int t = 0; t < r->n_targets; t++) {
+            job[f * r->n_targets + t] = -1;
+            if ((paths[n] = caps_ptx(r, f, t))) {
+                archs[n] = r->targets[t].sm_name;
+                job[f * r->n_targets + t] = n++;
+            }
+        }
+    PtxasReport *reports = ARENA_ARRAY(r->arena, PtxasReport, (size_t)n + 1);
+    ptxas_run_targets(r->ptxas, paths, archs, n, r->arena, reports);
+    for (int i = 0; i < r->model.n_entries; i++)
+        if (r->model.entries[i].cap.applies)
+            take_cap_result(r, &r->model.entries[i], reports, job);
 }
 
 /* ---- the command ---------------------------------------------------------- */

@@ -80,6 +80,7 @@ typedef struct CapAdvice {
     int min_blocks;        /* the CTAs per SM it gives: __launch_bounds__'s 2nd */
     double occupancy;
     bool checked;          /* ptxas compiled the kernel at the cap */
+    bool over_budget;      /* not compiled: more caps than a run checks */
     int cap_registers;     /* what ptxas used there */
     int cap_spill_stores, cap_spill_loads;
 } CapAdvice;

@@ -2,7 +2,7 @@
  * report_ptx.c: what `ptxas -v` does not print about a PTX file's entry
  * functions: their performance directives (.maxntid, .reqntid,
  * .minnctapersm, .maxnreg), read from the text by a small scanner, and a
- * copy of the text with one entry's .maxnreg set, which is how the report
+ * copy of the text with the entries' .maxnreg set, which is how the report
  * asks ptxas what a register cap costs (the directive is the per-kernel
  * form of --maxrregcount).
  */
@@ -104,6 +104,31 @@ static const char *read_directives(const char *p, const char *end, PtxEntry *e)
     return p;
 }
 
+/* The start of the line holding `p` (where `.visible .entry` begins). */
+static size_t line_start(const char *text, const char *p)
+{
+    while (p > text && p[-1] != '\n')
+        p--;
+    return (size_t)(p - text);
+}
+
+/* Just past the '}' that closes the body opening at `body_at`; braces in
+ * // comments do not count (PTX has no string literals). */
+static size_t body_end(const char *text, size_t len, size_t body_at)
+{
+    int depth = 0;
+    for (size_t i = body_at; i < len; i++) {
+        if (text[i] == '/' && i + 1 < len && text[i + 1] == '/')
+            while (i < len && text[i] != '\n')
+                i++;
+        else if (text[i] == '{')
+            depth++;
+        else if (text[i] == '}' && --depth == 0)
+            return i + 1;
+    }
+    return len;
+}
+
 int report_ptx_scan(const char *text, size_t len, Arena *arena, PtxEntry **out)
 {
     const char *end = text + len;
@@ -117,6 +142,7 @@ int report_ptx_scan(const char *text, size_t len, Arena *arena, PtxEntry **out)
                 p++;
             continue;
         }
+        const char *entry = p;
         p = skip_space(p + 6, end);
         const char *name = p;
         while (p < end && is_ident(*p))
@@ -127,31 +153,62 @@ int report_ptx_scan(const char *text, size_t len, Arena *arena, PtxEntry **out)
         }
         PtxEntry *e = &entries[n];
         *e = (PtxEntry){.name = arena_strndup(arena, name, (size_t)(p - name)), .text_start = text,
-                        .maxnreg_at = (size_t)-1};
+                        .start_at = line_start(text, entry), .maxnreg_at = (size_t)-1};
         const char *body = read_directives(p, end, e);
-        if (body)
+        if (body) {
+            e->end_at = body_end(text, len, e->body_at);
             n++;
+        }
         p = body ? body + 1 : p;
     }
     *out = entries;
     return n;
 }
 
-/* The text with `e`'s .maxnreg set to `cap`: an old directive is blanked
- * and the new one written before the body. */
-char *report_ptx_with_cap(const char *text, size_t len, const PtxEntry *e, int cap, Arena *arena,
-                          size_t *out_len)
+/* Appends n bytes to the growing copy. */
+static void put(char **buf, size_t *len, size_t *room, const char *p, size_t n, Arena *arena)
 {
-    char directive[32];
-    int dlen = snprintf(directive, sizeof directive, ".maxnreg %d\n", cap);
-    char *copy = arena_alloc(arena, len + (size_t)dlen + 1, 1);
-    memcpy(copy, text, e->body_at);
+    if (*len + n + 1 > *room) {
+        size_t grown = 2 * (*len + n + 1);
+        *buf = arena_grow(arena, *buf, *room, grown, 1);
+        *room = grown;
+    }
+    memcpy(*buf + *len, p, n);
+    *len += n;
+    (*buf)[*len] = '\0';
+}
+
+/* Entry `e` with `.maxnreg cap`: an old directive is blanked (its offsets
+ * stay), the new one goes just before the body. */
+static void put_capped(char **buf, size_t *len, size_t *room, const char *text, const PtxEntry *e,
+                       int cap, Arena *arena)
+{
+    size_t mark = *len;
+    put(buf, len, room, text + e->start_at, e->body_at - e->start_at, arena);
     if (e->maxnreg_at != (size_t)-1)
-        for (size_t i = e->maxnreg_at; i < e->body_at && copy[i] != '\n'; i++)
-            copy[i] = ' ';
-    memcpy(copy + e->body_at, directive, (size_t)dlen);
-    memcpy(copy + e->body_at + dlen, text + e->body_at, len - e->body_at);
-    *out_len = len + (size_t)dlen;
-    copy[*out_len] = '\0';
-    return copy;
+        for (size_t i = mark + e->maxnreg_at - e->start_at; i < *len && (*buf)[i] != '\n'; i++)
+            (*buf)[i] = ' ';
+    char directive[32];
+    int n = snprintf(directive, sizeof directive, ".maxnreg %d\n", cap);
+    put(buf, len, room, directive, (size_t)n, arena);
+    put(buf, len, room, text + e->body_at, e->end_at - e->body_at, arena);
+}
+
+char *report_ptx_with_caps(const char *text, size_t len, const PtxEntry *e, int n, const int *caps,
+                           Arena *arena, size_t *out_len)
+{
+    size_t room = len + 64 * (size_t)n + 1, used = 0, at = 0;
+    char *buf = arena_alloc(arena, room, 1);
+    buf[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        put(&buf, &used, &room, text + at, e[i].start_at - at, arena);
+        if (caps[i] > 0)
+            put_capped(&buf, &used, &room, text, &e[i], caps[i], arena);
+        else if (caps[i] == 0)
+            put(&buf, &used, &room, text + e[i].start_at, e[i].end_at - e[i].start_at, arena);
+        at = e[i].end_at;
+    }
+    put(&buf, &used, &room, text + at, len - at, arena);
+    *out_len = used;
+    return buf;
 }

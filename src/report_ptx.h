@@ -14,15 +14,21 @@ typedef struct PtxEntry {
     int maxntid, reqntid;  /* products of the dimensions; 0: absent */
     int minnctapersm, maxnreg;
     const char *text_start;
+    size_t start_at;       /* offset of the line that declares it */
     size_t body_at;        /* offset of the body's '{' */
+    size_t end_at;         /* offset just past the body's '}' */
     size_t maxnreg_at;     /* offset of its .maxnreg; (size_t)-1 absent */
 } PtxEntry;
 
 /* The entries (with a body) of `len` bytes of PTX, in order, in `arena`. */
 int report_ptx_scan(const char *text, size_t len, Arena *arena, PtxEntry **out);
 
-/* A copy of the text in which entry `e` (scanned from it) has `.maxnreg cap`. */
-char *report_ptx_with_cap(const char *text, size_t len, const PtxEntry *e, int cap, Arena *arena,
-                          size_t *out_len);
+/* A copy of the text for checking register caps: entry i (of the n
+ * scanned from it) gets `.maxnreg caps[i]` when caps[i] > 0, stays as it
+ * is when caps[i] is 0, and is left out when it is -1.  What is not an
+ * entry (the header, functions, module-scope variables) stays, so one
+ * ptxas run checks every capped entry of a file at once. */
+char *report_ptx_with_caps(const char *text, size_t len, const PtxEntry *e, int n, const int *caps,
+                           Arena *arena, size_t *out_len);
 
 #endif

@@ -77,7 +77,11 @@ bool report_tail_note(const TailRow *t, char *buf, size_t size)
 static void cap_check(const ReportEntry *e, char *buf, size_t size)
 {
     const CapAdvice *c = &e->cap;
-    if (!c->checked && e->kernel.usage.spill_stores < 0)
+    if (c->over_budget)
+        snprintf(buf, size, "not compiled at that cap (more kernels to check than a report "
+                            "compiles again; `--check-caps` checks them all): whether it "
+                            "spills is unknown");
+    else if (!c->checked && e->kernel.usage.spill_stores < 0)
         snprintf(buf, size, "not compiled at that cap (a cubin has no PTX to assemble again): "
                             "whether it spills is unknown");
     else if (!c->checked)

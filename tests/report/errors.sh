@@ -101,5 +101,27 @@ done
 "$SILK_OCC" report "$ptx" --arch sm_86 --kernel '*ed_saxpy' | grep -c "^[a-z_]* (tests" >"$work/n"
 [ "$(cat "$work/n")" = 2 ] || fail "--kernel '*ed_saxpy' matched $(cat "$work/n") kernels, want 2"
 
+# The register-cap check has a budget: 65 register-limited kernels (roomy of
+# pressure.silk, renamed) are reported with their caps unchecked, and
+# --check-caps compiles them all, one ptxas run for the file.
+silkc=$(dirname "$SILK_OCC")/silkc
+if "$silkc" compile tests/data/silk/pressure.silk --arch sm_90 -Wno-spill -Wno-occ-limit \
+        -o "$work/pressure.ptx" 2>/dev/null; then
+    awk '/^\.visible \.entry roomy\(/ { on = 1 } on { body = body $0 "\n" } !on { print }
+         on && /^}/ { on = 0 }
+         END { for (i = 0; i < 65; i++) { b = body; sub(/roomy/, "roomy" i, b); gsub(/roomy_param/, "roomy" i "_param", b); printf "%s", b } }' \
+        "$work/pressure.ptx" >"$work/many.ptx"
+    NO_COLOR=1 "$SILK_OCC" report "$work/many.ptx" --arch sm_90 --kernel 'roomy*' >"$work/out" 2>&1 ||
+        fail "report of 65 kernels: $(tail -1 "$work/out")"
+    n=$(grep -c "more kernels to check than a report compiles again; --check-caps checks them all" "$work/out")
+    [ "$n" = 65 ] || fail "over the budget: $n caps marked unchecked, want 65"
+    NO_COLOR=1 "$SILK_OCC" report "$work/many.ptx" --arch sm_90 --kernel 'roomy*' --check-caps \
+        >"$work/out" 2>&1 || fail "report --check-caps: $(tail -1 "$work/out")"
+    n=$(grep -c "ptxas at that cap: 48 registers, spills 68 B stored / 72 B loaded" "$work/out")
+    [ "$n" = 65 ] || fail "--check-caps: $n caps checked, want 65"
+else
+    fail "silkc compile tests/data/silk/pressure.silk"
+fi
+
 [ $failures = 0 ] || { echo "$failures failures"; exit 1; }
 exit 0

@@ -48,11 +48,13 @@ START_TEST(sets_a_register_cap)
     Arena *arena = arena_new();
     PtxEntry *e;
     size_t len;
-    report_ptx_scan(PTX, strlen(PTX), arena, &e);
-    char *first = report_ptx_with_cap(PTX, strlen(PTX), &e[0], 32, arena, &len);
+    ck_assert_int_eq(report_ptx_scan(PTX, strlen(PTX), arena, &e), 3);
+    int first_only[3] = {32, 0, 0};
+    char *first = report_ptx_with_caps(PTX, strlen(PTX), e, 3, first_only, arena, &len);
     ck_assert_uint_eq(len, strlen(first));
     ck_assert_ptr_nonnull(strstr(first, ".minnctapersm 3\n.maxnreg 32\n{"));
-    char *second = report_ptx_with_cap(PTX, strlen(PTX), &e[1], 24, arena, &len);
+    int second_only[3] = {0, 24, 0};
+    char *second = report_ptx_with_caps(PTX, strlen(PTX), e, 3, second_only, arena, &len);
     ck_assert_ptr_null(strstr(second, ".maxnreg 40"));
     ck_assert_ptr_nonnull(strstr(second, ".reqntid 96\n           \n.maxnreg 24\n{"));
     /* The copy scans as the original with the new cap. */
@@ -64,12 +66,36 @@ START_TEST(sets_a_register_cap)
 }
 END_TEST
 
+/* One text for one ptxas run: both capped entries at their caps, the
+ * uncapped one left out, what is not an entry kept. */
+START_TEST(caps_several_and_leaves_out_the_rest)
+{
+    Arena *arena = arena_new();
+    PtxEntry *e;
+    size_t len;
+    ck_assert_int_eq(report_ptx_scan(PTX, strlen(PTX), arena, &e), 3);
+    ck_assert_uint_lt(e[0].start_at, e[0].body_at);
+    ck_assert_int_eq(PTX[e[0].end_at - 1], '}');
+    int caps[3] = {16, -1, 20};
+    char *text = report_ptx_with_caps(PTX, strlen(PTX), e, 3, caps, arena, &len);
+    PtxEntry *left;
+    ck_assert_int_eq(report_ptx_scan(text, len, arena, &left), 2);
+    ck_assert_str_eq(left[0].name, e[0].name);
+    ck_assert_int_eq(left[0].maxnreg, 16);
+    ck_assert_str_eq(left[1].name, e[2].name);
+    ck_assert_int_eq(left[1].maxnreg, 20);
+    ck_assert_ptr_nonnull(strstr(text, ".version"));
+    arena_free(arena);
+}
+END_TEST
+
 static Suite *report_ptx_suite(void)
 {
     Suite *s = suite_create("report_ptx");
     TCase *tc = tcase_create("scan");
     tcase_add_test(tc, scans_entries_and_directives);
     tcase_add_test(tc, sets_a_register_cap);
+    tcase_add_test(tc, caps_several_and_leaves_out_the_rest);
     suite_add_tcase(s, tc);
     return s;
 }
