@@ -1,6 +1,6 @@
 /*
  * ir_cfg.h: a function's control flow graph and dominator tree, computed
- * from the terminators, for the passes (fold, dce, cse, licm).
+ * from the terminators, for the verifier and the passes.
  *
  * A back edge is an edge t -> h where h dominates t; the natural loop of
  * h is h and every block that reaches such a t without passing h.

@@ -5,10 +5,9 @@
  * Per function, in this order: the blocks' shape (unique numbers, not
  * empty, phis first, one terminator and only at the end, targets in the
  * function); the registers (each defined once, below n_regs); the control
- * flow graph from the terminators, and dominators by Cooper, Harvey and
- * Kennedy's iterative algorithm over reverse postorder (few blocks, so its
- * simplicity wins over Lengauer-Tarjan); then each instruction's operand
- * count, operand types and the dominance of each use: an ordinary use must
+ * flow graph and dominators (cfg_build, shared with the passes); then each
+ * instruction's operand count, operand types and the dominance of each
+ * use: an ordinary use must
  * follow its definition in the block or be in a block the definition's
  * block dominates; a phi's use must reach the end of the matching
  * predecessor.  Uses in unreachable blocks are not checked for dominance,
@@ -21,6 +20,7 @@
  * Pass-local tables live in a scratch arena dropped after each function.
  */
 #include "ir.h"
+#include "ir_cfg.h"
 
 #include <assert.h>
 #include <stdarg.h>
@@ -46,11 +46,7 @@ typedef struct Verifier {
     const IrFunc *f;
     Arena *scratch;
     DefSite *defs;      /* by register */
-    int (*succ)[2];     /* by block index: up to two successors, -1 none */
-    uint32_t **preds;   /* by block index: distinct predecessors */
-    uint32_t *n_preds;
-    int *idom;          /* by block index: -1 unreachable */
-    uint32_t *rpo_num;  /* by block index: position in reverse postorder */
+    const IrCfg *cfg;   /* its graph and dominators (ir_cfg.h) */
 } Verifier;
 
 /* ---- reporting ------------------------------------------------------------ */
@@ -89,25 +85,11 @@ static void report(Verifier *v, uint32_t block, int inst, const char *fmt, ...)
 
 /* ---- blocks ---------------------------------------------------------------- */
 
-/* The index of `b` in the function, or -1: builders number blocks by
- * index, so the id is tried first. */
-static int block_index(const IrFunc *f, const IrBlock *b)
-{
-    if (!b)
-        return -1;
-    if (b->id < f->n_blocks && f->blocks[b->id] == b)
-        return (int)b->id;
-    for (uint32_t i = 0; i < f->n_blocks; i++)
-        if (f->blocks[i] == b)
-            return (int)i;
-    return -1;
-}
-
 static void check_target(Verifier *v, uint32_t b, int i, const IrBlock *target)
 {
     if (!target)
         report(v, b, i, "'%s' has no target block", ir_op_name(v->f->blocks[b]->insts[i]->op));
-    else if (block_index(v->f, target) < 0)
+    else if (cfg_block_index(v->f, target) < 0)
         report(v, b, i, "@b%u is not a block of @%s", target->id, v->f->name ? v->f->name : "?");
 }
 
@@ -187,129 +169,23 @@ static void collect_defs(Verifier *v)
 
 /* ---- control flow and dominators --------------------------------------------- */
 
-/* Successors come from the last instruction only: a misplaced terminator
- * is already reported, and its edges would only add noise. */
-static void build_cfg(Verifier *v)
-{
-    const IrFunc *f = v->f;
-    uint32_t n = f->n_blocks;
-    v->succ = arena_alloc(v->scratch, n, sizeof *v->succ);
-    v->preds = ARENA_ARRAY(v->scratch, uint32_t *, n);
-    v->n_preds = ARENA_ARRAY(v->scratch, uint32_t, n);
-    for (uint32_t b = 0; b < n; b++) {
-        const IrBlock *block = f->blocks[b];
-        const IrInst *last = block->n_insts ? block->insts[block->n_insts - 1] : NULL;
-        v->succ[b][0] = v->succ[b][1] = -1;
-        if (last && last->op == IR_BR)
-            v->succ[b][0] = block_index(f, last->target[0]);
-        if (last && last->op == IR_CBR) {
-            v->succ[b][0] = block_index(f, last->target[0]);
-            v->succ[b][1] = block_index(f, last->target[1]);
-            if (v->succ[b][1] == v->succ[b][0])
-                v->succ[b][1] = -1; /* one edge: the block is one predecessor */
-        }
-        for (int s = 0; s < 2; s++) {
-            int to = v->succ[b][s];
-            if (to < 0)
-                continue;
-            v->preds[to] = ir_grow(v->scratch, v->preds[to], v->n_preds[to], sizeof **v->preds);
-            v->preds[to][v->n_preds[to]++] = b;
-        }
-    }
-}
-
-/* Reverse postorder from the entry by an explicit stack (a deep CFG must
- * not overflow the C stack); returns how many blocks are reachable. */
-static uint32_t reverse_postorder(Verifier *v, uint32_t *order)
-{
-    uint32_t n = v->f->n_blocks, depth = 0, done = n;
-    uint32_t *stack = ARENA_ARRAY(v->scratch, uint32_t, n);
-    int *next_succ = ARENA_ARRAY(v->scratch, int, n);
-    bool *seen = ARENA_ARRAY(v->scratch, bool, n);
-    stack[depth++] = 0;
-    seen[0] = true;
-    while (depth) {
-        uint32_t b = stack[depth - 1];
-        if (next_succ[b] < 2) {
-            int to = v->succ[b][next_succ[b]++];
-            if (to >= 0 && !seen[to]) {
-                seen[to] = true;
-                stack[depth++] = (uint32_t)to;
-            }
-            continue;
-        }
-        order[--done] = b; /* postorder, filled from the back */
-        depth--;
-    }
-    memmove(order, order + done, (n - done) * sizeof *order);
-    return n - done;
-}
-
-static int intersect(const Verifier *v, int a, int b)
-{
-    while (a != b) {
-        while (v->rpo_num[a] > v->rpo_num[b])
-            a = v->idom[a];
-        while (v->rpo_num[b] > v->rpo_num[a])
-            b = v->idom[b];
-    }
-    return a;
-}
-
-static void compute_dominators(Verifier *v)
-{
-    uint32_t n = v->f->n_blocks;
-    uint32_t *order = ARENA_ARRAY(v->scratch, uint32_t, n);
-    uint32_t reachable = reverse_postorder(v, order);
-    v->idom = ARENA_ARRAY(v->scratch, int, n);
-    v->rpo_num = ARENA_ARRAY(v->scratch, uint32_t, n);
-    for (uint32_t b = 0; b < n; b++)
-        v->idom[b] = -1;
-    for (uint32_t i = 0; i < reachable; i++)
-        v->rpo_num[order[i]] = i;
-    v->idom[0] = 0;
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (uint32_t i = 1; i < reachable; i++) {
-            uint32_t b = order[i];
-            int new_idom = -1;
-            for (uint32_t k = 0; k < v->n_preds[b]; k++) {
-                int p = (int)v->preds[b][k];
-                if (v->idom[p] >= 0)
-                    new_idom = new_idom < 0 ? p : intersect(v, p, new_idom);
-            }
-            if (new_idom != v->idom[b]) {
-                v->idom[b] = new_idom;
-                changed = true;
-            }
-        }
-    }
-}
-
-/* Whether block a dominates block b (reachable), a == b included. */
-static bool dominates(const Verifier *v, int a, int b)
-{
-    for (;;) {
-        if (a == b)
-            return true;
-        if (b == 0)
-            return false;
-        b = v->idom[b];
-    }
-}
+/* The graph comes from ir_cfg.c, which takes successors from each block's
+ * last instruction only (a misplaced terminator is already reported, and
+ * its edges would only add noise) and skips targets outside the function
+ * (reported by check_target). */
 
 /* Whether register `reg`, used by instruction i of block b (at the end of
  * block b when at_end, for a phi), is defined on every path to the use. */
 static bool defined_before(const Verifier *v, uint32_t reg, int b, int i, bool at_end)
 {
     const DefSite *d = &v->defs[reg];
-    if (d->block == PARAM_BLOCK || v->idom[b] < 0)
+    if (d->block == PARAM_BLOCK || !cfg_reachable(v->cfg, (uint32_t)b))
         return true;
-    if (d->block < 0 || v->idom[d->block] < 0)
+    if (d->block < 0 || !cfg_reachable(v->cfg, (uint32_t)d->block))
         return false;
     if (d->block == b)
         return at_end || d->inst < i;
-    return dominates(v, d->block, b);
+    return cfg_dominates(v->cfg, (uint32_t)d->block, (uint32_t)b);
 }
 
 /* ---- instructions ------------------------------------------------------------- */
@@ -357,7 +233,7 @@ static void check_uses(Verifier *v, uint32_t b, uint32_t i, const IrInst *in)
         if (val.kind != IRV_REG)
             continue;
         bool is_phi = in->op == IR_PHI;
-        int at = is_phi ? block_index(v->f, in->incoming ? in->incoming[k] : NULL) : (int)b;
+        int at = is_phi ? cfg_block_index(v->f, in->incoming ? in->incoming[k] : NULL) : (int)b;
         if (val.reg >= v->f->n_regs || v->defs[val.reg].block == UNDEFINED)
             report(v, b, (int)i, "%%%u is used but never defined", val.reg);
         else if (at >= 0 && !defined_before(v, val.reg, at, (int)i, is_phi))
@@ -368,17 +244,17 @@ static void check_uses(Verifier *v, uint32_t b, uint32_t i, const IrInst *in)
 /* One operand per predecessor, each predecessor once. */
 static void check_phi(Verifier *v, uint32_t b, uint32_t i, const IrInst *in)
 {
-    uint32_t n = v->n_preds[b];
+    uint32_t n = v->cfg->n_preds[b];
     if (in->n_operands != n) {
         report(v, b, (int)i, "phi has %u operand%s but @b%u has %u predecessor%s", in->n_operands,
                in->n_operands == 1 ? "" : "s", v->f->blocks[b]->id, n, n == 1 ? "" : "s");
         return;
     }
     for (uint32_t k = 0; k < n; k++) {
-        int from = block_index(v->f, in->incoming ? in->incoming[k] : NULL);
+        int from = cfg_block_index(v->f, in->incoming ? in->incoming[k] : NULL);
         bool is_pred = false, repeated = false;
         for (uint32_t q = 0; q < n; q++)
-            is_pred |= from >= 0 && v->preds[b][q] == (uint32_t)from;
+            is_pred |= from >= 0 && v->cfg->preds[b][q] == (uint32_t)from;
         for (uint32_t q = 0; q < k; q++)
             repeated |= in->incoming[q] == in->incoming[k];
         if (!is_pred)
@@ -553,8 +429,7 @@ static void verify_func(Verifier *v)
     collect_defs(v);
     if (f->n_blocks == 0)
         return;
-    build_cfg(v);
-    compute_dominators(v);
+    v->cfg = cfg_build(f, v->scratch);
     for (uint32_t b = 0; b < f->n_blocks; b++)
         for (uint32_t i = 0; i < f->blocks[b]->n_insts; i++) {
             const IrInst *in = f->blocks[b]->insts[i];
