@@ -250,10 +250,7 @@ static void hoist_base(IrModule *m, Base *base)
             from->n_insts--;
             break;
         }
-    IrInst *term = to->insts[to->n_insts - 1];
-    to->insts[to->n_insts - 1] = base->hoist;
-    to->insts = ir_grow(m->arena, to->insts, to->n_insts, sizeof *to->insts);
-    to->insts[to->n_insts++] = term;
+    pass_insert_before_end(m, to, base->hoist);
     base->hoist = NULL;
 }
 

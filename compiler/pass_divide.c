@@ -88,21 +88,6 @@ static IrValue join_phi(Divider *d, IrBlock *join, IrValue from_fast, IrBlock *f
     return ir_reg(phi);
 }
 
-/* Successors of `tail`, which took over the terminator of `from`, see it,
- * not `from`, as their predecessor. */
-static void retarget_phis(IrBlock *tail, const IrBlock *from)
-{
-    const IrInst *term = tail->insts[tail->n_insts - 1];
-    int n_targets = term->op == IR_CBR ? 2 : term->op == IR_BR ? 1 : 0;
-    for (int s = 0; s < n_targets; s++) {
-        IrBlock *succ = term->target[s];
-        for (uint32_t i = 0; i < succ->n_insts && succ->insts[i]->op == IR_PHI; i++)
-            for (uint32_t k = 0; k < succ->insts[i]->n_operands; k++)
-                if (succ->insts[i]->incoming[k] == from)
-                    succ->insts[i]->incoming[k] = tail;
-    }
-}
-
 /* Moves the three new blocks (the last of f) to just after block `at`. */
 static void place_after(IrFunc *f, uint32_t at)
 {
@@ -145,7 +130,7 @@ static void split(Divider *d, uint32_t bi, uint32_t at)
             join->insts[join->n_insts++] = in;
         }
     }
-    retarget_phis(join, b);
+    pass_retarget_phis(join, b);
 }
 
 /* Whether block `b` is the slow path of a split already made: the else

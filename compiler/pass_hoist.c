@@ -64,15 +64,6 @@ static int find_twin(Arm *arm, const IrInst *in, IrSubst *s, uint32_t n_regs)
     return -1;
 }
 
-/* Moves `in` to the end of `a`, before its terminator. */
-static void move_up(IrModule *m, IrBlock *a, IrInst *in)
-{
-    IrInst *term = a->insts[a->n_insts - 1];
-    a->insts[a->n_insts - 1] = in;
-    a->insts = ir_grow(m->arena, a->insts, a->n_insts, sizeof *a->insts);
-    a->insts[a->n_insts++] = term;
-}
-
 static bool hoist_pair(IrModule *m, IrFunc *f, IrBlock *a, Arm *one, Arm *two, IrSubst *s,
                        Arena *scratch)
 {
@@ -86,7 +77,7 @@ static bool hoist_pair(IrModule *m, IrFunc *f, IrBlock *a, Arm *one, Arm *two, I
         if (j < 0)
             continue;
         IrInst *twin = two->block->insts[j];
-        move_up(m, a, in);
+        pass_insert_before_end(m, a, in);
         moved[i] = true;
         one->local[in->result] = false;
         two->gone[j] = true;

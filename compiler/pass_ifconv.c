@@ -64,21 +64,6 @@ static IrValue choose(IrModule *m, IrFunc *f, IrBlock *a, IrType type, IrValue c
     return ir_reg(sel);
 }
 
-/* Successors of `to`, which took over the terminator of `from`, see it,
- * not `from`, as their predecessor. */
-static void retarget_phis(IrBlock *to, const IrBlock *from)
-{
-    const IrInst *term = to->insts[to->n_insts - 1];
-    int n_targets = term->op == IR_CBR ? 2 : term->op == IR_BR ? 1 : 0;
-    for (int s = 0; s < n_targets; s++) {
-        IrBlock *succ = term->target[s];
-        for (uint32_t i = 0; i < succ->n_insts && succ->insts[i]->op == IR_PHI; i++)
-            for (uint32_t k = 0; k < succ->insts[i]->n_operands; k++)
-                if (succ->insts[i]->incoming[k] == from)
-                    succ->insts[i]->incoming[k] = to;
-    }
-}
-
 /* a, whose only successor is join, of which it is the only predecessor,
  * takes join's instructions (a has no terminator yet); join is left
  * empty, to be dropped. */
@@ -87,7 +72,7 @@ static void merge(IrModule *m, IrBlock *a, IrBlock *join)
     for (uint32_t i = 0; i < join->n_insts; i++)
         append(m, a, join->insts[i]);
     join->n_insts = 0;
-    retarget_phis(a, join);
+    pass_retarget_phis(a, join);
 }
 
 /* Rewrites the triangle a -> t -> join (a's cbr names t as target[t_is_else]). */

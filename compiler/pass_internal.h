@@ -68,4 +68,11 @@ void pass_remove_phi_edge(IrBlock *b, const IrBlock *pred);
 /* Deletes the instructions of `b` for which dead[i] is true (by index). */
 void pass_delete_insts(IrBlock *b, const bool *dead);
 
+/* Puts `in` (taken from elsewhere) just before b's terminator. */
+void pass_insert_before_end(IrModule *m, IrBlock *b, IrInst *in);
+
+/* `to` took over the terminator of `from` (a block split or merged):
+ * the phis of its successors name `to` where they named `from`. */
+void pass_retarget_phis(IrBlock *to, const IrBlock *from);
+
 #endif

@@ -203,3 +203,26 @@ IrInst **pass_definitions(const IrFunc *f, Arena *scratch)
                 def[f->blocks[b]->insts[i]->result] = f->blocks[b]->insts[i];
     return def;
 }
+
+/* ---- moving code ------------------------------------------------------------ */
+
+void pass_insert_before_end(IrModule *m, IrBlock *b, IrInst *in)
+{
+    IrInst *term = b->insts[b->n_insts - 1];
+    b->insts[b->n_insts - 1] = in;
+    b->insts = ir_grow(m->arena, b->insts, b->n_insts, sizeof *b->insts);
+    b->insts[b->n_insts++] = term;
+}
+
+void pass_retarget_phis(IrBlock *to, const IrBlock *from)
+{
+    const IrInst *term = to->insts[to->n_insts - 1];
+    int n_targets = term->op == IR_CBR ? 2 : term->op == IR_BR ? 1 : 0;
+    for (int s = 0; s < n_targets; s++) {
+        IrBlock *succ = term->target[s];
+        for (uint32_t i = 0; i < succ->n_insts && succ->insts[i]->op == IR_PHI; i++)
+            for (uint32_t k = 0; k < succ->insts[i]->n_operands; k++)
+                if (succ->insts[i]->incoming[k] == from)
+                    succ->insts[i]->incoming[k] = to;
+    }
+}
