@@ -5,6 +5,8 @@
  */
 #include "cli.h"
 
+#include <cjson/cJSON.h>
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -204,4 +206,17 @@ const char *format_bytes(uint64_t bytes, char *buf, size_t size)
     else
         snprintf(buf, size, "%llu B", (unsigned long long)bytes);
     return buf;
+}
+
+int cli_print_json(const char *command, struct cJSON *root, FILE *out)
+{
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text) {
+        cli_error(command, "out of memory writing JSON");
+        return EXIT_ENVIRONMENT;
+    }
+    fprintf(out, "%s\n", text);
+    free(text);
+    return EXIT_OK;
 }

@@ -139,13 +139,5 @@ int calc_write_json(const CalcModel *m, FILE *out)
     add_launch(o, m);
     if (m->sweep != SWEEP_NONE)
         add_sweep(o, m);
-    char *text = cJSON_Print(o);
-    cJSON_Delete(o);
-    if (!text) {
-        cli_error("calc", "out of memory writing JSON");
-        return EXIT_ENVIRONMENT;
-    }
-    fprintf(out, "%s\n", text);
-    free(text);
-    return EXIT_OK;
+    return cli_print_json("calc", o, out);
 }

@@ -44,6 +44,11 @@ bool parse_format(const char *command, const char *text, bool allow_csv, OutputF
 bool parse_format_among(const char *command, const char *text, unsigned accepted, OutputFormat *out);
 bool parse_carveout(const char *command, const char *text, int *out);
 
+/* Writes `root` as indented JSON to `out` and deletes it; EXIT_OK, or
+ * EXIT_ENVIRONMENT after one line when there is no memory for the text. */
+struct cJSON;
+int cli_print_json(const char *command, struct cJSON *root, FILE *out);
+
 /* "48 KiB", "1.5 KiB" or "200 B", written to buf. */
 const char *format_bytes(uint64_t bytes, char *buf, size_t size);
 

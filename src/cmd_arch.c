@@ -84,13 +84,7 @@ static cJSON *product_json(const GpuProduct *g)
 
 static int print_json(cJSON *o)
 {
-    char *text = cJSON_Print(o);
-    cJSON_Delete(o);
-    if (!text)
-        return EXIT_ENVIRONMENT;
-    puts(text);
-    free(text);
-    return EXIT_OK;
+    return cli_print_json(COMMAND, o, stdout);
 }
 
 /* ---- list ------------------------------------------------------------------- */

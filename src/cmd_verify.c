@@ -339,8 +339,11 @@ int cmd_verify(int argc, char **argv)
     if (rc == EXIT_OK) {
         Outcome out = {0};
         compare(&table, &rec, &out);
-        (o.format == FORMAT_JSON ? verify_print_json : verify_print_text)(&out.report, stdout);
         rc = out.report.disagree == 0 ? EXIT_OK : EXIT_FINDINGS;
+        if (o.format == FORMAT_TEXT)
+            verify_print_text(&out.report, stdout);
+        else if (verify_print_json(&out.report, stdout) != EXIT_OK)
+            rc = EXIT_ENVIRONMENT;
         outcome_free(&out);
     }
     verify_record_free(&rec);

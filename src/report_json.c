@@ -188,13 +188,5 @@ int report_write_json(const ReportModel *m, FILE *out)
         add_extras(o, e);
         cJSON_AddItemToArray(reports, o);
     }
-    char *text = cJSON_Print(root);
-    cJSON_Delete(root);
-    if (!text) {
-        cli_error("report", "out of memory writing JSON");
-        return EXIT_ENVIRONMENT;
-    }
-    fprintf(out, "%s\n", text);
-    free(text);
-    return EXIT_OK;
+    return cli_print_json("report", root, out);
 }

@@ -205,7 +205,8 @@ typedef struct VerifyReport {
 } VerifyReport;
 
 void verify_print_text(const VerifyReport *r, FILE *out);
-void verify_print_json(const VerifyReport *r, FILE *out);
+/* EXIT_OK, or EXIT_ENVIRONMENT when the text cannot be made. */
+int verify_print_json(const VerifyReport *r, FILE *out);
 /* A kernel's attributes as JSON (records and reports share the names). */
 struct cJSON *verify_attrs_json(const FuncAttrs *f);
 

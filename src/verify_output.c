@@ -170,7 +170,7 @@ static cJSON *kernels_json(const VerifyReport *r)
     return list;
 }
 
-void verify_print_json(const VerifyReport *r, FILE *out)
+int verify_print_json(const VerifyReport *r, FILE *out)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "schema", "silk-occ/verify/1");
@@ -182,9 +182,5 @@ void verify_print_json(const VerifyReport *r, FILE *out)
         cJSON_AddItemToArray(list, disagreement_json(r, &r->disagreements[i]));
     cJSON_AddNumberToObject(root, "checked", (double)r->checked);
     cJSON_AddNumberToObject(root, "disagree", (double)r->disagree);
-    char *text = cJSON_Print(root);
-    if (text)
-        fprintf(out, "%s\n", text);
-    free(text);
-    cJSON_Delete(root);
+    return cli_print_json("verify", root, out);
 }
