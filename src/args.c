@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include <ctype.h>
+#include <getopt.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -218,5 +219,28 @@ int cli_print_json(const char *command, struct cJSON *root, FILE *out)
     }
     fprintf(out, "%s\n", text);
     free(text);
+    return EXIT_OK;
+}
+
+int cli_getopt(const char *command, int argc, char **argv, const char *shortopts,
+               const struct option *options, void (*usage)(FILE *), CliOptionFn *take,
+               void *context, int *first_operand)
+{
+    int c;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, shortopts, options, NULL)) != -1) {
+        if (c == 'h') {
+            usage(stdout);
+            return CLI_HELP;
+        }
+        if (c == '?' || c == ':') {
+            report_option_error(command, c, argv[optind - 1]);
+            return EXIT_USAGE;
+        }
+        if (!take(c, optarg, context))
+            return EXIT_USAGE;
+    }
+    *first_operand = optind;
     return EXIT_OK;
 }

@@ -44,6 +44,17 @@ bool parse_format(const char *command, const char *text, bool allow_csv, OutputF
 bool parse_format_among(const char *command, const char *text, unsigned accepted, OutputFormat *out);
 bool parse_carveout(const char *command, const char *text, int *out);
 
+/* The options of a subcommand, by getopt_long: each goes to take(c, arg,
+ * context), which reports a bad value and returns false; --help (and -h
+ * when `shortopts` has it) prints `usage` on stdout.  Returns EXIT_OK with
+ * *first_operand set, EXIT_USAGE after one line, or CLI_HELP. */
+enum { CLI_HELP = -1 };
+struct option;
+typedef bool CliOptionFn(int c, char *arg, void *context);
+int cli_getopt(const char *command, int argc, char **argv, const char *shortopts,
+               const struct option *options, void (*usage)(FILE *), CliOptionFn *take,
+               void *context, int *first_operand);
+
 /* Writes `root` as indented JSON to `out` and deletes it; EXIT_OK, or
  * EXIT_ENVIRONMENT after one line when there is no memory for the text. */
 struct cJSON;

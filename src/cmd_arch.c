@@ -250,6 +250,20 @@ static int show(const ArchTable *t, const char *name, OutputFormat format)
 
 /* ---- the command ------------------------------------------------------------ */
 
+typedef struct ArchOptions {
+    OutputFormat format;
+    char *tables[MAX_TABLE_FILES];
+    int n_tables;
+} ArchOptions;
+
+static bool take_option(int c, char *arg, void *context)
+{
+    ArchOptions *o = context;
+    if (c == 'f')
+        return parse_format(COMMAND, arg, true, &o->format);
+    return add_table_file(COMMAND, o->tables, &o->n_tables, arg); /* 'T' */
+}
+
 int cmd_arch(int argc, char **argv)
 {
     static const struct option options[] = {
@@ -258,28 +272,15 @@ int cmd_arch(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    OutputFormat format = FORMAT_TEXT;
-    char *tables[MAX_TABLE_FILES];
-    int n_tables = 0, c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
-        if (c == 'h') {
-            usage_arch(stdout);
-            return EXIT_OK;
-        }
-        if (c == 'f' && !parse_format(COMMAND, optarg, true, &format))
-            return EXIT_USAGE;
-        if (c == 'T' && !add_table_file(COMMAND, tables, &n_tables, optarg))
-            return EXIT_USAGE;
-        if (c == '?' || c == ':') {
-            report_option_error(COMMAND, c, argv[optind - 1]);
-            return EXIT_USAGE;
-        }
-    }
-    const char *verb = optind < argc ? argv[optind] : NULL;
-    bool is_list = verb && strcmp(verb, "list") == 0 && optind + 1 == argc;
-    bool is_show = verb && strcmp(verb, "show") == 0 && optind + 2 == argc;
+    ArchOptions o = {.format = FORMAT_TEXT};
+    int first;
+    int rc = cli_getopt(COMMAND, argc, argv, ":", options, usage_arch, take_option, &o, &first);
+    if (rc != EXIT_OK)
+        return rc == CLI_HELP ? EXIT_OK : rc;
+    OutputFormat format = o.format;
+    const char *verb = first < argc ? argv[first] : NULL;
+    bool is_list = verb && strcmp(verb, "list") == 0 && first + 1 == argc;
+    bool is_show = verb && strcmp(verb, "show") == 0 && first + 2 == argc;
     if (!is_list && !is_show) {
         cli_error(COMMAND, verb && strcmp(verb, "show") == 0
                                ? "show: give one architecture or GPU name"
@@ -291,9 +292,9 @@ int cmd_arch(int argc, char **argv)
         return EXIT_USAGE;
     }
     ArchTable table;
-    if (!load_tables(COMMAND, &table, tables, n_tables))
+    if (!load_tables(COMMAND, &table, o.tables, o.n_tables))
         return EXIT_USAGE;
-    int rc = is_list ? list(&table, format) : show(&table, argv[optind + 1], format);
+    rc = is_list ? list(&table, format) : show(&table, argv[first + 1], format);
     arch_table_free(&table);
     return rc;
 }

@@ -105,27 +105,21 @@ static bool read_option(CalcOptions *o, int c, const char *arg)
     return false;
 }
 
-/* Returns EXIT_OK, EXIT_USAGE, or -1 when --help was asked (and printed). */
+static bool take_option(int c, char *arg, void *o)
+{
+    return read_option(o, c, arg);
+}
+
+/* Returns EXIT_OK, EXIT_USAGE, or CLI_HELP when --help was asked (and printed). */
 static int parse_options(int argc, char **argv, CalcOptions *o)
 {
     *o = (CalcOptions){.barriers = 1, .optin = true, .carveout = OCC_CARVEOUT_DEFAULT};
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, ":", long_options, NULL)) != -1) {
-        if (c == 'h') {
-            usage_calc(stdout);
-            return -1;
-        }
-        if (c == '?' || c == ':') {
-            report_option_error(COMMAND, c, argv[optind - 1]);
-            return EXIT_USAGE;
-        }
-        if (!read_option(o, c, optarg))
-            return EXIT_USAGE;
-    }
-    if (optind < argc) {
-        cli_error(COMMAND, "unexpected argument '%s'", argv[optind]);
+    int first;
+    int rc = cli_getopt(COMMAND, argc, argv, ":", long_options, usage_calc, take_option, o, &first);
+    if (rc != EXIT_OK)
+        return rc;
+    if (first < argc) {
+        cli_error(COMMAND, "unexpected argument '%s'", argv[first]);
         return EXIT_USAGE;
     }
     return EXIT_OK;

@@ -38,6 +38,8 @@ typedef struct ReportOptions {
     double expect_occupancy;   /* percent; < 0: not asked */
     char *tables[MAX_TABLE_FILES];
     int n_tables;
+    char **files;              /* the operands */
+    int n_files;
 } ReportOptions;
 
 void usage_report(FILE *out)
@@ -148,29 +150,26 @@ static bool read_option(ReportOptions *o, int c, char *arg)
     return false;
 }
 
-/* Returns EXIT_OK, EXIT_USAGE, or -1 when --help was asked (and printed). */
+static bool take_option(int c, char *arg, void *o)
+{
+    return read_option(o, c, arg);
+}
+
+/* Returns EXIT_OK, EXIT_USAGE, or CLI_HELP when --help was asked (and printed). */
 static int parse_options(int argc, char **argv, ReportOptions *o)
 {
     *o = (ReportOptions){.expect_blocks = -1, .expect_occupancy = -1};
     static const int defaults[] = {64, 128, 256, 512};
     for (int i = 0; i < 4; i++)
         add_size(&o->settings, defaults[i]);
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, ":", long_options, NULL)) != -1) {
-        if (c == 'h') {
-            usage_report(stdout);
-            return -1;
-        }
-        if (c == '?' || c == ':') {
-            report_option_error(COMMAND, c, argv[optind - 1]);
-            return EXIT_USAGE;
-        }
-        if (!read_option(o, c, optarg))
-            return EXIT_USAGE;
-    }
-    if (optind == argc) {
+    int first;
+    int rc = cli_getopt(COMMAND, argc, argv, ":", long_options, usage_report, take_option, o,
+                        &first);
+    if (rc != EXIT_OK)
+        return rc;
+    o->files = argv + first;
+    o->n_files = argc - first;
+    if (o->n_files == 0) {
         cli_error(COMMAND, "give one or more .silk, .ptx, .cu or .cubin files");
         return EXIT_USAGE;
     }
@@ -611,7 +610,7 @@ int cmd_report(int argc, char **argv)
     char cubin_archs[256];
     /* Given only cubins and no target: the cubins' own architectures. */
     if (!o.archs && !o.gpus && !o.all &&
-        report_cubin_archs(argv + optind, argc - optind, cubin_archs, sizeof cubin_archs)) {
+        report_cubin_archs(o.files, o.n_files, cubin_archs, sizeof cubin_archs)) {
         o.archs = cubin_archs;
         o.load.targets_from_cubins = true;
     }
@@ -625,7 +624,7 @@ int cmd_report(int argc, char **argv)
         rc = EXIT_ENVIRONMENT;
     } else if (rc == EXIT_OK) {
         r.tmpdir = dir;
-        rc = analyse(&r, argv + optind, argc - optind);
+        rc = analyse(&r, o.files, o.n_files);
         remove_tmpdir(dir);
     }
     arena_free(r.arena);

@@ -56,8 +56,9 @@ void usage_verify(FILE *out)
           out);
 }
 
-static bool option(int c, char *arg, VerifyOptions *o)
+static bool option(int c, char *arg, void *context)
 {
+    VerifyOptions *o = context;
     long long value;
     switch (c) {
     case 'd':
@@ -99,7 +100,7 @@ static bool check_files(const VerifyOptions *o)
     return true;
 }
 
-/* EXIT_OK to go on, EXIT_USAGE, or -1 after --help. */
+/* EXIT_OK to go on, EXIT_USAGE, or CLI_HELP after --help. */
 static int parse_options(int argc, char **argv, VerifyOptions *o)
 {
     static const struct option options[] = {
@@ -108,23 +109,12 @@ static int parse_options(int argc, char **argv, VerifyOptions *o)
         {"arch-table", required_argument, NULL, 'T'}, {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    int c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
-        if (c == 'h') {
-            usage_verify(stdout);
-            return -1;
-        }
-        if (c == '?' || c == ':') {
-            report_option_error(COMMAND, c, argv[optind - 1]);
-            return EXIT_USAGE;
-        }
-        if (!option(c, optarg, o))
-            return EXIT_USAGE;
-    }
-    o->files = argv + optind;
-    o->n_files = argc - optind;
+    int first;
+    int rc = cli_getopt(COMMAND, argc, argv, ":h", options, usage_verify, option, o, &first);
+    if (rc != EXIT_OK)
+        return rc;
+    o->files = argv + first;
+    o->n_files = argc - first;
     if (o->replay && (o->record || o->n_files > 0)) {
         cli_error(COMMAND, "--replay: a record already holds its kernels; give no FILE and no --record");
         return EXIT_USAGE;
