@@ -209,6 +209,14 @@ const char *format_bytes(uint64_t bytes, char *buf, size_t size)
     return buf;
 }
 
+void cli_json_number_or_null(struct cJSON *o, const char *key, bool known, double value)
+{
+    if (known)
+        cJSON_AddNumberToObject(o, key, value);
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
 int cli_print_json(const char *command, struct cJSON *root, FILE *out)
 {
     char *text = cJSON_Print(root);

@@ -44,14 +44,6 @@ void calc_json_add_result(cJSON *o, int threads, int regs, uint64_t static_smem,
     cJSON_AddNumberToObject(o, "allocated_smem_per_block", (double)r->allocated_smem_per_block);
 }
 
-static void add_number_or_null(cJSON *o, const char *key, bool known, double value)
-{
-    if (known)
-        cJSON_AddNumberToObject(o, key, value);
-    else
-        cJSON_AddNullToObject(o, key);
-}
-
 static void add_target(cJSON *o, const CalcModel *m)
 {
     const Target *t = &m->target;
@@ -64,7 +56,7 @@ static void add_target(cJSON *o, const CalcModel *m)
         cJSON_AddStringToObject(o, "gpu", t->gpu->id);
     else
         cJSON_AddNullToObject(o, "gpu");
-    add_number_or_null(o, "sm_count", t->sm_count > 0, t->sm_count);
+    cli_json_number_or_null(o, "sm_count", t->sm_count > 0, t->sm_count);
 }
 
 static void add_settings(cJSON *o, const CalcModel *m)
@@ -83,35 +75,35 @@ static void add_advice(cJSON *o, const CalcModel *m)
 {
     const OccNextStep *s = &m->next;
     cJSON *next = cJSON_AddObjectToObject(o, "next_step");
-    add_number_or_null(next, "regs_to_cut", s->regs_to_cut >= 0, s->regs_to_cut);
-    add_number_or_null(next, "regs_cut_blocks_per_sm", s->regs_gained_blocks >= 0, s->regs_gained_blocks);
-    add_number_or_null(next, "smem_to_cut", s->smem_to_cut >= 0, (double)s->smem_to_cut);
-    add_number_or_null(next, "smem_cut_blocks_per_sm", s->smem_gained_blocks >= 0, s->smem_gained_blocks);
+    cli_json_number_or_null(next, "regs_to_cut", s->regs_to_cut >= 0, s->regs_to_cut);
+    cli_json_number_or_null(next, "regs_cut_blocks_per_sm", s->regs_gained_blocks >= 0, s->regs_gained_blocks);
+    cli_json_number_or_null(next, "smem_to_cut", s->smem_to_cut >= 0, (double)s->smem_to_cut);
+    cli_json_number_or_null(next, "smem_cut_blocks_per_sm", s->smem_gained_blocks >= 0, s->smem_gained_blocks);
     /* Slack means nothing when no CTA is resident to lose. */
     bool resident = m->result.active_blocks > 0;
-    add_number_or_null(next, "regs_slack", resident, s->regs_slack);
-    add_number_or_null(next, "smem_slack", resident, (double)s->smem_slack);
+    cli_json_number_or_null(next, "regs_slack", resident, s->regs_slack);
+    cli_json_number_or_null(next, "smem_slack", resident, (double)s->smem_slack);
 
     cJSON *best = cJSON_AddObjectToObject(o, "best_block_size");
     cJSON_AddNumberToObject(best, "threads", m->best.block_size);
     cJSON_AddNumberToObject(best, "active_blocks_per_sm", m->best.blocks_per_sm);
-    add_number_or_null(best, "min_grid", m->target.sm_count > 0, m->best.min_grid);
+    cli_json_number_or_null(best, "min_grid", m->target.sm_count > 0, m->best.min_grid);
 }
 
 static void add_launch(cJSON *o, const CalcModel *m)
 {
     const OccWaves *w = &m->waves;
     bool sms = m->target.sm_count > 0 && m->result.active_blocks > 0;
-    add_number_or_null(o, "persistent_grid", sms,
+    cli_json_number_or_null(o, "persistent_grid", sms,
                        (double)m->target.sm_count * m->result.active_blocks);
     if (!m->have_work)
         return;
     cJSON_AddNumberToObject(o, "work", (double)m->work);
     cJSON_AddNumberToObject(o, "ctas", (double)w->ctas);
-    add_number_or_null(o, "waves", m->have_waves, w->waves);
-    add_number_or_null(o, "full_waves", m->have_waves, (double)w->full_waves);
-    add_number_or_null(o, "last_wave_fill", m->have_waves, w->last_wave_fill);
-    add_number_or_null(o, "idle_fraction", m->have_waves, w->idle_fraction);
+    cli_json_number_or_null(o, "waves", m->have_waves, w->waves);
+    cli_json_number_or_null(o, "full_waves", m->have_waves, (double)w->full_waves);
+    cli_json_number_or_null(o, "last_wave_fill", m->have_waves, w->last_wave_fill);
+    cli_json_number_or_null(o, "idle_fraction", m->have_waves, w->idle_fraction);
     cJSON_AddNumberToObject(o, "tail_threads", (double)w->tail_threads);
 }
 

@@ -59,6 +59,8 @@ int cli_getopt(const char *command, int argc, char **argv, const char *shortopts
  * EXIT_ENVIRONMENT after one line when there is no memory for the text. */
 struct cJSON;
 int cli_print_json(const char *command, struct cJSON *root, FILE *out);
+/* Adds `key`: value when it is known, else null. */
+void cli_json_number_or_null(struct cJSON *o, const char *key, bool known, double value);
 
 /* "48 KiB", "1.5 KiB" or "200 B", written to buf. */
 const char *format_bytes(uint64_t bytes, char *buf, size_t size);

@@ -11,14 +11,6 @@
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 
-static void add_number_or_null(cJSON *o, const char *key, bool known, double value)
-{
-    if (known)
-        cJSON_AddNumberToObject(o, key, value);
-    else
-        cJSON_AddNullToObject(o, key);
-}
-
 static void add_kernel(cJSON *o, const ReportEntry *e)
 {
     const KernelUsage *u = &e->kernel.usage;
@@ -33,7 +25,7 @@ static void add_kernel(cJSON *o, const ReportEntry *e)
         cJSON_AddStringToObject(o, "gpu", t->gpu->id);
     else
         cJSON_AddNullToObject(o, "gpu");
-    add_number_or_null(o, "sm_count", t->sm_count > 0, t->sm_count);
+    cli_json_number_or_null(o, "sm_count", t->sm_count > 0, t->sm_count);
     cJSON *r = cJSON_AddObjectToObject(o, "resources");
     cJSON_AddNumberToObject(r, "regs_per_thread", u->registers);
     cJSON_AddBoolToObject(r, "estimated", u->estimated);
@@ -41,14 +33,14 @@ static void add_kernel(cJSON *o, const ReportEntry *e)
     cJSON_AddNumberToObject(r, "dynamic_smem", (double)e->dynamic_smem);
     cJSON_AddNumberToObject(r, "barriers", e->resources.barriers);
     /* A cubin (or nvcc's) does not record spills: null, not 0. */
-    add_number_or_null(r, "spill_stores", u->spill_stores >= 0, u->spill_stores);
-    add_number_or_null(r, "spill_loads", u->spill_loads >= 0, u->spill_loads);
+    cli_json_number_or_null(r, "spill_stores", u->spill_stores >= 0, u->spill_stores);
+    cli_json_number_or_null(r, "spill_loads", u->spill_loads >= 0, u->spill_loads);
     cJSON_AddNumberToObject(r, "stack_frame", u->stack_frame);
     cJSON *b = cJSON_AddObjectToObject(o, "launch_bounds");
-    add_number_or_null(b, "reqntid", e->kernel.reqntid > 0, e->kernel.reqntid);
-    add_number_or_null(b, "maxntid", e->kernel.maxntid > 0, e->kernel.maxntid);
-    add_number_or_null(b, "minnctapersm", e->kernel.minnctapersm > 0, e->kernel.minnctapersm);
-    add_number_or_null(b, "maxnreg", e->kernel.maxnreg > 0, e->kernel.maxnreg);
+    cli_json_number_or_null(b, "reqntid", e->kernel.reqntid > 0, e->kernel.reqntid);
+    cli_json_number_or_null(b, "maxntid", e->kernel.maxntid > 0, e->kernel.maxntid);
+    cli_json_number_or_null(b, "minnctapersm", e->kernel.minnctapersm > 0, e->kernel.minnctapersm);
+    cli_json_number_or_null(b, "maxnreg", e->kernel.maxnreg > 0, e->kernel.maxnreg);
 }
 
 static void add_selection(cJSON *o, const ReportEntry *e)
@@ -62,10 +54,10 @@ static void add_selection(cJSON *o, const ReportEntry *e)
     }
     const ReportRow *r = report_selected(e);
     cJSON *sel = cJSON_AddObjectToObject(o, "selected");
-    add_number_or_null(sel, "threads", r, r ? r->threads : 0);
-    add_number_or_null(sel, "active_blocks_per_sm", r, r ? r->result.active_blocks : 0);
-    add_number_or_null(sel, "occupancy", r, r ? occ_occupancy(&r->result) : 0);
-    add_number_or_null(sel, "grid", r && e->have_work, (double)e->ctas);
+    cli_json_number_or_null(sel, "threads", r, r ? r->threads : 0);
+    cli_json_number_or_null(sel, "active_blocks_per_sm", r, r ? r->result.active_blocks : 0);
+    cli_json_number_or_null(sel, "occupancy", r, r ? occ_occupancy(&r->result) : 0);
+    cli_json_number_or_null(sel, "grid", r && e->have_work, (double)e->ctas);
     cJSON *reasons = cJSON_AddArrayToObject(sel, "reasons");
     for (int i = 0; i < e->n_reasons; i++) {
         const Reason *x = &e->reasons[i];
@@ -99,7 +91,7 @@ static void add_tail(cJSON *o, const ReportEntry *e)
     cJSON *tail = cJSON_AddObjectToObject(o, "tail");
     cJSON_AddNumberToObject(tail, "work", (double)e->work);
     cJSON_AddStringToObject(tail, "work_from", e->work_from_launch ? "launch_block" : "option");
-    add_number_or_null(tail, "launch_line", e->work_from_launch, e->kernel.launch_line);
+    cli_json_number_or_null(tail, "launch_line", e->work_from_launch, e->kernel.launch_line);
     cJSON_AddNumberToObject(tail, "ctas", (double)e->ctas);
     cJSON_AddNumberToObject(tail, "tail_threads", (double)e->tail_threads);
     cJSON_AddNumberToObject(tail, "tail_fraction", (double)e->tail_threads / (double)e->work);
@@ -126,13 +118,13 @@ static void add_advice(cJSON *o, const ReportEntry *e)
     const CapAdvice *c = &e->cap;
     cJSON *a = cJSON_AddObjectToObject(o, "launch_bounds_advice");
     cJSON_AddBoolToObject(a, "applies", c->applies);
-    add_number_or_null(a, "max_registers", c->applies, c->cap);
-    add_number_or_null(a, "min_blocks_per_sm", c->applies, c->min_blocks);
-    add_number_or_null(a, "occupancy", c->applies, c->occupancy);
+    cli_json_number_or_null(a, "max_registers", c->applies, c->cap);
+    cli_json_number_or_null(a, "min_blocks_per_sm", c->applies, c->min_blocks);
+    cli_json_number_or_null(a, "occupancy", c->applies, c->occupancy);
     cJSON_AddBoolToObject(a, "checked_with_ptxas", c->checked);
-    add_number_or_null(a, "registers_at_cap", c->checked, c->cap_registers);
-    add_number_or_null(a, "spill_stores_at_cap", c->checked, c->cap_spill_stores);
-    add_number_or_null(a, "spill_loads_at_cap", c->checked, c->cap_spill_loads);
+    cli_json_number_or_null(a, "registers_at_cap", c->checked, c->cap_registers);
+    cli_json_number_or_null(a, "spill_stores_at_cap", c->checked, c->cap_spill_stores);
+    cli_json_number_or_null(a, "spill_loads_at_cap", c->checked, c->cap_spill_loads);
 }
 
 static void add_code(cJSON *o, const ReportEntry *e)
@@ -146,7 +138,7 @@ static void add_code(cJSON *o, const ReportEntry *e)
     cJSON *g = cJSON_AddObjectToObject(o, "grid_validity");
     cJSON_AddBoolToObject(g, "valid", e->grid_valid);
     cJSON_AddNumberToObject(g, "max_grid_x", e->target.arch->max_grid_x);
-    add_number_or_null(g, "grid_y", e->grid_y > 0, (double)e->grid_y);
+    cli_json_number_or_null(g, "grid_y", e->grid_y > 0, (double)e->grid_y);
     report_verify_snippet(e, code, sizeof code);
     cJSON_AddStringToObject(o, "verification", code);
 }
@@ -164,12 +156,12 @@ static void add_extras(cJSON *o, const ReportEntry *e)
     const OccNextStep *s = &e->next;
     cJSON *next = cJSON_AddObjectToObject(o, "next_step");
     bool resident = report_selected(e) && report_selected(e)->result.active_blocks > 0;
-    add_number_or_null(next, "regs_to_cut", s->regs_to_cut >= 0, s->regs_to_cut);
-    add_number_or_null(next, "regs_cut_blocks_per_sm", s->regs_gained_blocks >= 0, s->regs_gained_blocks);
-    add_number_or_null(next, "smem_to_cut", s->smem_to_cut >= 0, (double)s->smem_to_cut);
-    add_number_or_null(next, "smem_cut_blocks_per_sm", s->smem_gained_blocks >= 0, s->smem_gained_blocks);
-    add_number_or_null(next, "regs_slack", resident, s->regs_slack);
-    add_number_or_null(next, "smem_slack", resident, (double)s->smem_slack);
+    cli_json_number_or_null(next, "regs_to_cut", s->regs_to_cut >= 0, s->regs_to_cut);
+    cli_json_number_or_null(next, "regs_cut_blocks_per_sm", s->regs_gained_blocks >= 0, s->regs_gained_blocks);
+    cli_json_number_or_null(next, "smem_to_cut", s->smem_to_cut >= 0, (double)s->smem_to_cut);
+    cli_json_number_or_null(next, "smem_cut_blocks_per_sm", s->smem_gained_blocks >= 0, s->smem_gained_blocks);
+    cli_json_number_or_null(next, "regs_slack", resident, s->regs_slack);
+    cli_json_number_or_null(next, "smem_slack", resident, (double)s->smem_slack);
 }
 
 int report_write_json(const ReportModel *m, FILE *out)
