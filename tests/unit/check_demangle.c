@@ -1,0 +1,251 @@
+/*
+ * check_demangle.c: unit tests of common/demangle.c.  The mangled names
+ * were made by g++ from small C++ declarations and the expected strings
+ * are what c++filt (and c++filt -p, for the base names) printed for them,
+ * so that a libiberty that changed its output would be caught here.  The
+ * shortened names follow the rule in demangle.h.
+ */
+#include <config.h>
+
+#include "demangle.h"
+
+#include <check.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A thrust-like kernel whose base name is 908 characters. */
+static const char LONG_SYMBOL[] =
+    "_ZN6thrust8cuda_cub4core13_kernel_agentINS1_13AgentLauncherINS3_INS1_"
+    "50DeviceSegmentedReducePolicyForSm90WithVeryLongNameENS1_"
+    "56TransformInputIteratorOverCountingIteratorOfUnsignedLongENS1_4PlusImEELi256EEENS3_"
+    "IS8_NS6_IfEENS6_IdEELi128EEES5_Li64EEES7_S5_lEEvT1_T2_";
+
+static const char CUB_SYMBOL[] =
+    "_ZN3cub29DeviceRadixSortOnesweepKernelINS_21DeviceRadixSortPolicyIjNS_8NullTypeEiE9"
+    "Policy900ELb0EjS2_jiNS_6detail8identityEEEvPT3_S8_";
+static const char CUB_BASE[] =
+    "cub::DeviceRadixSortOnesweepKernel<cub::DeviceRadixSortPolicy<unsigned int, "
+    "cub::NullType, int>::Policy900, false, unsigned int, cub::NullType, unsigned int, int, "
+    "cub::detail::identity>";
+
+/* demangle_symbol and demangle_base_name of symbol are full and base. */
+static void assert_demangles(const char *symbol, const char *full, const char *base)
+{
+    char *got_full = demangle_symbol(symbol);
+    char *got_base = demangle_base_name(symbol);
+    ck_assert_ptr_nonnull(got_full);
+    ck_assert_ptr_nonnull(got_base);
+    ck_assert_str_eq(got_full, full);
+    ck_assert_str_eq(got_base, base);
+    free(got_full);
+    free(got_base);
+}
+
+static void assert_not_mangled(const char *symbol)
+{
+    ck_assert_ptr_null(demangle_symbol(symbol));
+    ck_assert_ptr_null(demangle_base_name(symbol));
+}
+
+/* name shortened to width in a roomy buffer is expected. */
+static void assert_shortens(const char *name, size_t width, const char *expected)
+{
+    char buf[2048];
+    demangle_shorten(name, width, buf, sizeof buf);
+    ck_assert_str_eq(buf, expected);
+}
+
+/* Display columns: one per UTF-8 character. */
+static size_t columns(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+START_TEST(test_extern_c_is_not_mangled)
+{
+    assert_not_mangled("matmul_forward_kernel4");
+    assert_not_mangled("main");
+    /* A type encoding alone is no symbol: a kernel called "i" stays "i". */
+    assert_not_mangled("i");
+}
+END_TEST
+
+START_TEST(test_plain_function)
+{
+    assert_demangles("_Z22matmul_forward_kernel4PfPKfS1_S1_ii",
+                     "matmul_forward_kernel4(float*, float const*, float const*, float const*, "
+                     "int, int)",
+                     "matmul_forward_kernel4");
+    assert_demangles("_ZNK1VclEi", "V::operator()(int) const", "V::operator()");
+    assert_demangles("_ZNK1VltERKS_", "V::operator<(V const&) const", "V::operator<");
+    /* A GCC clone is the same function to launch. */
+    assert_demangles("_Z1fi.constprop.0", "f(int) [clone .constprop.0]", "f");
+}
+END_TEST
+
+START_TEST(test_template_with_int_argument)
+{
+    /* The return type of a template function is printed, but not in the
+     * base name a launch uses. */
+    assert_demangles("_Z13MatrixMulCUDAILi32EEvPfS0_S0_ii",
+                     "void MatrixMulCUDA<32>(float*, float*, float*, int, int)",
+                     "MatrixMulCUDA<32>");
+}
+END_TEST
+
+START_TEST(test_nested_namespace_templates)
+{
+    assert_demangles("_ZN1a1b1kINS0_3ArrINS2_IfLi4EEELi8EEEEEvT_",
+                     "void a::b::k<a::b::Arr<a::b::Arr<float, 4>, 8> >"
+                     "(a::b::Arr<a::b::Arr<float, 4>, 8>)",
+                     "a::b::k<a::b::Arr<a::b::Arr<float, 4>, 8> >");
+    char *base = demangle_base_name(CUB_SYMBOL);
+    ck_assert_str_eq(base, CUB_BASE);
+    free(base);
+    assert_demangles("_ZN12_GLOBAL__N_14anonIiEEvT_", "void (anonymous namespace)::anon<int>(int)",
+                     "(anonymous namespace)::anon<int>");
+}
+END_TEST
+
+START_TEST(test_operators_and_function_pointers)
+{
+    assert_demangles("_ZNK2OpIS_IiEEclIS_IlEEEbT_",
+                     "bool Op<Op<int> >::operator()<Op<long> >(Op<long>) const",
+                     "Op<Op<int> >::operator()<Op<long> >");
+    assert_demangles("_ZNK2OpIS_IiEElsIS_IlEEEbT_",
+                     "bool Op<Op<int> >::operator<< <Op<long> >(Op<long>) const",
+                     "Op<Op<int> >::operator<< <Op<long> >");
+    assert_demangles("_Z6fptypeIPFv2OpIiES0_IcEEEvT_",
+                     "void fptype<void (*)(Op<int>, Op<char>)>(void (*)(Op<int>, Op<char>))",
+                     "fptype<void (*)(Op<int>, Op<char>)>");
+    assert_demangles("_ZZ3usevENKUliE_clEi", "use()::{lambda(int)#1}::operator()(int) const",
+                     "use()::{lambda(int)#1}::operator()");
+    assert_demangles("_Z3cmpILi5EEv1IIXgtT_Li2EEE", "void cmp<5>(I<((5)>(2))>)", "cmp<5>");
+}
+END_TEST
+
+START_TEST(test_invalid_mangled_names)
+{
+    static const char *const bad[] = {"", "_Z", "_ZN", "_Zzz", "_Z3fooILi", "_Z999x",
+                                      "_ZN3fooILi1EE", "_ZSt"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        assert_not_mangled(bad[i]);
+    assert_not_mangled(NULL);
+}
+END_TEST
+
+START_TEST(test_fitting_name_is_unchanged)
+{
+    assert_shortens("MatrixMulCUDA<32>", 17, "MatrixMulCUDA<32>");
+    assert_shortens(CUB_BASE, strlen(CUB_BASE), CUB_BASE);
+    assert_shortens("", 0, "");
+}
+END_TEST
+
+START_TEST(test_inner_lists_then_trailing_arguments)
+{
+    assert_shortens(CUB_BASE, 150,
+                    "cub::DeviceRadixSortOnesweepKernel<cub::DeviceRadixSortPolicy<…>::Policy900, "
+                    "false, unsigned int, cub::NullType, unsigned int, int, …>");
+    assert_shortens(CUB_BASE, 90,
+                    "cub::DeviceRadixSortOnesweepKernel<cub::DeviceRadixSortPolicy<…>::Policy900, "
+                    "false, …>");
+    assert_shortens(CUB_BASE, 80,
+                    "cub::DeviceRadixSortOnesweepKernel<cub::DeviceRadixSortPolicy<…>::Policy900, "
+                    "…>");
+    assert_shortens(CUB_BASE, 40, "cub::DeviceRadixSortOnesweepKernel<…>");
+    assert_shortens(CUB_BASE, 36, "cub::DeviceRadixSortOnesweepKernel<…");
+    assert_shortens(CUB_BASE, 20, "cub::DeviceRadixSor…");
+    assert_shortens(CUB_BASE, 1, "…");
+    assert_shortens(CUB_BASE, 0, "");
+}
+END_TEST
+
+START_TEST(test_deepest_list_first)
+{
+    const char *name = "a::b::k<a::b::Arr<a::b::Arr<float, 4>, 8> >";
+    assert_shortens(name, 40, "a::b::k<a::b::Arr<a::b::Arr<…>, 8> >");
+    assert_shortens(name, 30, "a::b::k<a::b::Arr<…> >");
+    assert_shortens(name, 20, "a::b::k<…>");
+    assert_shortens("x<1, 2, 3, 4, 5, 6>", 18, "x<1, 2, 3, 4, …>");
+    assert_shortens("x<1, 2, 3, 4, 5, 6>", 12, "x<1, 2, …>");
+}
+END_TEST
+
+START_TEST(test_operators_are_not_brackets)
+{
+    assert_shortens("Op<Op<int> >::operator<< <Op<long> >", 30, "Op<…>::operator<< <Op<…> >");
+    assert_shortens("Op<Op<int> >::operator-><Op<char> >", 30, "Op<Op<…> >::operator-><Op<…> >");
+    assert_shortens("Op<Op<int> >::operator()<Op<long> >", 20, "Op<…>::operator()<…>");
+    /* Commas inside a function type's parentheses separate no arguments. */
+    assert_shortens("fptype<void (*)(Op<int>, Op<char>)>", 30, "fptype<void (*)(Op<…>, Op<…>)>");
+    assert_shortens("fptype<void (*)(Op<int>, Op<char>)>", 25, "fptype<…>");
+    /* A '>' inside parentheses compares. */
+    assert_shortens("void cmp2<5>(I<((5)>(2))>*, I<5>)", 30, "void cmp2<5>(I<…>*, I<5>)");
+    /* Brackets that do not pair up: only cut. */
+    assert_shortens("a<b>c>::d<e>", 8, "a<b>c>:…");
+}
+END_TEST
+
+START_TEST(test_long_name_fits_80_columns)
+{
+    char *base = demangle_base_name(LONG_SYMBOL);
+    ck_assert_ptr_nonnull(base);
+    ck_assert_uint_ge(strlen(base), 500);
+    assert_shortens(base, 80, "thrust::cuda_cub::core::_kernel_agent<…>");
+    assert_shortens(base, 120,
+                    "thrust::cuda_cub::core::_kernel_agent<thrust::cuda_cub::core::AgentLauncher<…>, "
+                    "thrust::cuda_cub::core::Plus<…>, …>");
+    char buf[2048];
+    for (size_t width = 0; width <= 200; width++) {
+        demangle_shorten(base, width, buf, sizeof buf);
+        ck_assert_uint_le(columns(buf), width);
+    }
+    free(base);
+}
+END_TEST
+
+START_TEST(test_small_buffer_keeps_whole_characters)
+{
+    char buf[8];
+    demangle_shorten("abcdefghij", 80, buf, sizeof buf);
+    ck_assert_str_eq(buf, "abcdefg");
+    /* "…" is three bytes: with four left it fits, with three it does not. */
+    char four[5];
+    demangle_shorten("k<int, float>", 2, four, sizeof four);
+    ck_assert_str_eq(four, "k…");
+    demangle_shorten("k<…>", 80, four, sizeof four);
+    ck_assert_str_eq(four, "k<");
+    char one[1] = {'x'};
+    demangle_shorten("abc", 80, one, sizeof one);
+    ck_assert_str_eq(one, "");
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("demangle");
+    TCase *tc = tcase_create("demangle");
+    tcase_add_test(tc, test_extern_c_is_not_mangled);
+    tcase_add_test(tc, test_plain_function);
+    tcase_add_test(tc, test_template_with_int_argument);
+    tcase_add_test(tc, test_nested_namespace_templates);
+    tcase_add_test(tc, test_operators_and_function_pointers);
+    tcase_add_test(tc, test_invalid_mangled_names);
+    tcase_add_test(tc, test_fitting_name_is_unchanged);
+    tcase_add_test(tc, test_inner_lists_then_trailing_arguments);
+    tcase_add_test(tc, test_deepest_list_first);
+    tcase_add_test(tc, test_operators_are_not_brackets);
+    tcase_add_test(tc, test_long_name_fits_80_columns);
+    tcase_add_test(tc, test_small_buffer_keeps_whole_characters);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
