@@ -103,9 +103,21 @@ bool nvcc_split_flags(const char *flags, Arena *arena, char ***words, int *count
 
 /* ---- compiling ----------------------------------------------------------------- */
 
-/* `NVCC -cubin -arch=ARCH FLAGS... -o CUBIN CU`, in the arena. */
-static char **nvcc_argv(const char *program, const char *arch, char *const flags[], int n_flags,
-                        const char *cubin, const char *cu_path, Arena *arena)
+/* A path as an operand: "./-x.cu" for "-x.cu", which nvcc would take for
+ * an option. */
+static char *operand(const char *path, Arena *arena)
+{
+    size_t size = strlen(path) + 3;
+    char *copy = arena_alloc(arena, size, 1);
+    snprintf(copy, size, "%s%s", path[0] == '-' ? "./" : "", path);
+    return copy;
+}
+
+/* `NVCC KIND -arch=ARCH FLAGS... -o OUTPUT CU` (KIND -cubin or -ptx), in
+ * the arena. */
+static char **nvcc_argv(const char *program, const char *kind, const char *arch,
+                        char *const flags[], int n_flags, const char *output, const char *cu_path,
+                        Arena *arena)
 {
     char **argv = ARENA_ARRAY(arena, char *, (size_t)n_flags + 7);
     size_t arch_len = strlen("-arch=") + strlen(arch) + 1;
@@ -113,13 +125,13 @@ static char **nvcc_argv(const char *program, const char *arch, char *const flags
     snprintf(arch_flag, arch_len, "-arch=%s", arch);
     int k = 0;
     argv[k++] = (char *)program;
-    argv[k++] = "-cubin";
+    argv[k++] = (char *)kind;
     argv[k++] = arch_flag;
     for (int i = 0; i < n_flags; i++)
         argv[k++] = flags[i];
     argv[k++] = "-o";
-    argv[k++] = (char *)cubin;
-    argv[k++] = (char *)cu_path;
+    argv[k++] = operand(output, arena);
+    argv[k++] = operand(cu_path, arena);
     argv[k] = NULL;
     return argv;
 }
@@ -136,11 +148,12 @@ static char *make_temp_dir(Arena *arena)
     return mkdtemp(dir);
 }
 
-static char *cubin_path(const char *dir, int i, Arena *arena)
+/* DIR/tI.EXT: the target names are the user's and never become paths. */
+static char *output_path(const char *dir, int i, const char *ext, Arena *arena)
 {
-    size_t size = strlen(dir) + 32;
+    size_t size = strlen(dir) + strlen(ext) + 32;
     char *path = arena_alloc(arena, size, 1);
-    snprintf(path, size, "%s/t%d.cubin", dir, i);
+    snprintf(path, size, "%s/t%d.%s", dir, i, ext);
     return path;
 }
 
@@ -194,10 +207,10 @@ int nvcc_compile_targets(const char *nvcc, const char *cu_path, char *const flag
     JobRun *runs = ARENA_ARRAY(arena, JobRun, (size_t)n);
     char **cubins = ARENA_ARRAY(arena, char *, (size_t)n);
     for (int i = 0; i < n; i++) {
-        cubins[i] = cubin_path(dir, i, arena);
+        cubins[i] = output_path(dir, i, "cubin", arena);
         runs[i] = (JobRun){.path = path,
-                           .argv = nvcc_argv(path ? path : nvcc, archs[i], flags, n_flags,
-                                             cubins[i], cu_path, arena)};
+                           .argv = nvcc_argv(path ? path : nvcc, "-cubin", archs[i], flags,
+                                             n_flags, cubins[i], cu_path, arena)};
     }
     jobs_run(runs, n, arena);
     for (int i = 0; i < n; i++) {
@@ -205,5 +218,35 @@ int nvcc_compile_targets(const char *nvcc, const char *cu_path, char *const flag
         unlink(cubins[i]);
     }
     rmdir(dir);
+    return first_failure(runs, out, n);
+}
+
+int nvcc_ptx_targets(const char *nvcc, const char *cu_path, char *const flags[], int n_flags,
+                     const char *archs[], int n, const char *dir, Arena *arena,
+                     const char *ptx_paths[], PtxasReport *out)
+{
+    if (n == 0)
+        return 0;
+    if (n < 0 || !nvcc || !cu_path || !archs || !dir || n_flags < 0 || (n_flags && !flags)) {
+        errno = EINVAL;
+        return PTXAS_NOT_STARTED;
+    }
+    const char *path = jobs_resolve_command(nvcc, arena);
+    JobRun *runs = ARENA_ARRAY(arena, JobRun, (size_t)n);
+    for (int i = 0; i < n; i++) {
+        ptx_paths[i] = output_path(dir, i, "ptx", arena);
+        runs[i] = (JobRun){.path = path,
+                           .argv = nvcc_argv(path ? path : nvcc, "-ptx", archs[i], flags, n_flags,
+                                             ptx_paths[i], cu_path, arena)};
+    }
+    jobs_run(runs, n, arena);
+    for (int i = 0; i < n; i++) {
+        out[i] = (PtxasReport){.arch = arena_strndup(arena, archs[i], strlen(archs[i]))};
+        if (runs[i].status == JOBS_NOT_STARTED)
+            out[i].exit_status = PTXAS_NOT_STARTED;
+        else if (runs[i].status != 0)
+            out[i] = (PtxasReport){.arch = out[i].arch, .exit_status = runs[i].status,
+                                   .errors = runs[i].output};
+    }
     return first_failure(runs, out, n);
 }

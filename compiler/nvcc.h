@@ -5,9 +5,9 @@
  * `nvcc -cubin -arch=ARCH [flags] -o TMP.cubin FILE.cu` runs once per
  * target, without a shell, at most one per online core (jobs.h); the
  * cubins go to a private temporary directory that is removed afterwards.
- * The results come in ptxas's record (ptxas.h), so a .cu file is reported
- * as a .ptx file is; as with cubin.h, spills are unknown (-1): pass
- * --ptxas-options=-v to nvcc yourself to see them.  Nothing here prints:
+ * The results come in ptxas's record (ptxas.h); as with cubin.h, spills
+ * are unknown (-1).  nvcc_ptx_targets compiles to PTX instead, for
+ * callers that measure with ptxas -v themselves.  Nothing here prints:
  * when nvcc fails, its own words come back in PtxasReport.errors.
  */
 #ifndef SILK_NVCC_H
@@ -44,5 +44,16 @@ bool nvcc_split_flags(const char *flags, Arena *arena, char ***words, int *count
  * PTXAS_NOT_STARTED with errno set (nvcc or the temporary directory). */
 int nvcc_compile_targets(const char *nvcc, const char *cu_path, char *const flags[], int n_flags,
                          const char *archs[], int n, Arena *arena, PtxasReport *out);
+
+/* Compile `cu_path` to PTX for each of the n targets archs[i] ("sm_80"),
+ * with the extra `flags`, into dir/tI.ptx (ptx_paths[i], in `arena`; the
+ * caller owns `dir` and removes the files).  out[i] holds no kernels, only
+ * exit_status and errors as nvcc_compile_targets sets them, and the
+ * result is the same: 0 when all succeeded, else the first failure.  This
+ * is how the report reads a .cu file: the PTX is then measured by ptxas
+ * -v as a .ptx file is, so spills are known and register caps checked. */
+int nvcc_ptx_targets(const char *nvcc, const char *cu_path, char *const flags[], int n_flags,
+                     const char *archs[], int n, const char *dir, Arena *arena,
+                     const char *ptx_paths[], PtxasReport *out);
 
 #endif

@@ -249,4 +249,9 @@ typedef struct OccWaves {
  * and the block size. */
 bool occ_waves(uint64_t work, int block_size, int active_blocks, int sm_count, OccWaves *out);
 
+/* The waves of a grid of `ctas` CTAs, however they were counted (a 2-D
+ * grid: gridDim.x x gridDim.y); tail_threads is left 0.  False, with *out
+ * zero but for ctas, when any argument is zero. */
+bool occ_waves_ctas(uint64_t ctas, int active_blocks, int sm_count, OccWaves *out);
+
 #endif

@@ -32,6 +32,7 @@ typedef struct ReportOptions {
     const char *kernel_glob;
     ReportLoadOptions load;    /* --nvcc-flags; targets from the cubins */
     ReportSettings settings;
+    SizeExpr *dyn_smem;        /* --dyn-smem, freed by the command */
     OutputFormat format;
     bool check_all_caps;       /* --check-caps: no budget */
     long long expect_blocks;   /* -1: not asked */
@@ -57,7 +58,10 @@ void usage_report(FILE *out)
           "                         (default: this machine's GPU, else sm_80,sm_90,sm_120)\n"
           "  --kernel GLOB          only the kernels whose name matches\n"
           "  --work N               work items of a 1-D launch: grid, waves, tail\n"
-          "  --block-sizes LIST     more candidate block sizes (besides 64,128,256,512)\n"
+          "  --work COLSxROWS       work of a 2-D launch (blocks of 32 x threads/32)\n"
+          "  --dyn-smem BYTES|EXPR  dynamic shared memory per CTA: 20K, or over the block\n"
+          "                         size: '4*threads+256' (threads, warps, + - * / ( ))\n"
+          "  --block-sizes LIST     more candidate block sizes (besides 64,128,256,512,1024)\n"
           "  --format F             text | json | csv | markdown\n"
           "  --expect-blocks-per-sm N   exit 1 when the selected size keeps fewer CTAs\n"
           "  --expect-occupancy P       exit 1 when it reaches less than P percent\n"
@@ -67,8 +71,9 @@ void usage_report(FILE *out)
           "                         (by default at most 64 per run are)\n"
           "\n"
           "Registers come from ptxas -v ($SILK_PTXAS, or the CUDA toolkit's); without\n"
-          "ptxas, Silk kernels use the compiler's estimate (marked estimated).  A .cubin\n"
-          "is read as it is and a .cu compiled by nvcc; neither records spills.\n"
+          "ptxas, Silk kernels use the compiler's estimate (marked estimated).  A .cu\n"
+          "file is compiled by nvcc -ptx for each target; a .cubin is read as it is\n"
+          "and records no spills.\n"
           "See silk-occ(1).\n",
           out);
 }
@@ -80,6 +85,7 @@ static const struct option long_options[] = {
     {"format", required_argument, NULL, 'f'},      {"expect-blocks-per-sm", required_argument, NULL, 'e'},
     {"expect-occupancy", required_argument, NULL, 'o'}, {"arch-table", required_argument, NULL, 'T'},
     {"nvcc-flags", required_argument, NULL, 'N'},   {"check-caps", no_argument, NULL, 'C'},
+    {"dyn-smem", required_argument, NULL, 'd'},
     {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
 };
 
@@ -101,8 +107,9 @@ static bool parse_block_sizes(ReportSettings *s, char *list)
         long long size;
         if (!parse_integer(COMMAND, "--block-sizes", item, 1, 1024, &size))
             return false;
-        if (s->n_sizes == REPORT_MAX_SIZES) {
-            cli_error(COMMAND, "--block-sizes: at most %d sizes in all", REPORT_MAX_SIZES - 4);
+        /* One place stays for a kernel's own .maxntid. */
+        if (s->n_sizes == REPORT_MAX_SIZES - 1) {
+            cli_error(COMMAND, "--block-sizes: at most %d more sizes", REPORT_MAX_SIZES - 1 - 5);
             return false;
         }
         add_size(s, (int)size);
@@ -125,9 +132,53 @@ static bool parse_percent(const char *text, double *out)
     return true;
 }
 
+/* --dyn-smem: a size or an expression over the block size, which must
+ * give a size at every block size a kernel may have (1 to 1024 threads),
+ * so that no row can fail later. */
+static bool parse_dyn_smem(ReportOptions *o, const char *arg)
+{
+    char error[SIZE_EXPR_ERROR_SIZE];
+    size_expr_free(o->dyn_smem);
+    o->dyn_smem = size_expr_parse(arg, error, sizeof error);
+    if (!o->dyn_smem) {
+        cli_error(COMMAND, "--dyn-smem '%s': %s", arg, error);
+        return false;
+    }
+    for (int threads = 1; threads <= 1024; threads++) {
+        uint64_t bytes;
+        if (!size_expr_eval(o->dyn_smem, threads, (threads + 31) / 32, &bytes, error, sizeof error)) {
+            cli_error(COMMAND, "--dyn-smem '%s': at %d threads: %s", arg, threads, error);
+            return false;
+        }
+    }
+    o->settings.dyn_smem = o->dyn_smem;
+    return true;
+}
+
+/* --work N, or COLSxROWS for a 2-D launch; the product stays below 2^53,
+ * where JSON's numbers are exact. */
+static bool parse_work(ReportSettings *s, char *arg)
+{
+    long long cols, rows = 0;
+    char *x = strpbrk(arg, "xX");
+    if (x)
+        *x = '\0';
+    bool ok = parse_integer(COMMAND, "--work", arg, 1, INT64_MAX, &cols) &&
+              (!x || parse_integer(COMMAND, "--work", x + 1, 1, INT64_MAX, &rows));
+    if (x)
+        *x = 'x';
+    if (ok && x && (double)cols * (double)rows >= 9007199254740992.0) {
+        cli_error(COMMAND, "--work %s: more than 2^53 work items", arg);
+        ok = false;
+    }
+    s->have_work = ok;
+    s->work = ok ? (uint64_t)cols : 0;
+    s->work_rows = ok ? (uint64_t)rows : 0;
+    return ok;
+}
+
 static bool read_option(ReportOptions *o, int c, char *arg)
 {
-    long long n;
     switch (c) {
     case 'a': o->archs = arg; return true;
     case 'g': o->gpus = arg; return true;
@@ -140,12 +191,8 @@ static bool read_option(ReportOptions *o, int c, char *arg)
     case 'o': return parse_percent(arg, &o->expect_occupancy);
     case 'e': return parse_integer(COMMAND, "--expect-blocks-per-sm", arg, 1, 64, &o->expect_blocks);
     case 'T': return add_table_file(COMMAND, o->tables, &o->n_tables, arg);
-    case 'w':
-        if (!parse_integer(COMMAND, "--work", arg, 1, INT64_MAX, &n))
-            return false;
-        o->settings.have_work = true;
-        o->settings.work = (uint64_t)n;
-        return true;
+    case 'd': return parse_dyn_smem(o, arg);
+    case 'w': return parse_work(&o->settings, arg);
     }
     return false;
 }
@@ -159,8 +206,8 @@ static bool take_option(int c, char *arg, void *o)
 static int parse_options(int argc, char **argv, ReportOptions *o)
 {
     *o = (ReportOptions){.expect_blocks = -1, .expect_occupancy = -1};
-    static const int defaults[] = {64, 128, 256, 512};
-    for (int i = 0; i < 4; i++)
+    static const int defaults[] = {64, 128, 256, 512, 1024};
+    for (int i = 0; i < 5; i++)
         add_size(&o->settings, defaults[i]);
     int first;
     int rc = cli_getopt(COMMAND, argc, argv, ":", long_options, usage_report, take_option, o,
@@ -287,10 +334,8 @@ static int measure(Run *r, PtxasReport *reports)
     int *pair = ARENA_ARRAY(r->arena, int, (size_t)total);
     for (int f = 0; f < r->n_sources; f++)
         for (int t = 0; t < r->n_targets; t++) {
-            if (r->sources[f].measured) {
-                reports[f * r->n_targets + t] = r->sources[f].measured[t];
+            if (r->sources[f].measured)
                 continue;
-            }
             paths[n] = r->sources[f].ptx_paths[t];
             archs[n] = r->targets[t].sm_name;
             pair[n++] = f * r->n_targets + t;
@@ -312,16 +357,21 @@ static int measure(Run *r, PtxasReport *reports)
             int len = (int)strlen(text);
             while (len > 0 && text[len - 1] == '\n')
                 len--;
+            bool silk = s->kind == INPUT_SILK;
             cli_error(COMMAND, "ptxas rejected %s for %s%s:\n%.*s", s->path, archs[i],
-                      s->silk ? " (the compiler's PTX: a compiler bug)" : "", len, text);
-            return s->silk ? EXIT_FINDINGS : EXIT_USAGE;
+                      silk ? " (the compiler's PTX: a compiler bug)" : "", len, text);
+            return silk ? EXIT_FINDINGS : EXIT_USAGE;
         }
     return EXIT_OK;
 }
 
-static bool wanted(const Run *r, const char *name)
+/* --kernel GLOB matches the symbol or the demangled name, with or
+ * without its parameters. */
+static bool wanted(const Run *r, const ReportKernel *k)
 {
-    return !r->options->kernel_glob || fnmatch(r->options->kernel_glob, name, 0) == 0;
+    const char *glob = r->options->kernel_glob;
+    return !glob || fnmatch(glob, k->name, 0) == 0 || fnmatch(glob, k->title, 0) == 0 ||
+           fnmatch(glob, k->cxx_name, 0) == 0;
 }
 
 static void push_entry(Run *r, const ReportEntry *e, int *cap)
@@ -335,27 +385,80 @@ static void push_entry(Run *r, const ReportEntry *e, int *cap)
     r->model.entries[r->model.n_entries++] = *e;
 }
 
+/* The kernels of source s on any target, each once: the first target's in
+ * its order, then those only later targets compile. */
+static int kernel_union(const Run *r, const ReportSource *s, const ReportKernel ***out)
+{
+    int total = 0, n = 0;
+    for (int t = 0; t < r->n_targets; t++)
+        total += s->n_kernels[t];
+    const ReportKernel **list = ARENA_ARRAY(r->arena, const ReportKernel *, (size_t)total + 1);
+    for (int t = 0; t < r->n_targets; t++) {
+        if (t > 0 && s->kernels[t] == s->kernels[t - 1])
+            continue; /* the same list (Silk, PTX, a cubin) */
+        for (int k = 0; k < s->n_kernels[t]; k++) {
+            int i = 0;
+            while (i < n && strcmp(list[i]->name, s->kernels[t][k].name) != 0)
+                i++;
+            if (i == n)
+                list[n++] = &s->kernels[t][k];
+        }
+    }
+    *out = list;
+    return n;
+}
+
+/* The reported targets whose compile of s lacks kernel `name`, as
+ * "sm_80, sm_86"; NULL when every one has it. */
+static const char *absent_on(const Run *r, const ReportSource *s, const char *name)
+{
+    char list[512] = "";
+    size_t used = 0;
+    for (int t = 0; t < r->n_targets; t++)
+        if (report_source_runs_on(s, t) && !report_source_kernel(s, t, name) &&
+            !strstr(list, r->targets[t].sm_name))
+            used += (size_t)snprintf(list + used, used < sizeof list ? sizeof list - used : 0,
+                                     "%s%s", used ? ", " : "", r->targets[t].sm_name);
+    return used ? arena_strndup(r->arena, list, strlen(list)) : NULL;
+}
+
+static int add_entry(Run *r, const ReportSource *s, const ReportKernel *k, int t,
+                     const PtxasReport *reports, int *cap)
+{
+    ReportEntry e = {.kernel = *k, .target = r->targets[t]};
+    if (!s->measured && reports) {
+        const KernelUsage *u = ptxas_kernel(&reports[(s - r->sources) * r->n_targets + t], k->name);
+        if (u)
+            e.kernel.usage = *u;
+    }
+    if (!report_entry_compute(&e, &r->options->settings)) {
+        cli_error(COMMAND, "the tables' row for %s cannot be used", e.target.sm_name);
+        return EXIT_USAGE;
+    }
+    push_entry(r, &e, cap);
+    return EXIT_OK;
+}
+
+/* One entry per kernel and target that compiles it, kernel by kernel. */
 static int build_entries(Run *r, const PtxasReport *reports)
 {
     int cap = 0;
     for (int f = 0; f < r->n_sources; f++) {
         const ReportSource *s = &r->sources[f];
-        for (int k = 0; k < s->n_kernels; k++) {
-            if (!wanted(r, s->kernels[k].name))
+        const ReportKernel **kernels;
+        int n = kernel_union(r, s, &kernels);
+        for (int k = 0; k < n; k++) {
+            if (!wanted(r, kernels[k]))
                 continue;
+            const char *absent = absent_on(r, s, kernels[k]->name);
             for (int t = 0; t < r->n_targets; t++) {
-                if (!report_source_runs_on(s, t))
+                const ReportKernel *on_t = report_source_kernel(s, t, kernels[k]->name);
+                if (!report_source_runs_on(s, t) || !on_t)
                     continue;
-                ReportEntry e = {.kernel = s->kernels[k], .target = r->targets[t]};
-                const KernelUsage *u =
-                    reports ? ptxas_kernel(&reports[f * r->n_targets + t], e.kernel.name) : NULL;
-                if (u)
-                    e.kernel.usage = *u;
-                if (!report_entry_compute(&e, &r->options->settings)) {
-                    cli_error(COMMAND, "the tables' row for %s cannot be used", e.target.sm_name);
+                ReportKernel kernel = *on_t;
+                kernel.absent_on = absent;
+                if (add_entry(r, s, &kernel, t, reports, &cap) != EXIT_OK)
                     return EXIT_USAGE;
-                }
-                push_entry(r, &e, &cap);
             }
         }
     }
@@ -477,21 +580,27 @@ static void check_caps(Run *r)
 
 static bool any_kernel_matches(const Run *r)
 {
-    for (int f = 0; f < r->n_sources; f++)
-        for (int k = 0; k < r->sources[f].n_kernels; k++)
-            if (wanted(r, r->sources[f].kernels[k].name))
+    for (int f = 0; f < r->n_sources; f++) {
+        const ReportKernel **kernels;
+        int n = kernel_union(r, &r->sources[f], &kernels);
+        for (int k = 0; k < n; k++)
+            if (wanted(r, kernels[k]))
                 return true;
+    }
     return false;
 }
 
 static void list_kernels(const Run *r, char *buf, size_t size)
 {
     buf[0] = '\0';
-    for (int f = 0; f < r->n_sources; f++)
-        for (int k = 0; k < r->sources[f].n_kernels; k++) {
+    for (int f = 0; f < r->n_sources; f++) {
+        const ReportKernel **kernels;
+        int n = kernel_union(r, &r->sources[f], &kernels);
+        for (int k = 0; k < n; k++) {
             size_t used = strlen(buf);
-            snprintf(buf + used, size - used, "%s%s", used ? ", " : "", r->sources[f].kernels[k].name);
+            snprintf(buf + used, size - used, "%s%s", used ? ", " : "", kernels[k]->cxx_name);
         }
+    }
 }
 
 /* --expect-*: one line per kernel and target that falls short. */
@@ -528,7 +637,7 @@ static int load_all(Run *r, char **files, int n_files)
         if (rc != EXIT_OK)
             return rc;
         r->n_sources++;
-        if (!r->sources[i].silk && !r->sources[i].measured && !r->ptxas) {
+        if (r->sources[i].kind != INPUT_SILK && !r->sources[i].measured && !r->ptxas) {
             cli_error(COMMAND, "%s: PTX input needs ptxas for its register counts, and none was found "
                                "(put the CUDA toolkit's bin on PATH, or set SILK_PTXAS)", files[i]);
             return EXIT_ENVIRONMENT;
@@ -578,16 +687,18 @@ static int analyse(Run *r, char **files, int n_files)
     return rc == EXIT_OK ? check_expectations(r) : rc;
 }
 
-static void remove_tmpdir(const char *dir)
+/* Only files and directories this run wrote are there (a .cu file's PTX
+ * in a directory of its own): removed one by one, `depth` levels down. */
+static void remove_tmpdir(const char *dir, int depth)
 {
     char path[4352];
-    /* Only files this run wrote are there: remove them one by one. */
     DIR *d = opendir(dir);
     struct dirent *ent;
     while (d && (ent = readdir(d)))
         if (ent->d_name[0] != '.') {
             snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
-            unlink(path);
+            if (unlink(path) != 0 && depth > 0)
+                remove_tmpdir(path, depth - 1);
         }
     if (d)
         closedir(d);
@@ -598,11 +709,13 @@ int cmd_report(int argc, char **argv)
 {
     ReportOptions o;
     int rc = parse_options(argc, argv, &o);
-    if (rc != EXIT_OK)
-        return rc < 0 ? EXIT_OK : rc;
     ArchTable table;
-    if (!load_tables(COMMAND, &table, o.tables, o.n_tables))
-        return EXIT_USAGE;
+    if (rc == EXIT_OK && !load_tables(COMMAND, &table, o.tables, o.n_tables))
+        rc = EXIT_USAGE;
+    if (rc != EXIT_OK) {
+        size_expr_free(o.dyn_smem);
+        return rc < 0 ? EXIT_OK : rc;
+    }
     o.settings.table = &table;
     Target targets[MAX_TARGETS];
     GpuProduct device;
@@ -625,9 +738,10 @@ int cmd_report(int argc, char **argv)
     } else if (rc == EXIT_OK) {
         r.tmpdir = dir;
         rc = analyse(&r, o.files, o.n_files);
-        remove_tmpdir(dir);
+        remove_tmpdir(dir, 1);
     }
     arena_free(r.arena);
+    size_expr_free(o.dyn_smem);
     arch_table_free(&table);
     return rc;
 }

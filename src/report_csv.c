@@ -23,7 +23,7 @@ enum { MAX_COLUMNS = 48, COLUMN_NAME = 40 };
 /* The columns before and after the limit_<limiter> ones, which follow
  * limited_by as in calc's CSV. */
 static const char *const leading_columns[] = {
-    "file", "kernel", "arch", "compute_capability", "gpu", "sm_count", "estimated",
+    "file", "kernel", "symbol", "arch", "compute_capability", "gpu", "sm_count", "estimated",
     "threads", "regs_per_thread", "static_smem", "dynamic_smem", "warps_per_block",
     "active_blocks_per_sm", "active_warps_per_sm", "max_warps_per_sm", "occupancy", "limited_by",
 };
@@ -118,7 +118,8 @@ static void write_identity(CsvRow *row, const ReportEntry *e)
     char cc[16];
     snprintf(cc, sizeof cc, "%d.%d", t->arch->major, t->arch->minor);
     text_cell(row, "file", e->kernel.file);
-    text_cell(row, "kernel", e->kernel.name);
+    text_cell(row, "kernel", e->kernel.title);
+    text_cell(row, "symbol", e->kernel.name);
     text_cell(row, "arch", t->sm_name);
     text_cell(row, "compute_capability", cc);
     text_cell(row, "gpu", t->gpu ? t->gpu->id : "");
@@ -137,7 +138,7 @@ static void write_result(CsvRow *row, const ReportEntry *e, const ReportRow *r)
     uint_cell(row, "threads", (unsigned long long)r->threads);
     uint_cell(row, "regs_per_thread", (unsigned long long)e->resources.regs_per_thread);
     uint_cell(row, "static_smem", (unsigned long long)e->resources.static_smem);
-    uint_cell(row, "dynamic_smem", (unsigned long long)e->dynamic_smem);
+    uint_cell(row, "dynamic_smem", (unsigned long long)r->dynamic_smem);
     uint_cell(row, "warps_per_block", (unsigned long long)res->warps_per_block);
     uint_cell(row, "active_blocks_per_sm", (unsigned long long)res->active_blocks);
     uint_cell(row, "active_warps_per_sm", (unsigned long long)res->active_warps);

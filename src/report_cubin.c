@@ -1,7 +1,10 @@
 /*
- * report_cubin.c: the report's compiled inputs, which come measured
- * already and need no ptxas: a .cubin file, read as an ELF (cubin.h), and
- * a .cu file, compiled by nvcc to one cubin per target (nvcc.h).
+ * report_cubin.c: the report's CUDA inputs.  A .cubin file comes measured
+ * already and needs no ptxas: it is read as an ELF (cubin.h).  A .cu file
+ * is compiled by nvcc to PTX once per target (nvcc.h), and each target's
+ * PTX is then read as a .ptx file's: its own kernels (CUDA code that tests
+ * __CUDA_ARCH__ compiles a different set per architecture), measured by
+ * ptxas -v with spills, its register caps checked like any PTX's.
  *
  * A cubin holds machine code for one architecture, and the driver runs it
  * only on that major version at the same or a later minor one (an sm_80
@@ -9,11 +12,11 @@
  * reported for the targets that can run it, the others skipped with a
  * warning naming them; a cubin that none of the targets runs is an error
  * that says which --arch would.  Given only cubins and no target, the
- * report is for the cubins' own architectures.  Neither input records spills (-1:
- * unknown) or .minnctapersm (-1: not recorded); a cubin records the
+ * report is for the cubins' own architectures.  A cubin records no spills
+ * (-1: unknown) nor .minnctapersm (-1: not recorded); it records the
  * register cap ptxas worked under, which becomes the kernel's maxnreg.
- * A .cu file that nvcc rejects is like a .silk file with errors: nvcc's
- * own words, exit status 1.
+ * A .cu file that nvcc rejects is an input error: nvcc's own words, exit
+ * status 2.
  */
 #include "report_input.h"
 
@@ -23,6 +26,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *const COMMAND = "report";
@@ -35,26 +39,26 @@ static int dims_product(const int dims[3])
     return dims[0] * (dims[1] > 0 ? dims[1] : 1) * (dims[2] > 0 ? dims[2] : 1);
 }
 
-/* The kernels of a measured report, their bounds from the cubin's
- * attributes when `details` is given, else from max_threads (nvcc's
- * report: __launch_bounds__ can only bound the block size). */
+/* The kernels of a cubin, their bounds from its attributes, shared by
+ * every target. */
 static void collect_kernels(const PtxasReport *r, const CubinKernel *details, const char *path,
-                            Arena *arena, ReportSource *s)
+                            int n_targets, Arena *arena, ReportSource *s)
 {
-    s->kernels = ARENA_ARRAY(arena, ReportKernel, (size_t)r->n_kernels + 1);
+    ReportKernel *kernels = ARENA_ARRAY(arena, ReportKernel, (size_t)r->n_kernels + 1);
     for (int k = 0; k < r->n_kernels; k++) {
-        ReportKernel *rk = &s->kernels[k];
-        *rk = (ReportKernel){.name = r->kernels[k].name, .file = path, .usage = r->kernels[k],
-                             .maxntid = r->kernels[k].max_threads, .minnctapersm = -1};
-        if (details) {
-            const CubinKernel *d = &details[k];
-            rk->reqntid = dims_product(d->req_threads_dim);
-            rk->maxntid = rk->reqntid ? 0 : dims_product(d->max_threads_dim);
-            /* 255 is every architecture's per-thread limit: no cap. */
-            rk->maxnreg = d->max_registers > 0 && d->max_registers < 255 ? d->max_registers : 0;
-        }
+        const CubinKernel *d = &details[k];
+        ReportKernel *rk = &kernels[k];
+        *rk = (ReportKernel){.name = r->kernels[k].name, .file = path, .input = INPUT_CUBIN,
+                             .usage = r->kernels[k], .minnctapersm = -1};
+        rk->reqntid = dims_product(d->req_threads_dim);
+        rk->maxntid = rk->reqntid ? 0 : dims_product(d->max_threads_dim);
+        /* 255 is every architecture's per-thread limit: no cap. */
+        rk->maxnreg = d->max_registers > 0 && d->max_registers < 255 ? d->max_registers : 0;
     }
-    s->n_kernels = r->n_kernels;
+    for (int t = 0; t < n_targets; t++) {
+        s->kernels[t] = kernels;
+        s->n_kernels[t] = r->n_kernels;
+    }
 }
 
 /* Whether machine code for `cubin_arch` ("sm_80") runs on target t. */
@@ -116,10 +120,8 @@ int report_load_cubin(const char *path, bool quiet, const Target *targets, int n
     }
     if (!match_targets(path, r.arch, quiet, targets, n, arena, s))
         return EXIT_USAGE;
-    s->measured = ARENA_ARRAY(arena, PtxasReport, (size_t)n);
-    for (int i = 0; i < n; i++)
-        s->measured[i] = r;
-    collect_kernels(&r, details, path, arena, s);
+    s->measured = true;
+    collect_kernels(&r, details, path, n, arena, s);
     return EXIT_OK;
 }
 
@@ -151,7 +153,8 @@ bool report_cubin_archs(char *const files[], int n, char *buf, size_t size)
     return ok;
 }
 
-/* What a failed nvcc_compile_targets means for the user. */
+/* What a failed nvcc_ptx_targets means for the user: a missing nvcc is
+ * the environment's fault, a rejected file the input's. */
 static int nvcc_failed(const char *path, const char *nvcc, int status, const PtxasReport *out,
                        const Target *targets, int n)
 {
@@ -166,17 +169,12 @@ static int nvcc_failed(const char *path, const char *nvcc, int status, const Ptx
     int len = (int)strlen(text);
     while (len > 0 && text[len - 1] == '\n')
         len--;
-    if (status == PTXAS_BAD_OUTPUT) {
-        cli_error(COMMAND, "%s: nvcc's cubin for %s does not read: %.*s", path,
-                  targets[i].sm_name, len, text);
-        return EXIT_ENVIRONMENT;
-    }
     cli_error(COMMAND, "nvcc rejected %s for %s:\n%.*s", path, targets[i].sm_name, len, text);
-    return EXIT_FINDINGS;
+    return EXIT_USAGE;
 }
 
 int report_load_cuda(const char *path, const char *nvcc_flags, const Target *targets, int n,
-                     Arena *arena, ReportSource *s)
+                     const char *tmpdir, Arena *arena, ReportSource *s)
 {
     const char *nvcc = nvcc_find();
     if (!nvcc) {
@@ -195,12 +193,29 @@ int report_load_cuda(const char *path, const char *nvcc_flags, const Target *tar
         return EXIT_USAGE;
     }
     const char **archs = ARENA_ARRAY(arena, const char *, (size_t)n);
+    const char **ptx_paths = ARENA_ARRAY(arena, const char *, (size_t)n);
+    PtxasReport *runs = ARENA_ARRAY(arena, PtxasReport, (size_t)n);
     for (int i = 0; i < n; i++)
         archs[i] = targets[i].sm_name;
-    s->measured = ARENA_ARRAY(arena, PtxasReport, (size_t)n);
-    int status = nvcc_compile_targets(nvcc, path, flags, n_flags, archs, n, arena, s->measured);
+    /* One directory per input, so two .cu files' PTX never meet. */
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s/cu%p", tmpdir, (void *)s);
+    if (mkdir(dir, 0700) != 0) {
+        cli_error(COMMAND, "cannot make %s: %s", dir, strerror(errno));
+        return EXIT_ENVIRONMENT;
+    }
+    int status = nvcc_ptx_targets(nvcc, path, flags, n_flags, archs, n, dir, arena, ptx_paths, runs);
     if (status != 0)
-        return nvcc_failed(path, nvcc, status, s->measured, targets, n);
-    collect_kernels(&s->measured[0], NULL, path, arena, s);
+        return nvcc_failed(path, nvcc, status, runs, targets, n);
+    for (int i = 0; i < n; i++) {
+        size_t len;
+        char *text = report_read_file(ptx_paths[i], arena, &len);
+        if (!text) {
+            cli_error(COMMAND, "%s: cannot read nvcc's PTX for %s: %s", path, archs[i],
+                      strerror(errno ? errno : EIO));
+            return EXIT_ENVIRONMENT;
+        }
+        report_use_ptx(s, i, ptx_paths[i], text, len, arena);
+    }
     return EXIT_OK;
 }

@@ -1,11 +1,14 @@
 /*
  * report_host.c: the code a report hands the user for its selected
- * configuration: the Silk launch block, the CUDA launch, and the
+ * configuration: the Silk launch block (for Silk kernels), the CUDA
+ * launch with the kernel's C++ name, and the
  * cudaOccupancyMaxActiveBlocksPerMultiprocessor call that checks the
  * estimate on a device.  With a work size the grid is a number; without
  * one it is written over `n`, the work the caller has.
  */
 #include "report_model.h"
+
+#include <string.h>
 
 /* A Silk launch block's grid counts work items and must be a multiple of
  * the workspace, so it is the CTAs times the block size. */
@@ -24,24 +27,48 @@ void report_silk_launch(const ReportEntry *e, char *buf, size_t size)
                  r->threads - 1, r->threads, r->threads, r->threads, e->kernel.name);
 }
 
+/* The grid and block of the CUDA launch: numbers for 1-D, dim3 for 2-D
+ * work, or over `n` without a work size. */
+static void cuda_dims(const ReportEntry *e, const ReportRow *r, char *grid, char *block, size_t size)
+{
+    if (e->block_y > 1)
+        snprintf(block, size, "dim3(%d, %d)", e->block_x, e->block_y);
+    else
+        snprintf(block, size, "%d", r->threads);
+    if (!e->have_work)
+        snprintf(grid, size, "(n + %d) / %d", r->threads - 1, r->threads);
+    else if (e->grid_y)
+        snprintf(grid, size, "dim3(%llu, %llu)", (unsigned long long)e->grid_x,
+                 (unsigned long long)e->grid_y);
+    else
+        snprintf(grid, size, "%llu", (unsigned long long)e->ctas);
+}
+
+/* A template instance is named with its arguments, which C++ code that
+ * includes the template can write; other code launches it by address. */
+static const char *instance_note(const ReportEntry *e)
+{
+    return strchr(e->kernel.cxx_name, '<')
+               ? "\n// a template instance: launch it from code that includes the template, "
+                 "or through cudaLaunchKernelEx with its address (or wrap it in an extern \"C\" "
+                 "kernel)"
+               : "";
+}
+
 void report_cuda_launch(const ReportEntry *e, char *buf, size_t size)
 {
     const ReportRow *r = report_selected(e);
-    unsigned long long smem = (unsigned long long)e->dynamic_smem;
+    char grid[96], block[48];
     if (!r) {
-        snprintf(buf, size, "// %s cannot run on %s", e->kernel.name, e->target.sm_name);
+        snprintf(buf, size, "// %s cannot run on %s", e->kernel.cxx_name, e->target.sm_name);
         return;
     }
-    if (!e->have_work)
-        snprintf(buf, size, "%s<<<(n + %d) / %d, %d, %llu>>>(...);", e->kernel.name, r->threads - 1,
-                 r->threads, r->threads, smem);
-    else if (e->grid_y)
-        snprintf(buf, size, "%s<<<dim3(%d, %llu), %d, %llu>>>(...);  // 2-D: index = blockIdx.y * gridDim.x + blockIdx.x",
-                 e->kernel.name, e->target.arch->max_grid_x, (unsigned long long)e->grid_y,
-                 r->threads, smem);
-    else
-        snprintf(buf, size, "%s<<<%llu, %d, %llu>>>(...);", e->kernel.name,
-                 (unsigned long long)e->ctas, r->threads, smem);
+    cuda_dims(e, r, grid, block, sizeof block);
+    const char *fold = e->grid_y && e->work_rows == 0
+                           ? "  // 2-D: index = blockIdx.y * gridDim.x + blockIdx.x"
+                           : "";
+    snprintf(buf, size, "%s<<<%s, %s, %llu>>>(...);%s%s", e->kernel.cxx_name, grid, block,
+             (unsigned long long)e->dynamic_smem, fold, instance_note(e));
 }
 
 void report_verify_snippet(const ReportEntry *e, char *buf, size_t size)
@@ -55,6 +82,6 @@ void report_verify_snippet(const ReportEntry *e, char *buf, size_t size)
              "int blocks = 0;\n"
              "cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, %s, %d, %llu);\n"
              "// expect blocks == %d on %s (%.1f%% theoretical occupancy)",
-             e->kernel.name, r->threads, (unsigned long long)e->dynamic_smem,
+             e->kernel.cxx_name, r->threads, (unsigned long long)e->dynamic_smem,
              r->result.active_blocks, e->target.sm_name, 100.0 * occ_occupancy(&r->result));
 }

@@ -10,6 +10,7 @@
 #include "report_input.h"
 
 #include "compile.h"
+#include "demangle.h"
 #include "ir.h"
 #include "lower.h"
 #include "pass.h"
@@ -47,6 +48,8 @@ const char *report_write_temp(const char *dir, const char *stem, const char *tex
 
 static void alloc_targets(ReportSource *s, int n, Arena *arena)
 {
+    s->kernels = ARENA_ARRAY(arena, ReportKernel *, (size_t)n);
+    s->n_kernels = ARENA_ARRAY(arena, int, (size_t)n);
     s->ptx_paths = ARENA_ARRAY(arena, const char *, (size_t)n);
     s->ptx_texts = ARENA_ARRAY(arena, const char *, (size_t)n);
     s->ptx_lens = ARENA_ARRAY(arena, size_t, (size_t)n);
@@ -54,7 +57,7 @@ static void alloc_targets(ReportSource *s, int n, Arena *arena)
     s->n_entries = ARENA_ARRAY(arena, int, (size_t)n);
 }
 
-static char *read_file(const char *path, Arena *arena, size_t *len)
+char *report_read_file(const char *path, Arena *arena, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -78,32 +81,47 @@ static char *read_file(const char *path, Arena *arena, size_t *len)
     return text;
 }
 
+static ReportKernel kernel_from_entry(const PtxEntry *e, const char *path, ReportInputKind kind)
+{
+    return (ReportKernel){.name = e->name, .file = path, .input = kind, .reqntid = e->reqntid,
+                          .maxntid = e->maxntid, .minnctapersm = e->minnctapersm,
+                          .maxnreg = e->maxnreg, .extern_smem = e->extern_smem};
+}
+
+void report_use_ptx(ReportSource *s, int i, const char *ptx_path, const char *text, size_t len,
+                    Arena *arena)
+{
+    s->ptx_paths[i] = ptx_path;
+    s->ptx_texts[i] = text;
+    s->ptx_lens[i] = len;
+    int n = report_ptx_scan(text, len, arena, &s->entries[i]);
+    s->n_entries[i] = n;
+    s->kernels[i] = ARENA_ARRAY(arena, ReportKernel, (size_t)n + 1);
+    for (int k = 0; k < n; k++)
+        s->kernels[i][k] = kernel_from_entry(&s->entries[i][k], s->path, s->kind);
+    s->n_kernels[i] = n;
+}
+
+/* Every target of a .ptx file reads the same text: scanned once, shared. */
 static int load_ptx(const char *path, int n, Arena *arena, ReportSource *s)
 {
     size_t len;
     errno = 0;
-    char *text = read_file(path, arena, &len);
+    char *text = report_read_file(path, arena, &len);
     if (!text) {
         cli_error(COMMAND, "%s: cannot read: %s", path, strerror(errno ? errno : EIO));
         return EXIT_USAGE;
     }
-    PtxEntry *entries;
-    int n_entries = report_ptx_scan(text, len, arena, &entries);
-    for (int i = 0; i < n; i++) {
+    report_use_ptx(s, 0, path, text, len, arena);
+    for (int i = 1; i < n; i++) {
         s->ptx_paths[i] = path;
         s->ptx_texts[i] = text;
         s->ptx_lens[i] = len;
-        s->entries[i] = entries;
-        s->n_entries[i] = n_entries;
+        s->entries[i] = s->entries[0];
+        s->n_entries[i] = s->n_entries[0];
+        s->kernels[i] = s->kernels[0];
+        s->n_kernels[i] = s->n_kernels[0];
     }
-    s->kernels = ARENA_ARRAY(arena, ReportKernel, (size_t)n_entries + 1);
-    for (int k = 0; k < n_entries; k++) {
-        const PtxEntry *e = &entries[k];
-        s->kernels[k] = (ReportKernel){.name = e->name, .file = path, .reqntid = e->reqntid,
-                                       .maxntid = e->maxntid, .minnctapersm = e->minnctapersm,
-                                       .maxnreg = e->maxnreg};
-    }
-    s->n_kernels = n_entries;
     return EXIT_OK;
 }
 
@@ -121,13 +139,16 @@ static void find_launches(const Node *n, const SourceFile *file, ReportSource *s
             const Node *o = n->list.items[i];
             if (strcmp(o->name, "grid") != 0 || !o->a || o->a->folded != 1 || o->a->int_value == 0)
                 continue;
-            for (int k = 0; k < s->n_kernels; k++)
-                if (strcmp(s->kernels[k].name, target) == 0 && !s->kernels[k].launch_work) {
+            /* A Silk file's targets share one list of kernels. */
+            for (int k = 0; k < s->n_kernels[0]; k++) {
+                ReportKernel *kernel = &s->kernels[0][k];
+                if (strcmp(kernel->name, target) == 0 && !kernel->launch_work) {
                     uint32_t line, col;
                     source_line_col(file, n->span.start, &line, &col);
-                    s->kernels[k].launch_work = o->a->int_value;
-                    s->kernels[k].launch_line = (int)line;
+                    kernel->launch_work = o->a->int_value;
+                    kernel->launch_line = (int)line;
                 }
+            }
         }
     }
     find_launches(n->a, file, s);
@@ -149,10 +170,13 @@ static void collect_launch_work(const Compilation *c, ReportSource *s)
     }
 }
 
-/* The kernels of the IR: bounds from the attributes, usage estimated. */
-static void collect_silk_kernels(const IrModule *m, const char *path, Arena *arena, ReportSource *s)
+/* The kernels of the IR, the same on every target: bounds from the
+ * attributes, usage estimated. */
+static void collect_silk_kernels(const IrModule *m, const char *path, int n_targets, Arena *arena,
+                                 ReportSource *s)
 {
-    s->kernels = ARENA_ARRAY(arena, ReportKernel, m->n_funcs + 1);
+    ReportKernel *kernels = ARENA_ARRAY(arena, ReportKernel, m->n_funcs + 1);
+    int n = 0;
     for (uint32_t i = 0; i < m->n_funcs; i++) {
         const IrFunc *f = m->funcs[i];
         if (!f->kernel)
@@ -160,9 +184,14 @@ static void collect_silk_kernels(const IrModule *m, const char *path, Arena *are
         KernelUsage u = regest_kernel(m, f, arena);
         u.name = arena_strndup(arena, f->name, strlen(f->name));
         /* Silk emits .maxntid only when the CTA size is fixed. */
-        s->kernels[s->n_kernels++] = (ReportKernel){
-            .name = u.name, .file = path, .usage = u, .reqntid = f->maxntid,
-            .minnctapersm = f->minnctapersm, .maxnreg = f->maxnreg, .dynamic_smem = f->dynamic_smem};
+        kernels[n++] = (ReportKernel){
+            .name = u.name, .file = path, .input = INPUT_SILK, .usage = u,
+            .reqntid = f->maxntid, .minnctapersm = f->minnctapersm, .maxnreg = f->maxnreg,
+            .dynamic_smem = f->dynamic_smem};
+    }
+    for (int t = 0; t < n_targets; t++) {
+        s->kernels[t] = kernels;
+        s->n_kernels[t] = n;
     }
 }
 
@@ -202,7 +231,7 @@ static int load_silk(const char *path, const Target *targets, int n, const char 
     IrModule *m = compile_check(&c) == 0 ? lower_module(&c, c.arena) : NULL;
     bool ok = m && ir_verify(m, &c.diag) == 0 && ir_optimize(m, &c.diag, PASS_VERIFY_EACH);
     if (ok) {
-        collect_silk_kernels(m, path, arena, s);
+        collect_silk_kernels(m, path, n, arena, s);
         collect_launch_work(&c, s);
     }
     for (int i = 0; ok && i < n; i++)
@@ -212,21 +241,59 @@ static int load_silk(const char *path, const Target *targets, int n, const char 
     return ok ? EXIT_OK : EXIT_FINDINGS;
 }
 
+/* `demangled` (malloc'd, may be NULL) in the arena, else the symbol. */
+static const char *keep_name(char *demangled, const char *symbol, Arena *arena)
+{
+    const char *kept = demangled ? arena_strndup(arena, demangled, strlen(demangled)) : symbol;
+    free(demangled);
+    return kept;
+}
+
+/* Names for people and for host code: C++ symbols demangled (libiberty). */
+static void name_kernels(ReportSource *s, int n, Arena *arena)
+{
+    for (int t = 0; t < n; t++)
+        for (int k = 0; k < s->n_kernels[t]; k++) {
+            ReportKernel *kernel = &s->kernels[t][k];
+            if (kernel->title)
+                continue; /* shared with an earlier target */
+            kernel->title = keep_name(demangle_symbol(kernel->name), kernel->name, arena);
+            kernel->cxx_name = keep_name(demangle_base_name(kernel->name), kernel->name, arena);
+        }
+}
+
+static int load_by_kind(const char *path, const ReportLoadOptions *options, const Target *targets,
+                        int n, const char *tmpdir, Arena *arena, ReportSource *out)
+{
+    switch (out->kind) {
+    case INPUT_PTX: return load_ptx(path, n, arena, out);
+    case INPUT_SILK: return load_silk(path, targets, n, tmpdir, arena, out);
+    case INPUT_CUBIN:
+        return report_load_cubin(path, options->targets_from_cubins, targets, n, arena, out);
+    case INPUT_CUDA:
+        return report_load_cuda(path, options->nvcc_flags, targets, n, tmpdir, arena, out);
+    }
+    return EXIT_USAGE;
+}
+
 int report_load(const char *path, const ReportLoadOptions *options, const Target *targets, int n,
                 const char *tmpdir, Arena *arena, ReportSource *out)
 {
+    static const struct {
+        const char *suffix;
+        ReportInputKind kind;
+    } kinds[] = {{".ptx", INPUT_PTX}, {".silk", INPUT_SILK}, {".cubin", INPUT_CUBIN},
+                 {".cu", INPUT_CUDA}};
     *out = (ReportSource){.path = path};
     alloc_targets(out, n, arena);
-    if (has_suffix(path, ".ptx"))
-        return load_ptx(path, n, arena, out);
-    if (has_suffix(path, ".silk")) {
-        out->silk = true;
-        return load_silk(path, targets, n, tmpdir, arena, out);
-    }
-    if (has_suffix(path, ".cubin"))
-        return report_load_cubin(path, options->targets_from_cubins, targets, n, arena, out);
-    if (has_suffix(path, ".cu"))
-        return report_load_cuda(path, options->nvcc_flags, targets, n, arena, out);
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (has_suffix(path, kinds[i].suffix)) {
+            out->kind = kinds[i].kind;
+            int rc = load_by_kind(path, options, targets, n, tmpdir, arena, out);
+            if (rc == EXIT_OK)
+                name_kernels(out, n, arena);
+            return rc;
+        }
     cli_error(COMMAND, "%s: not a .silk, .ptx, .cu or .cubin file (the report reads those kinds)",
               path);
     return EXIT_USAGE;
@@ -237,5 +304,13 @@ const PtxEntry *report_source_entry(const ReportSource *s, int target, const cha
     for (int i = 0; i < s->n_entries[target]; i++)
         if (strcmp(s->entries[target][i].name, name) == 0)
             return &s->entries[target][i];
+    return NULL;
+}
+
+const ReportKernel *report_source_kernel(const ReportSource *s, int target, const char *name)
+{
+    for (int i = 0; i < s->n_kernels[target]; i++)
+        if (strcmp(s->kernels[target][i].name, name) == 0)
+            return &s->kernels[target][i];
     return NULL;
 }

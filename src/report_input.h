@@ -1,8 +1,11 @@
 /*
  * report_input.h: the files `silk-occ report` analyses, each as PTX per
  * target and the kernels in it with their launch bounds: a .silk file
- * through the compiler (report_input.c), a .ptx file as it is; or, for a
- * .cubin file and a .cu file (report_cubin.c), measured already.
+ * through the compiler (report_input.c), a .ptx file as it is, a .cu file
+ * through nvcc -ptx for each target (report_cubin.c); or a .cubin file
+ * (report_cubin.c), measured already.  Each target has its own list of
+ * kernels: CUDA code compiles a different set per architecture when it
+ * tests __CUDA_ARCH__.
  */
 #ifndef SILK_REPORT_INPUT_H
 #define SILK_REPORT_INPUT_H
@@ -12,18 +15,17 @@
 
 typedef struct ReportSource {
     const char *path;
-    bool silk;
-    ReportKernel *kernels;     /* launch bounds; usage: the estimate (Silk) */
-    int n_kernels;
-    /* Per target: */
-    const char **ptx_paths;    /* the file ptxas reads */
+    ReportInputKind kind;
+    /* Per target (arrays of the n targets): */
+    ReportKernel **kernels;    /* that target's kernels: launch bounds, and the
+                                * usage when `measured` (else ptxas's comes) */
+    int *n_kernels;
+    const char **ptx_paths;    /* the file ptxas reads; NULL for a cubin */
     const char **ptx_texts;
     size_t *ptx_lens;
     PtxEntry **entries;        /* the scan of that text */
     int *n_entries;
-    /* .cubin and .cu: no PTX; the figures per target (spills -1, unknown),
-     * NULL for .silk and .ptx, which ptxas measures. */
-    PtxasReport *measured;
+    bool measured;             /* a .cubin: its kernels' usage is the file's */
     bool *skipped;             /* per target: a cubin that does not run
                                 * there; NULL when every target is reported */
 } ReportSource;
@@ -38,8 +40,9 @@ typedef struct ReportLoadOptions {
 /* Reads `path` for the n targets, writing Silk's PTX under `tmpdir`, with
  * `options` for .cubin and .cu files.  Returns EXIT_OK,
  * EXIT_USAGE (unreadable, unknown kind, a cubin no target runs; said on
- * stderr), EXIT_FINDINGS (the compiler's or nvcc's diagnostics were
- * printed) or EXIT_ENVIRONMENT (no nvcc for a .cu file; said). */
+ * stderr; a .cu file nvcc rejects, with nvcc's words), EXIT_FINDINGS
+ * (the compiler's diagnostics were printed) or EXIT_ENVIRONMENT (no nvcc
+ * for a .cu file; said). */
 int report_load(const char *path, const ReportLoadOptions *options, const Target *targets, int n,
                 const char *tmpdir, Arena *arena, ReportSource *out);
 
@@ -54,9 +57,21 @@ int report_load_cubin(const char *path, bool quiet, const Target *targets, int n
  * report given no other), and true; else false, saying nothing. */
 bool report_cubin_archs(char *const files[], int n, char *buf, size_t size);
 
-/* report_load for a .cu file: nvcc -cubin per target, read back. */
+/* report_load for a .cu file: nvcc -ptx per target into `tmpdir`, each
+ * target's PTX then read as a .ptx file's (report_use_ptx). */
 int report_load_cuda(const char *path, const char *nvcc_flags, const Target *targets, int n,
-                     Arena *arena, ReportSource *s);
+                     const char *tmpdir, Arena *arena, ReportSource *s);
+
+/* Target i of `s` reads the PTX `text` (`len` bytes) at `ptx_path`: its
+ * entries scanned, its kernels those entries. */
+void report_use_ptx(ReportSource *s, int i, const char *ptx_path, const char *text, size_t len,
+                    Arena *arena);
+
+/* The file at `path`, NUL-terminated, in the arena; NULL with errno set. */
+char *report_read_file(const char *path, Arena *arena, size_t *len);
+
+/* The kernel of target i named `name` (the symbol); NULL if absent. */
+const ReportKernel *report_source_kernel(const ReportSource *s, int target, const char *name);
 
 /* Whether the kernels of `s` are reported for target i. */
 static inline bool report_source_runs_on(const ReportSource *s, int target)

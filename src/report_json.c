@@ -10,14 +10,25 @@
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void add_kernel(cJSON *o, const ReportEntry *e)
 {
     const KernelUsage *u = &e->kernel.usage;
     const Target *t = &e->target;
     char cc[16];
-    cJSON_AddStringToObject(o, "kernel", e->kernel.name);
+    static const char *const inputs[] = {"silk", "ptx", "cuda", "cubin"};
+    cJSON_AddStringToObject(o, "kernel", e->kernel.title);
+    cJSON_AddStringToObject(o, "symbol", e->kernel.name);
+    cJSON_AddStringToObject(o, "launch_name", e->kernel.cxx_name);
     cJSON_AddStringToObject(o, "file", e->kernel.file);
+    cJSON_AddStringToObject(o, "input", inputs[e->kernel.input]);
+    cJSON *absent = cJSON_AddArrayToObject(o, "absent_on");
+    char list[512];
+    snprintf(list, sizeof list, "%s", e->kernel.absent_on ? e->kernel.absent_on : "");
+    for (char *save = NULL, *arch = strtok_r(list, ", ", &save); arch;
+         arch = strtok_r(NULL, ", ", &save))
+        cJSON_AddItemToArray(absent, cJSON_CreateString(arch));
     cJSON_AddStringToObject(o, "arch", t->sm_name);
     snprintf(cc, sizeof cc, "%d.%d", t->arch->major, t->arch->minor);
     cJSON_AddStringToObject(o, "compute_capability", cc);
@@ -31,6 +42,8 @@ static void add_kernel(cJSON *o, const ReportEntry *e)
     cJSON_AddBoolToObject(r, "estimated", u->estimated);
     cJSON_AddNumberToObject(r, "static_smem", u->static_smem);
     cJSON_AddNumberToObject(r, "dynamic_smem", (double)e->dynamic_smem);
+    cJSON_AddBoolToObject(r, "dynamic_smem_used", e->kernel.extern_smem || e->kernel.dynamic_smem);
+    cJSON_AddBoolToObject(r, "occupancy_upper_bound", e->dynamic_smem_unsized);
     cJSON_AddNumberToObject(r, "barriers", e->resources.barriers);
     /* A cubin (or nvcc's) does not record spills: null, not 0. */
     cli_json_number_or_null(r, "spill_stores", u->spill_stores >= 0, u->spill_stores);
@@ -49,7 +62,7 @@ static void add_selection(cJSON *o, const ReportEntry *e)
     for (int i = 0; i < e->n_rows; i++) {
         cJSON *row = cJSON_CreateObject();
         calc_json_add_result(row, e->rows[i].threads, e->resources.regs_per_thread,
-                             e->resources.static_smem, e->dynamic_smem, &e->rows[i].result);
+                             e->resources.static_smem, e->rows[i].dynamic_smem, &e->rows[i].result);
         cJSON_AddItemToArray(rows, row);
     }
     const ReportRow *r = report_selected(e);
@@ -90,11 +103,22 @@ static void add_tail(cJSON *o, const ReportEntry *e)
     }
     cJSON *tail = cJSON_AddObjectToObject(o, "tail");
     cJSON_AddNumberToObject(tail, "work", (double)e->work);
+    cli_json_number_or_null(tail, "work_rows", e->work_rows > 0, (double)e->work_rows);
+    cJSON *block = cJSON_AddArrayToObject(tail, "block");
+    cJSON_AddItemToArray(block, cJSON_CreateNumber(e->block_x));
+    cJSON_AddItemToArray(block, cJSON_CreateNumber(e->block_y));
+    cJSON *grid = cJSON_AddArrayToObject(tail, "grid");
+    cJSON_AddItemToArray(grid, cJSON_CreateNumber((double)e->grid_x));
+    cJSON_AddItemToArray(grid, cJSON_CreateNumber((double)(e->grid_y ? e->grid_y : 1)));
     cJSON_AddStringToObject(tail, "work_from", e->work_from_launch ? "launch_block" : "option");
     cli_json_number_or_null(tail, "launch_line", e->work_from_launch, e->kernel.launch_line);
     cJSON_AddNumberToObject(tail, "ctas", (double)e->ctas);
+    /* 1-D: the last CTA's work items; 2-D: the threads past the edges. */
     cJSON_AddNumberToObject(tail, "tail_threads", (double)e->tail_threads);
-    cJSON_AddNumberToObject(tail, "tail_fraction", (double)e->tail_threads / (double)e->work);
+    cJSON_AddNumberToObject(tail, "tail_fraction",
+                            e->work_rows ? (double)e->tail_threads /
+                                               ((double)e->ctas * report_selected(e)->threads)
+                                         : (double)e->tail_threads / (double)e->work);
     cJSON *products = cJSON_AddArrayToObject(tail, "products");
     for (int i = 0; i < e->n_tails; i++) {
         const TailRow *t = &e->tails[i];
@@ -129,15 +153,19 @@ static void add_advice(cJSON *o, const ReportEntry *e)
 
 static void add_code(cJSON *o, const ReportEntry *e)
 {
-    char code[512];
+    char code[1024];
     cJSON *h = cJSON_AddObjectToObject(o, "host_code");
     report_silk_launch(e, code, sizeof code);
-    cJSON_AddStringToObject(h, "silk", code);
+    if (e->kernel.input == INPUT_SILK)
+        cJSON_AddStringToObject(h, "silk", code);
+    else
+        cJSON_AddNullToObject(h, "silk");
     report_cuda_launch(e, code, sizeof code);
     cJSON_AddStringToObject(h, "cuda", code);
     cJSON *g = cJSON_AddObjectToObject(o, "grid_validity");
     cJSON_AddBoolToObject(g, "valid", e->grid_valid);
     cJSON_AddNumberToObject(g, "max_grid_x", e->target.arch->max_grid_x);
+    cJSON_AddNumberToObject(g, "max_grid_y", e->target.arch->max_grid_y);
     cli_json_number_or_null(g, "grid_y", e->grid_y > 0, (double)e->grid_y);
     report_verify_snippet(e, code, sizeof code);
     cJSON_AddStringToObject(o, "verification", code);

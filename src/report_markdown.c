@@ -110,38 +110,13 @@ static void percent(char *buf, size_t size, double fraction)
 
 /* ---- the kernel and target -------------------------------------------------- */
 
-static void print_bounds_item(const ReportKernel *k, FILE *out)
-{
-    if (!k->reqntid && !k->maxntid && !k->minnctapersm && !k->maxnreg)
-        return;
-    fputs("- **Launch bounds:**", out);
-    const char *sep = " ";
-    if (k->reqntid || k->maxntid) {
-        fprintf(out, "%sblock size %s %d", sep, k->reqntid ? "fixed at" : "at most",
-                k->reqntid ? k->reqntid : k->maxntid);
-        sep = "; ";
-    }
-    if (k->minnctapersm > 0) {
-        fprintf(out, "%sat least %d CTA%s per SM", sep, k->minnctapersm,
-                k->minnctapersm == 1 ? "" : "s");
-        sep = "; ";
-    }
-    if (k->maxnreg) {
-        fprintf(out, "%sat most %d registers", sep, k->maxnreg);
-        sep = "; ";
-    }
-    /* A cubin keeps no minimum (report_text.c says the same). */
-    if (k->minnctapersm < 0)
-        fprintf(out, "%sminimum CTAs per SM not recorded (a cubin keeps only the register cap it "
-                     "implies)", sep);
-    fputs("\n", out);
-}
-
 static void print_header(const ReportEntry *e, FILE *out)
 {
     const Target *t = &e->target;
+    char title[REPORT_TITLE_WIDTH * 3 + 8];
+    report_short_title(&e->kernel, title, sizeof title);
     fputs("## ", out);
-    md_code(out, e->kernel.name);
+    md_code(out, title);
     fputs(" on ", out);
     md_text(out, t->gpu ? t->gpu->name : t->sm_name);
     fputs("\n\n- **Input:** ", out);
@@ -155,8 +130,19 @@ static void print_header(const ReportEntry *e, FILE *out)
     report_usage_sentence(e, usage, sizeof usage);
     fputs(")\n- **Resources:** ", out);
     md_text(out, usage);
+    report_bounds_sentence(&e->kernel, usage, sizeof usage);
+    fputs("\n- **Launch bounds:** ", out);
+    md_text(out, usage);
     fputc('\n', out);
-    print_bounds_item(&e->kernel, out);
+    if (e->kernel.absent_on) {
+        fputs("- **Targets:** not in this file's compile for ", out);
+        md_text(out, e->kernel.absent_on);
+        fputs(" (the code tests `__CUDA_ARCH__`): reported only where it exists\n", out);
+    }
+    if (report_dynamic_smem_note(e, usage, sizeof usage)) {
+        fputs("- ", out);
+        md_sentence(out, usage);
+    }
 }
 
 /* ---- 1. the occupancy table --------------------------------------------------- */
@@ -255,12 +241,9 @@ static void print_tail(const ReportEntry *e, FILE *out)
               "the last wave's fill.\n", out);
         return;
     }
-    fprintf(out, "Work %llu", (unsigned long long)e->work);
-    if (e->work_from_launch)
-        fprintf(out, " (the launch block at line %d)", e->kernel.launch_line);
-    fprintf(out, ": %llu CTAs of %d threads, the last with %llu (%.2f%% of the work).\n",
-            (unsigned long long)e->ctas, r->threads, (unsigned long long)e->tail_threads,
-            100.0 * (double)e->tail_threads / (double)e->work);
+    char work[256];
+    report_work_sentence(e, work, sizeof work);
+    md_sentence(out, work);
     if (e->n_tails)
         fputs("\n| product | SMs | waves | full waves | last wave | idle |\n"
               "| --- | ---: | ---: | ---: | ---: | ---: |\n", out);
@@ -287,7 +270,9 @@ static void print_tail(const ReportEntry *e, FILE *out)
 static void print_bounds(const ReportEntry *e, FILE *out)
 {
     char advice[512], check[512];
-    fputs("\n### 4. `@launch` / `__launch_bounds__`\n\n", out);
+    fputs(e->kernel.input == INPUT_SILK ? "\n### 4. `@launch` / `__launch_bounds__`\n\n"
+                                        : "\n### 4. `__launch_bounds__`\n\n",
+          out);
     if (!report_bounds_advice(e, advice, check, sizeof advice)) {
         fputs("None.\n", out);
         return;
@@ -303,10 +288,12 @@ static void print_bounds(const ReportEntry *e, FILE *out)
 
 static void print_launch(const ReportEntry *e, FILE *out)
 {
-    char code[512];
+    char code[1024];
     fputs("\n### 5. Host launch code\n", out);
-    report_silk_launch(e, code, sizeof code);
-    md_fence(out, "silk", code);
+    if (e->kernel.input == INPUT_SILK) {
+        report_silk_launch(e, code, sizeof code);
+        md_fence(out, "silk", code);
+    }
     report_cuda_launch(e, code, sizeof code);
     md_fence(out, "cuda", code);
     fputs("\n### 6. Grid validity\n\n", out);

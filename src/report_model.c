@@ -8,6 +8,7 @@
  */
 #include "report_model.h"
 
+#include <assert.h>
 #include <string.h>
 
 static const char *const reason_names[] = {
@@ -30,8 +31,22 @@ static void add_reason(ReportEntry *e, ReasonCode code, int threads, int blocks,
         e->reasons[e->n_reasons++] = (Reason){code, threads, blocks, value};
 }
 
+/* Adds `size` to the ascending list of n sizes unless it is there. */
+static int add_size(int *sizes, int n, int size)
+{
+    for (int i = 0; i < n; i++)
+        if (sizes[i] == size)
+            return n;
+    int i = n;
+    for (; i > 0 && sizes[i - 1] > size; i--)
+        sizes[i] = sizes[i - 1];
+    sizes[i] = size;
+    return n + 1;
+}
+
 /* The block sizes the kernel permits: the one @launch/.reqntid fixes, or
- * the candidates up to .maxntid and the architecture's limit. */
+ * the candidates up to .maxntid and the architecture's limit, with the
+ * .maxntid bound itself among them. */
 static int permitted_sizes(const ReportEntry *e, const ReportSettings *s, int *sizes)
 {
     const ReportKernel *k = &e->kernel;
@@ -46,22 +61,41 @@ static int permitted_sizes(const ReportEntry *e, const ReportSettings *s, int *s
     for (int i = 0; i < s->n_sizes; i++)
         if (s->sizes[i] <= limit)
             sizes[n++] = s->sizes[i];
+    if (k->maxntid > 0 && k->maxntid <= limit)
+        n = add_size(sizes, n, k->maxntid);
     if (n == 0)
         sizes[n++] = limit; /* a bound below every candidate: the bound itself */
     return n;
 }
 
+/* The dynamic shared memory of a CTA of `threads`: --dyn-smem, unless the
+ * kernel sizes its own (Silk's @smem).  The expression was checked over
+ * every block size when it was read, so it evaluates here. */
+static uint64_t dynamic_smem_at(const ReportEntry *e, const ReportSettings *s, int threads)
+{
+    uint64_t bytes = e->kernel.dynamic_smem;
+    if (s->dyn_smem && bytes == 0) {
+        int warp = e->target.arch->warp_size;
+        bool ok = size_expr_eval(s->dyn_smem, threads, (threads + warp - 1) / warp, &bytes, NULL, 0);
+        assert(ok);
+        (void)ok;
+    }
+    return bytes;
+}
+
 static bool fill_rows(ReportEntry *e, const ReportSettings *s)
 {
     int sizes[REPORT_MAX_SIZES];
-    OccResult results[REPORT_MAX_SIZES];
     int n = permitted_sizes(e, s, sizes);
-    if (n > 0 && occ_active_blocks_sizes(e->target.arch, &e->resources, e->dynamic_smem, sizes,
-                                         (size_t)n, results) != OCC_OK)
-        return false;
-    for (int i = 0; i < n; i++)
-        e->rows[i] = (ReportRow){sizes[i], results[i]};
+    for (int i = 0; i < n; i++) {
+        ReportRow *r = &e->rows[i];
+        *r = (ReportRow){.threads = sizes[i], .dynamic_smem = dynamic_smem_at(e, s, sizes[i])};
+        if (occ_active_blocks(e->target.arch, &e->resources, r->threads, r->dynamic_smem,
+                              &r->result) != OCC_OK)
+            return false;
+    }
     e->n_rows = n;
+    e->dynamic_smem_unsized = e->kernel.extern_smem && !s->dyn_smem && !e->kernel.dynamic_smem;
     return true;
 }
 
@@ -135,6 +169,42 @@ static void explain(ReportEntry *e)
         add_reason(e, REASON_ESTIMATED, r->threads, 0, 0);
 }
 
+/* A block of `threads` as dim3: 1-D work gets (threads, 1); 2-D work a
+ * warp-wide row, (32, threads / 32), so that threadIdx.x runs along the
+ * stride-1 columns as the launch guide asks, or (threads, 1) for a size
+ * that is no multiple of 32. */
+static void block_shape(const ReportEntry *e, int threads, int *x, int *y)
+{
+    int warp = e->target.arch->warp_size;
+    bool rows = e->work_rows > 0 && threads % warp == 0;
+    *x = rows ? warp : threads;
+    *y = rows ? threads / warp : 1;
+}
+
+/* The CTAs that cover the work at `threads` per CTA, and the grid's x and
+ * y for 2-D work (for 1-D work, *y is 0 and *x the CTAs). */
+static uint64_t grid_for(const ReportEntry *e, int threads, uint64_t *x, uint64_t *y)
+{
+    int bx, by;
+    block_shape(e, threads, &bx, &by);
+    if (e->work_rows == 0) {
+        *x = (e->work + (uint64_t)threads - 1) / (uint64_t)threads;
+        *y = 0;
+        return *x;
+    }
+    *x = (e->work + (uint64_t)bx - 1) / (uint64_t)bx;
+    *y = (e->work_rows + (uint64_t)by - 1) / (uint64_t)by;
+    /* x <= columns and y <= rows, whose product --work keeps below 2^53. */
+    return *x * *y;
+}
+
+/* The waves of the work at one block size on a product of `sm_count`. */
+static bool waves_at(const ReportEntry *e, const ReportRow *r, int sm_count, OccWaves *w)
+{
+    uint64_t x, y;
+    return occ_waves_ctas(grid_for(e, r->threads, &x, &y), r->result.active_blocks, sm_count, w);
+}
+
 /* Of the permitted sizes, the one that leaves the fewest CTA slots idle. */
 static void find_better_tail(const ReportEntry *e, TailRow *t)
 {
@@ -142,7 +212,7 @@ static void find_better_tail(const ReportEntry *e, TailRow *t)
     for (int i = 0; i < e->n_rows; i++) {
         OccWaves w;
         const ReportRow *r = &e->rows[i];
-        if (occ_waves(e->work, r->threads, r->result.active_blocks, t->sm_count, &w) &&
+        if (waves_at(e, r, t->sm_count, &w) &&
             w.idle_fraction + 0.05 < idle) {
             idle = w.idle_fraction;
             t->better_threads = r->threads;
@@ -160,12 +230,11 @@ static void add_persistent(ReportEntry *e, const GpuProduct *gpu, const ReportRo
 
 static void add_tail(ReportEntry *e, const GpuProduct *gpu, const ReportRow *r)
 {
-    int blocks = r->result.active_blocks;
     if (!e->have_work || e->n_tails == REPORT_MAX_PRODUCTS)
         return;
     TailRow *t = &e->tails[e->n_tails++];
     *t = (TailRow){.gpu = gpu, .sm_count = gpu->sm_count};
-    occ_waves(e->work, r->threads, blocks, gpu->sm_count, &t->waves);
+    waves_at(e, r, gpu->sm_count, &t->waves);
     t->undersubscribed = t->waves.full_waves == 0;
     t->bad = !t->undersubscribed && t->waves.last_wave_fill < 0.5 && t->waves.waves < 4.0;
     if (t->bad)
@@ -210,20 +279,33 @@ static void fill_cap_advice(ReportEntry *e)
     c->occupancy = (double)c->min_blocks * r->result.warps_per_block / r->result.max_warps;
 }
 
+/* The grid of the selected size and whether the architecture takes it.
+ * 1-D work past gridDim.x's limit is folded into a 2-D grid (x at the
+ * limit, y the rest), which the host code indexes back to 1-D. */
 static void fill_launch(ReportEntry *e)
 {
     const ReportRow *r = report_selected(e);
+    const ArchLimits *a = e->target.arch;
     e->grid_valid = true;
-    e->grid_y = 0;
+    e->grid_x = e->grid_y = 0;
+    e->block_x = r ? r->threads : 0;
+    e->block_y = 1;
     if (!r || !e->have_work)
         return;
-    e->ctas = (e->work + (uint64_t)r->threads - 1) / (uint64_t)r->threads;
-    e->tail_threads = e->work - (e->ctas - 1) * (uint64_t)r->threads;
-    uint64_t max_x = (uint64_t)e->target.arch->max_grid_x;
-    if (e->ctas > max_x) {
-        e->grid_valid = false;
-        e->grid_y = (e->ctas + max_x - 1) / max_x;
+    block_shape(e, r->threads, &e->block_x, &e->block_y);
+    e->ctas = grid_for(e, r->threads, &e->grid_x, &e->grid_y);
+    if (e->work_rows == 0) {
+        e->tail_threads = e->work - (e->ctas - 1) * (uint64_t)r->threads;
+        if (e->grid_x > (uint64_t)a->max_grid_x) {
+            e->grid_y = (e->ctas + (uint64_t)a->max_grid_x - 1) / (uint64_t)a->max_grid_x;
+            e->grid_x = (uint64_t)a->max_grid_x;
+        }
+    } else {
+        /* Threads past the work's right and bottom edges. */
+        e->tail_threads = e->ctas * (uint64_t)r->threads - e->work * e->work_rows;
     }
+    e->grid_valid = e->grid_x <= (uint64_t)a->max_grid_x && e->grid_y <= (uint64_t)a->max_grid_y &&
+                    (e->work_rows > 0 || e->grid_y == 0);
 }
 
 bool report_entry_compute(ReportEntry *e, const ReportSettings *s)
@@ -231,9 +313,9 @@ bool report_entry_compute(ReportEntry *e, const ReportSettings *s)
     const ArchLimits *a = e->target.arch;
     e->resources = ptxas_resources(&e->kernel.usage, a, true);
     e->resources.max_threads_per_block = e->kernel.reqntid ? e->kernel.reqntid : e->kernel.maxntid;
-    e->dynamic_smem = e->kernel.dynamic_smem;
     e->have_work = s->have_work;
     e->work = s->work;
+    e->work_rows = s->work_rows;
     e->work_from_launch = !s->have_work && e->kernel.launch_work > 0;
     if (e->work_from_launch) {
         e->have_work = true;
@@ -244,6 +326,7 @@ bool report_entry_compute(ReportEntry *e, const ReportSettings *s)
         return false;
     explain(e);
     const ReportRow *r = report_selected(e);
+    e->dynamic_smem = r ? r->dynamic_smem : 0;
     e->next = (OccNextStep){-1, -1, -1, -1, -1, -1};
     if (r && occ_next_step(a, &e->resources, r->threads, e->dynamic_smem, &e->next) != OCC_OK)
         return false;

@@ -13,14 +13,23 @@
 
 #include "cli.h"
 #include "ptxas.h"
+#include "size_expr.h"
 
 enum { REPORT_MAX_SIZES = 16, REPORT_MAX_REASONS = 8, REPORT_MAX_PRODUCTS = 32 };
+
+/* What kind of file a kernel came from: it decides what is known (a
+ * cubin records no spills) and the language of the advice (Silk's
+ * @launch and launch blocks only for Silk). */
+typedef enum ReportInputKind { INPUT_SILK, INPUT_PTX, INPUT_CUDA, INPUT_CUBIN } ReportInputKind;
 
 /* A kernel as the input gave it, on one target: ptxas's figures (or the
  * compiler's estimate) and the launch bounds written in the source. */
 typedef struct ReportKernel {
-    const char *name;
+    const char *name;      /* the symbol, as ptxas prints it: mangled for C++ */
+    const char *title;     /* for people: demangled with its parameters, or the name */
+    const char *cxx_name;  /* for host code: demangled without parameters, or the name */
     const char *file;
+    ReportInputKind input;
     KernelUsage usage;     /* usage.estimated: from the IR, not ptxas;
                             * spills -1: unknown (a cubin) */
     int reqntid;           /* .reqntid / @launch: the only block size; 0 none */
@@ -28,9 +37,13 @@ typedef struct ReportKernel {
     int minnctapersm;      /* 0: not given; -1: not recorded (a cubin) */
     int maxnreg;           /* 0: not given */
     uint64_t dynamic_smem; /* @smem; 0 for PTX (the launch gives it) */
+    bool extern_smem;      /* declares dynamic shared memory (extern __shared__,
+                            * an .extern .shared array): the launch sizes it */
     uint64_t launch_work;  /* the constant grid of the first Silk launch
                             * block that targets it; 0: none */
     int launch_line;       /* that block's line */
+    const char *absent_on; /* the targets whose compile of the file lacks
+                            * this kernel ("sm_80, sm_86"); NULL: none */
 } ReportKernel;
 
 /* Why the selection is what it is: a code and the numbers its sentence
@@ -51,6 +64,7 @@ typedef struct Reason {
 
 typedef struct ReportRow {
     int threads;
+    uint64_t dynamic_smem; /* at this block size (--dyn-smem may depend on it) */
     OccResult result;
 } ReportRow;
 
@@ -89,7 +103,10 @@ typedef struct ReportEntry {
     ReportKernel kernel;
     Target target;
     KernelResources resources;
-    uint64_t dynamic_smem;
+    uint64_t dynamic_smem; /* at the selected size (0 when none runs) */
+    bool dynamic_smem_unsized; /* the kernel declares dynamic shared memory
+                                * and no --dyn-smem sized it: the rows, at 0,
+                                * are an upper bound */
     ReportRow rows[REPORT_MAX_SIZES];
     int n_rows;
     int selected;          /* index into rows; -1: no permitted size runs */
@@ -106,8 +123,10 @@ typedef struct ReportEntry {
     PersistentRow persistent[REPORT_MAX_PRODUCTS];
     int n_persistent;
     CapAdvice cap;
-    bool grid_valid;       /* ctas within max_grid_x (true without work) */
-    uint64_t grid_y;       /* a 2-D grid's y when x alone is too small; 0 */
+    uint64_t work_rows;    /* a 2-D work of `work` columns by these rows; 0: 1-D */
+    int block_x, block_y;  /* the block's shape (block_y 1 for 1-D work) */
+    uint64_t grid_x, grid_y; /* the grid (grid_y 0 for a 1-D launch) */
+    bool grid_valid;       /* within max_grid_x and max_grid_y (true without work) */
 } ReportEntry;
 
 typedef struct ReportModel {
@@ -121,6 +140,8 @@ typedef struct ReportSettings {
     int n_sizes;
     bool have_work;
     uint64_t work;
+    uint64_t work_rows;         /* --work COLSxROWS: the rows; 0: 1-D */
+    const SizeExpr *dyn_smem;   /* --dyn-smem; NULL: the kernel's own (0 for CUDA) */
     const ArchTable *table;
 } ReportSettings;
 
@@ -137,6 +158,12 @@ static inline const ReportRow *report_selected(const ReportEntry *e)
 {
     return e->selected >= 0 ? &e->rows[e->selected] : NULL;
 }
+
+/* Names in people's formats: the demangled title, its template arguments
+ * shortened with "…" when it is wider than REPORT_TITLE_WIDTH columns
+ * (JSON keeps it whole). */
+enum { REPORT_TITLE_WIDTH = 100 };
+void report_short_title(const ReportKernel *k, char *buf, size_t size);
 
 /* Host code, as the writers print it (buf of `size` bytes). */
 void report_silk_launch(const ReportEntry *e, char *buf, size_t size);
@@ -159,6 +186,14 @@ void report_next_step_sentence(const ReportEntry *e, char *buf, size_t size);
 /* Where the figures come from and what they are: registers, shared
  * memory, barriers, spills. */
 void report_usage_sentence(const ReportEntry *e, char *buf, size_t size);
+/* The launch bounds the kernel was compiled with, or "none". */
+void report_bounds_sentence(const ReportKernel *k, char *buf, size_t size);
+/* The work, the grid that covers it and its last CTA (or, for 2-D work,
+ * the threads past its edges); only with work and a selected size. */
+void report_work_sentence(const ReportEntry *e, char *buf, size_t size);
+/* A kernel with dynamic shared memory that no --dyn-smem sized: the rows
+ * are an upper bound.  False when there is nothing to say. */
+bool report_dynamic_smem_note(const ReportEntry *e, char *buf, size_t size);
 void report_print_plain(FILE *out, const char *sentence);
 
 int report_write_text(const ReportModel *m, FILE *out);

@@ -129,12 +129,133 @@ static size_t body_end(const char *text, size_t len, size_t body_at)
     return len;
 }
 
+/* Whether text[from, to) holds `name` as a whole identifier. */
+static bool mentions(const char *text, size_t from, size_t to, const char *name)
+{
+    size_t n = strlen(name);
+    for (size_t i = from; i + n <= to; i++)
+        if (memcmp(text + i, name, n) == 0 && (i == from || !is_ident(text[i - 1])) &&
+            (i + n == to || !is_ident(text[i + n])))
+            return true;
+    return false;
+}
+
+/* A function's name and body, as the scan meets it. */
+typedef struct Span {
+    const char *name;
+    size_t body_at, end_at;
+} Span;
+
+typedef struct NameList {
+    const char **names;
+    int n, cap;
+} NameList;
+
+static void push_name(NameList *l, const char *name, Arena *arena)
+{
+    if (l->n == l->cap) {
+        int grown = l->cap ? l->cap * 2 : 8;
+        l->names = arena_grow(arena, l->names, (size_t)l->cap, (size_t)grown, sizeof *l->names);
+        l->cap = grown;
+    }
+    l->names[l->n++] = name;
+}
+
+static bool mentions_any(const char *text, const Span *f, const NameList *l)
+{
+    for (int i = 0; i < l->n; i++)
+        if (mentions(text, f->body_at, f->end_at, l->names[i]))
+            return true;
+    return false;
+}
+
+/* "NAME" of `.extern .shared .align 16 .b8 NAME[];` from p, just past
+ * ".shared"; NULL for anything else. */
+static const char *extern_shared_name(const char *p, const char *end, Arena *arena)
+{
+    const char *name = NULL;
+    for (p = skip_space(p, end); p < end && *p != ';' && *p != '['; p = skip_space(p, end)) {
+        name = p;
+        while (p < end && is_ident(*p))
+            p++;
+        if (p == name)
+            return NULL;
+    }
+    return p < end && *p == '[' && name ? arena_strndup(arena, name, (size_t)(p - name)) : NULL;
+}
+
+/* Which entries use dynamic shared memory: those whose body names an
+ * `.extern .shared` array, or calls a function that does (so on, to any
+ * depth: a function that calls one that does, does). */
+static void mark_extern_smem(const char *text, PtxEntry *entries, int n, const Span *funcs,
+                             int n_funcs, NameList *names, Arena *arena)
+{
+    if (names->n == 0)
+        return;
+    bool *tainted = ARENA_ARRAY(arena, bool, (size_t)n_funcs + 1);
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (int i = 0; i < n_funcs; i++)
+            if (!tainted[i] && mentions_any(text, &funcs[i], names)) {
+                tainted[i] = grew = true;
+                push_name(names, funcs[i].name, arena);
+            }
+    }
+    for (int i = 0; i < n; i++) {
+        Span body = {entries[i].name, entries[i].body_at, entries[i].end_at};
+        entries[i].extern_smem = mentions_any(text, &body, names);
+    }
+}
+
+/* A .func with a body at p (just past ".func"): its name and body. */
+static const char *scan_func(const char *text, const char *p, const char *end, Span *f,
+                             Arena *arena)
+{
+    p = skip_space(p, end);
+    if (p < end && *p == '(') { /* the return parameters */
+        while (p < end && *p != ')')
+            p++;
+        p = skip_space(p + (p < end), end);
+    }
+    const char *name = p;
+    while (p < end && is_ident(*p))
+        p++;
+    PtxEntry scratch = {.text_start = text};
+    const char *body = read_directives(p, end, &scratch);
+    if (!body || p == name)
+        return body ? body + 1 : p;
+    *f = (Span){arena_strndup(arena, name, (size_t)(p - name)), scratch.body_at,
+                body_end(text, (size_t)(end - text), scratch.body_at)};
+    return text + f->end_at;
+}
+
 int report_ptx_scan(const char *text, size_t len, Arena *arena, PtxEntry **out)
 {
     const char *end = text + len;
-    int n = 0, cap = 8;
+    int n = 0, cap = 8, n_funcs = 0, funcs_cap = 0;
     PtxEntry *entries = ARENA_ARRAY(arena, PtxEntry, (size_t)cap);
+    Span *funcs = NULL;
+    NameList shared = {0};
     for (const char *p = skip_space(text, end); p < end; p = skip_space(p, end)) {
+        if (word_at(p, end, ".extern")) {
+            const char *q = skip_space(p + 7, end);
+            const char *name = word_at(q, end, ".shared") ? extern_shared_name(q + 7, end, arena)
+                                                          : NULL;
+            if (name)
+                push_name(&shared, name, arena);
+        }
+        if (word_at(p, end, ".func")) {
+            if (n_funcs == funcs_cap) {
+                int grown = funcs_cap ? funcs_cap * 2 : 8;
+                funcs = arena_grow(arena, funcs, (size_t)funcs_cap, (size_t)grown, sizeof *funcs);
+                funcs_cap = grown;
+            }
+            Span f = {0};
+            p = scan_func(text, p + 5, end, &f, arena);
+            if (f.name)
+                funcs[n_funcs++] = f;
+            continue;
+        }
         if (!word_at(p, end, ".entry")) {
             while (p < end && !isspace((unsigned char)*p) && *p != '/')
                 p++;
@@ -159,8 +280,9 @@ int report_ptx_scan(const char *text, size_t len, Arena *arena, PtxEntry **out)
             e->end_at = body_end(text, len, e->body_at);
             n++;
         }
-        p = body ? body + 1 : p;
+        p = body ? text + e->end_at : p;
     }
+    mark_extern_smem(text, entries, n, funcs, n_funcs, &shared, arena);
     *out = entries;
     return n;
 }

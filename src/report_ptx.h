@@ -7,12 +7,15 @@
 
 #include "arena.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct PtxEntry {
     const char *name;
     int maxntid, reqntid;  /* products of the dimensions; 0: absent */
     int minnctapersm, maxnreg;
+    bool extern_smem;      /* uses an .extern .shared array (dynamic shared
+                            * memory), itself or through functions it calls */
     const char *text_start;
     size_t start_at;       /* offset of the line that declares it */
     size_t body_at;        /* offset of the body's '{' */

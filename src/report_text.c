@@ -30,44 +30,64 @@ static void print_usage(const ReportEntry *e, FILE *out)
     fprintf(out, "  %s\n", sentence);
 }
 
+/* What the file's compiles and the dynamic shared memory leave open. */
+static void print_notes(const ReportEntry *e, FILE *out)
+{
+    char sentence[512];
+    if (e->kernel.absent_on)
+        fprintf(out, "  not in this file's compile for %s (the code tests __CUDA_ARCH__): "
+                     "reported only where it exists\n", e->kernel.absent_on);
+    if (report_dynamic_smem_note(e, sentence, sizeof sentence)) {
+        fputs("  ", out);
+        report_print_plain(out, sentence);
+        fputc('\n', out);
+    }
+}
+
 static void print_header(const ReportEntry *e, FILE *out, Style s)
 {
     const ArchLimits *a = e->target.arch;
-    fprintf(out, "%s%s%s (%s) on %s%s%s (%s, compute capability %d.%d", s.bold, e->kernel.name,
-            s.reset, e->kernel.file, s.bold, e->target.gpu ? e->target.gpu->name : e->target.sm_name,
+    char title[REPORT_TITLE_WIDTH * 3 + 8];
+    report_short_title(&e->kernel, title, sizeof title);
+    fprintf(out, "%s%s%s (%s) on %s%s%s (%s, compute capability %d.%d", s.bold, title, s.reset,
+            e->kernel.file, s.bold, e->target.gpu ? e->target.gpu->name : e->target.sm_name,
             s.reset, a->family, a->major, a->minor);
     if (e->target.gpu)
         fprintf(out, ", %s, %d SMs", e->target.sm_name, e->target.sm_count);
     fputs(")\n", out);
     print_usage(e, out);
-    const ReportKernel *k = &e->kernel;
-    if (!k->reqntid && !k->maxntid && !k->minnctapersm && !k->maxnreg)
-        return;
-    fputs("  launch bounds:", out);
-    if (k->reqntid || k->maxntid)
-        fprintf(out, " block size %s %d;", k->reqntid ? "fixed at" : "at most",
-                k->reqntid ? k->reqntid : k->maxntid);
-    if (k->minnctapersm > 0)
-        fprintf(out, " at least %d CTA%s per SM;", k->minnctapersm, k->minnctapersm == 1 ? "" : "s");
-    if (k->maxnreg)
-        fprintf(out, " at most %d registers;", k->maxnreg);
-    if (k->minnctapersm < 0)
-        fputs(" minimum CTAs per SM not recorded (a cubin keeps only the register cap it "
-              "implies);", out);
-    fputc('\n', out);
+    char bounds[256];
+    report_bounds_sentence(&e->kernel, bounds, sizeof bounds);
+    fprintf(out, "  launch bounds: %s\n", bounds);
+    print_notes(e, out);
+}
+
+/* Whether any row has dynamic shared memory: then a column shows it. */
+static bool rows_have_dynamic_smem(const ReportEntry *e)
+{
+    for (int i = 0; i < e->n_rows; i++)
+        if (e->rows[i].dynamic_smem)
+            return true;
+    return false;
 }
 
 static void print_table(const ReportEntry *e, FILE *out, Style s)
 {
+    bool dyn = rows_have_dynamic_smem(e);
     fprintf(out, "\n  1. Occupancy (CTAs per SM each resource allows)\n");
-    fprintf(out, "     %7s %6s %6s %6s %6s %8s %9s  %s\n", "threads", "regs", "smem", "warps",
-            "slots", "CTAs/SM", "occupancy", "limited by");
+    fprintf(out, "     %7s", "threads");
+    if (dyn)
+        fprintf(out, " %9s", "dyn smem");
+    fprintf(out, " %6s %6s %6s %6s %8s %9s  %s\n", "regs", "smem", "warps", "slots", "CTAs/SM",
+            "occupancy", "limited by");
     for (int i = 0; i < e->n_rows; i++) {
         const ReportRow *r = &e->rows[i];
         const char *on = i == e->selected ? s.bold : "", *off = i == e->selected ? s.reset : "";
-        char names[128];
+        char names[128], bytes[32];
         report_limiter_names(r->result.limited_by, names, sizeof names);
         fprintf(out, "   %s%s %7d", on, i == e->selected ? ">" : " ", r->threads);
+        if (dyn)
+            fprintf(out, " %9s", format_bytes(r->dynamic_smem, bytes, sizeof bytes));
         print_limit(out, r->result.limit[OCC_LIMITER_REGISTERS]);
         print_limit(out, r->result.limit[OCC_LIMITER_SHARED_MEMORY]);
         print_limit(out, r->result.limit[OCC_LIMITER_WARPS]);
@@ -106,12 +126,9 @@ static void print_tail(const ReportEntry *e, FILE *out)
               "and the last wave's fill\n", out);
         return;
     }
-    char from[48] = "";
-    if (e->work_from_launch)
-        snprintf(from, sizeof from, " (the launch block at line %d)", e->kernel.launch_line);
-    fprintf(out, "     work %llu%s: %llu CTAs of %d threads, the last with %llu (%.2f%% of the work)\n",
-            (unsigned long long)e->work, from, (unsigned long long)e->ctas, r->threads,
-            (unsigned long long)e->tail_threads, 100.0 * (double)e->tail_threads / (double)e->work);
+    char work[256];
+    report_work_sentence(e, work, sizeof work);
+    fprintf(out, "     %s\n", work);
     if (e->n_tails)
         fprintf(out, "     %-24s %5s %8s %6s %10s %7s\n", "product", "SMs", "waves", "full",
                 "last wave", "idle");
@@ -129,7 +146,8 @@ static void print_tail(const ReportEntry *e, FILE *out)
 static void print_bounds(const ReportEntry *e, FILE *out)
 {
     char advice[512], check[512];
-    fputs("\n  4. @launch / __launch_bounds__\n", out);
+    fprintf(out, "\n  4. %s\n", e->kernel.input == INPUT_SILK ? "@launch / __launch_bounds__"
+                                                              : "__launch_bounds__");
     if (!report_bounds_advice(e, advice, check, sizeof advice)) {
         fputs("     none\n", out);
         return;
@@ -156,10 +174,12 @@ static void print_code(const char *code, FILE *out)
 
 static void print_launch(const ReportEntry *e, FILE *out)
 {
-    char code[512];
+    char code[1024];
     fputs("\n  5. Host launch code\n", out);
-    report_silk_launch(e, code, sizeof code);
-    print_code(code, out);
+    if (e->kernel.input == INPUT_SILK) {
+        report_silk_launch(e, code, sizeof code);
+        print_code(code, out);
+    }
     report_cuda_launch(e, code, sizeof code);
     print_code(code, out);
     fputs("\n  6. Grid validity\n", out);

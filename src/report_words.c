@@ -10,6 +10,8 @@
  */
 #include "report_model.h"
 
+#include "demangle.h"
+
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -81,7 +83,7 @@ static void cap_check(const ReportEntry *e, char *buf, size_t size)
         snprintf(buf, size, "not compiled at that cap (more kernels to check than a report "
                             "compiles again; `--check-caps` checks them all): whether it "
                             "spills is unknown");
-    else if (!c->checked && e->kernel.usage.spill_stores < 0)
+    else if (!c->checked && e->kernel.input == INPUT_CUBIN)
         snprintf(buf, size, "not compiled at that cap (a cubin has no PTX to assemble again): "
                             "whether it spills is unknown");
     else if (!c->checked)
@@ -95,24 +97,31 @@ static void cap_check(const ReportEntry *e, char *buf, size_t size)
                  c->cap_registers);
 }
 
+/* Advice in the input's language: Silk's @launch beside CUDA's for a
+ * Silk kernel, CUDA's alone for CUDA code. */
 bool report_bounds_advice(const ReportEntry *e, char *advice, char *check, size_t size)
 {
     const CapAdvice *c = &e->cap;
     const ReportRow *r = report_selected(e);
-    check[0] = '\0';
+    bool silk = e->kernel.input == INPUT_SILK;
+    size_t used = 0;
+    check[0] = advice[0] = '\0';
     if (!r)
         return false;
     if (!c->applies) {
-        snprintf(advice, size, "registers do not hold occupancy back here: `__launch_bounds__(%d)` "
-                               "(or Silk's `@launch(%d)`) states the block size and needs no minimum",
-                 r->threads, r->threads);
+        append(advice, size, &used, "registers do not hold occupancy back here: "
+                                    "`__launch_bounds__(%d)` ", r->threads);
+        if (silk)
+            append(advice, size, &used, "(or Silk's `@launch(%d)`) ", r->threads);
+        append(advice, size, &used, "states the block size and needs no minimum");
         return true;
     }
-    snprintf(advice, size, "a cap of %d registers gives %d CTAs per SM, %.1f%% occupancy: "
-                           "`__launch_bounds__(%d, %d)`, or in Silk `@launch(%d, %d)` or "
-                           "`@launch(%d, 1, %d)`",
-             c->cap, c->min_blocks, 100.0 * c->occupancy, r->threads, c->min_blocks, r->threads,
-             c->min_blocks, r->threads, c->cap);
+    append(advice, size, &used, "a cap of %d registers gives %d CTAs per SM, %.1f%% occupancy: "
+                                "`__launch_bounds__(%d, %d)`",
+           c->cap, c->min_blocks, 100.0 * c->occupancy, r->threads, c->min_blocks);
+    if (silk)
+        append(advice, size, &used, ", or in Silk `@launch(%d, %d)` or `@launch(%d, 1, %d)`",
+               r->threads, c->min_blocks, r->threads, c->cap);
     cap_check(e, check, size);
     return true;
 }
@@ -120,23 +129,34 @@ bool report_bounds_advice(const ReportEntry *e, char *advice, char *check, size_
 void report_grid_sentence(const ReportEntry *e, char *buf, size_t size)
 {
     const ArchLimits *a = e->target.arch;
+    unsigned long long x = e->grid_x, y = e->grid_y;
     if (!e->have_work)
         snprintf(buf, size, "`gridDim.x` may be up to %d CTAs on %s", a->max_grid_x,
                  e->target.sm_name);
+    else if (e->work_rows && e->grid_valid)
+        snprintf(buf, size, "%llu x %llu CTAs: within `gridDim.x <= %d` and `gridDim.y <= %d`", x,
+                 y, a->max_grid_x, a->max_grid_y);
+    else if (e->work_rows)
+        snprintf(buf, size, "%llu x %llu CTAs: above `gridDim.x <= %d` or `gridDim.y <= %d`; use "
+                            "a grid-stride loop",
+                 x, y, a->max_grid_x, a->max_grid_y);
     else if (e->grid_valid)
         snprintf(buf, size, "%llu CTAs: within `gridDim.x <= %d`", (unsigned long long)e->ctas,
                  a->max_grid_x);
+    else if (y <= (unsigned long long)a->max_grid_y)
+        snprintf(buf, size, "%llu CTAs: above `gridDim.x <= %d`; use a 2-D grid (%llu x %llu) or "
+                            "a grid-stride loop",
+                 (unsigned long long)e->ctas, a->max_grid_x, x, y);
     else
-        snprintf(buf, size, "%llu CTAs: above `gridDim.x <= %d`; use a 2-D grid (%d x %llu) or a "
-                            "grid-stride loop",
-                 (unsigned long long)e->ctas, a->max_grid_x, a->max_grid_x,
-                 (unsigned long long)e->grid_y);
+        snprintf(buf, size, "%llu CTAs: above what a 2-D grid holds (`gridDim.x <= %d`, "
+                            "`gridDim.y <= %d`); use a grid-stride loop",
+                 (unsigned long long)e->ctas, a->max_grid_x, a->max_grid_y);
 }
 
 bool report_spill_sentence(const ReportEntry *e, const ReportRow *r, char *buf, size_t size)
 {
     const KernelUsage *u = &e->kernel.usage;
-    if (u->spill_stores < 0)
+    if (e->kernel.input == INPUT_CUBIN)
         snprintf(buf, size, "unknown: a cubin does not record them (`nvcc --ptxas-options=-v` "
                             "prints them)");
     else if (u->spill_stores || u->spill_loads)
@@ -173,7 +193,7 @@ void report_usage_sentence(const ReportEntry *e, char *buf, size_t size)
 {
     const KernelUsage *u = &e->kernel.usage;
     char st[32], dy[32];
-    bool cubin = u->spill_stores < 0; /* a cubin (or nvcc's) records no spills */
+    bool cubin = e->kernel.input == INPUT_CUBIN; /* a cubin records no spills */
     size_t used = 0;
     buf[0] = '\0';
     append(buf, size, &used, "%d registers per thread%s, %s static + %s dynamic shared memory, "
@@ -195,4 +215,65 @@ void report_print_plain(FILE *out, const char *sentence)
     for (; *sentence; sentence++)
         if (*sentence != '`')
             fputc(*sentence, out);
+}
+
+bool report_dynamic_smem_note(const ReportEntry *e, char *buf, size_t size)
+{
+    if (!e->dynamic_smem_unsized)
+        return false;
+    snprintf(buf, size, "dynamic shared memory: the kernel declares it (`extern __shared__`) and "
+                        "no `--dyn-smem` gave its size: the rows assume 0 B, an upper bound on "
+                        "occupancy");
+    return true;
+}
+
+void report_short_title(const ReportKernel *k, char *buf, size_t size)
+{
+    demangle_shorten(k->title, REPORT_TITLE_WIDTH, buf, size);
+}
+
+void report_bounds_sentence(const ReportKernel *k, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    if (k->reqntid || k->maxntid)
+        append(buf, size, &used, "block size %s %d", k->reqntid ? "fixed at" : "at most",
+               k->reqntid ? k->reqntid : k->maxntid);
+    if (k->minnctapersm > 0)
+        append(buf, size, &used, "%sat least %d CTA%s per SM", used ? "; " : "", k->minnctapersm,
+               k->minnctapersm == 1 ? "" : "s");
+    if (k->maxnreg)
+        append(buf, size, &used, "%sat most %d registers", used ? "; " : "", k->maxnreg);
+    /* A cubin keeps no minimum, only the register cap it implies; without
+     * a block-size bound there was none to keep. */
+    if (k->minnctapersm < 0 && (k->reqntid || k->maxntid))
+        append(buf, size, &used, "; minimum CTAs per SM not recorded (a cubin keeps only the "
+                                 "register cap it implies)");
+    if (!used)
+        append(buf, size, &used, "none");
+}
+
+void report_work_sentence(const ReportEntry *e, char *buf, size_t size)
+{
+    const ReportRow *r = report_selected(e);
+    size_t used = 0;
+    buf[0] = '\0';
+    if (e->work_rows)
+        append(buf, size, &used, "work %llu x %llu", (unsigned long long)e->work,
+               (unsigned long long)e->work_rows);
+    else
+        append(buf, size, &used, "work %llu", (unsigned long long)e->work);
+    if (e->work_from_launch)
+        append(buf, size, &used, " (the launch block at line %d)", e->kernel.launch_line);
+    if (e->work_rows)
+        append(buf, size, &used, ": %llu x %llu CTAs of %d x %d threads, %llu threads past the "
+                                 "right and bottom edges (%.2f%% of those launched)",
+               (unsigned long long)e->grid_x, (unsigned long long)e->grid_y, e->block_x,
+               e->block_y, (unsigned long long)e->tail_threads,
+               100.0 * (double)e->tail_threads / ((double)e->ctas * r->threads));
+    else
+        append(buf, size, &used, ": %llu CTAs of %d threads, the last with %llu (%.2f%% of the "
+                                 "work)",
+               (unsigned long long)e->ctas, r->threads, (unsigned long long)e->tail_threads,
+               100.0 * (double)e->tail_threads / (double)e->work);
 }

@@ -5,10 +5,10 @@
 # own `ptxas -v` and the CTAs per SM `silk-occ calc` computes from them;
 # a cubin reported for targets that cannot run it (and for its own without
 # a target); spills and the minimum CTAs per SM, which a cubin does not
-# record, shown as unknown; a golden text report of the cubin; and the
-# errors: no nvcc (exit 3), a file named .cubin that is not an ELF (exit
-# 2), a .cu that nvcc rejects (nvcc's message, exit 1, as for a .silk file
-# with errors), a bad --nvcc-flags.
+# record, shown as unknown (the .cu, measured on nvcc -ptx's PTX, has
+# them); a golden text report of the cubin; and the errors: no nvcc (exit
+# 3), a file named .cubin that is not an ELF (exit 2), a .cu that nvcc
+# rejects (nvcc's message, exit 2: an input error), a bad --nvcc-flags.
 # Without nvcc or ptxas the cases that need them are skipped (exit 77).
 # UPDATE=1 rewrites the golden file.  Run by make check, which sets
 # SILK_OCC, SILK_SRCDIR and CHECK_SCHEMA.
@@ -74,8 +74,8 @@ for input in "$cu" "$work/tile_sum.ptx" "$work/tile_sum.cubin"; do
     [ "$got" = "$regs $smem 256 $ctas" ] ||
         fail "$name: registers, smem, threads, CTAs/SM: $got; ptxas -v and calc: $regs $smem 256 $ctas"
     case $name in
-    *.ptx) want="0 0 2" ;;
-    *) want="null null null" ;; # a cubin records no spills nor .minnctapersm
+    *.cubin) want="null null null" ;; # a cubin records no spills nor .minnctapersm
+    *) want="0 0 2" ;;                # ptxas -v on the PTX (nvcc -ptx's, for .cu)
     esac
     got="$(json "$work/$name.json" spill_stores) $(json "$work/$name.json" spill_loads)"
     got="$got $(json "$work/$name.json" minnctapersm)"
@@ -110,12 +110,13 @@ expect 0 "" "$cubin" --format json
 # Without ptxas a cubin is still reported (it needs none).
 SILK_PTXAS=none expect 0 "" "$cubin" --arch sm_80
 
-# A .cu that nvcc rejects: nvcc's own message, exit 1; --nvcc-flags reach nvcc.
+# A .cu that nvcc rejects: nvcc's own message, exit 2 (an input error);
+# --nvcc-flags reach nvcc.
 printf '#ifndef N\n#error N is not defined\n#endif\nextern "C" __global__ void k(float *p) { p[0] = N; }\n' \
     >"$work/needs_n.cu"
 "$SILK_OCC" report "$work/needs_n.cu" --arch sm_80 >/dev/null 2>"$work/err"
 status=$?
-[ $status = 1 ] || fail "rejected .cu: exit $status, want 1"
+[ $status = 2 ] || fail "rejected .cu: exit $status, want 2"
 head -1 "$work/err" | grep -qx "$P nvcc rejected $work/needs_n.cu for sm_80:" ||
     fail "rejected .cu: first line $(head -1 "$work/err")"
 grep -q "error.*N is not defined" "$work/err" || fail "rejected .cu: nvcc's message not shown: $(cat "$work/err")"
