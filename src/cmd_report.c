@@ -147,7 +147,8 @@ static bool parse_dyn_smem(ReportOptions *o, const char *arg)
     for (int threads = 1; threads <= 1024; threads++) {
         uint64_t bytes;
         if (!size_expr_eval(o->dyn_smem, threads, (threads + 31) / 32, &bytes, error, sizeof error)) {
-            cli_error(COMMAND, "--dyn-smem '%s': at %d threads: %s", arg, threads, error);
+            cli_error(COMMAND, "--dyn-smem '%s': at %d thread%s: %s", arg, threads,
+                      threads == 1 ? "" : "s", error);
             return false;
         }
     }
@@ -358,8 +359,12 @@ static int measure(Run *r, PtxasReport *reports)
             while (len > 0 && text[len - 1] == '\n')
                 len--;
             bool silk = s->kind == INPUT_SILK;
-            cli_error(COMMAND, "ptxas rejected %s for %s%s:\n%.*s", s->path, archs[i],
-                      silk ? " (the compiler's PTX: a compiler bug)" : "", len, text);
+            if (len == 0 && run[i].exit_status > 128)
+                cli_error(COMMAND, "ptxas crashed (signal %d) on %s for %s%s", run[i].exit_status - 128,
+                          s->path, archs[i], silk ? " (the compiler's PTX: a compiler bug)" : "");
+            else
+                cli_error(COMMAND, "ptxas rejected %s for %s%s:\n%.*s", s->path, archs[i],
+                          silk ? " (the compiler's PTX: a compiler bug)" : "", len, text);
             return silk ? EXIT_FINDINGS : EXIT_USAGE;
         }
     return EXIT_OK;

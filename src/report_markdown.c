@@ -155,20 +155,25 @@ static void limit_cell(int limit, char *buf, size_t size)
         snprintf(buf, size, "%d", limit);
 }
 
-static void print_row(const ReportRow *r, bool selected, FILE *out)
+/* One row; with `dyn`, a column of its dynamic shared memory after the
+ * block size. */
+static void print_row(const ReportRow *r, bool selected, bool dyn, FILE *out)
 {
-    char cells[8][128];
-    snprintf(cells[0], sizeof cells[0], "%d", r->threads);
-    limit_cell(r->result.limit[OCC_LIMITER_REGISTERS], cells[1], sizeof cells[1]);
-    limit_cell(r->result.limit[OCC_LIMITER_SHARED_MEMORY], cells[2], sizeof cells[2]);
-    limit_cell(r->result.limit[OCC_LIMITER_WARPS], cells[3], sizeof cells[3]);
-    limit_cell(r->result.limit[OCC_LIMITER_BLOCKS], cells[4], sizeof cells[4]);
-    snprintf(cells[5], sizeof cells[5], "%d", r->result.active_blocks);
-    percent(cells[6], sizeof cells[6], occ_occupancy(&r->result));
-    report_limiter_names(r->result.limited_by, cells[7], sizeof cells[7]);
+    char cells[9][128];
+    int n = 0;
+    snprintf(cells[n++], sizeof cells[0], "%d", r->threads);
+    if (dyn)
+        format_bytes(r->dynamic_smem, cells[n++], sizeof cells[0]);
+    limit_cell(r->result.limit[OCC_LIMITER_REGISTERS], cells[n++], sizeof cells[0]);
+    limit_cell(r->result.limit[OCC_LIMITER_SHARED_MEMORY], cells[n++], sizeof cells[0]);
+    limit_cell(r->result.limit[OCC_LIMITER_WARPS], cells[n++], sizeof cells[0]);
+    limit_cell(r->result.limit[OCC_LIMITER_BLOCKS], cells[n++], sizeof cells[0]);
+    snprintf(cells[n++], sizeof cells[0], "%d", r->result.active_blocks);
+    percent(cells[n++], sizeof cells[0], occ_occupancy(&r->result));
+    report_limiter_names(r->result.limited_by, cells[n++], sizeof cells[0]);
     const char *mark = selected ? "**" : "";
     fputc('|', out);
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < n; i++) {
         fprintf(out, " %s", mark);
         md_text(out, cells[i]);
         fprintf(out, "%s |", mark);
@@ -183,14 +188,17 @@ static void print_table(const ReportEntry *e, FILE *out)
                 e->target.sm_name);
         return;
     }
-    fputs("\n### 1. Occupancy\n\n"
-          "CTAs per SM each resource allows; the selected block size in bold.\n\n"
-          "| threads | registers | shared memory | warp slots | CTA slots | CTAs/SM | occupancy "
-          "| limited by |\n"
-          "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
-          out);
+    bool dyn = false;
     for (int i = 0; i < e->n_rows; i++)
-        print_row(&e->rows[i], i == e->selected, out);
+        dyn |= e->rows[i].dynamic_smem > 0;
+    fprintf(out, "\n### 1. Occupancy\n\n"
+                 "CTAs per SM each resource allows; the selected block size in bold.\n\n"
+                 "| threads |%s registers | shared memory | warp slots | CTA slots | CTAs/SM | "
+                 "occupancy | limited by |\n"
+                 "| ---: |%s ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
+            dyn ? " dynamic smem |" : "", dyn ? " ---: |" : "");
+    for (int i = 0; i < e->n_rows; i++)
+        print_row(&e->rows[i], i == e->selected, dyn, out);
 }
 
 /* ---- 2. the selection --------------------------------------------------------- */

@@ -68,13 +68,15 @@ static int permitted_sizes(const ReportEntry *e, const ReportSettings *s, int *s
     return n;
 }
 
-/* The dynamic shared memory of a CTA of `threads`: --dyn-smem, unless the
- * kernel sizes its own (Silk's @smem).  The expression was checked over
- * every block size when it was read, so it evaluates here. */
+/* The dynamic shared memory of a CTA of `threads`: Silk's @smem, or
+ * --dyn-smem for a kernel that declares dynamic shared memory (a launch
+ * that gives it to one that does not only wastes it, as the launch guide
+ * says).  The expression was checked over every block size when it was
+ * read, so it evaluates here. */
 static uint64_t dynamic_smem_at(const ReportEntry *e, const ReportSettings *s, int threads)
 {
     uint64_t bytes = e->kernel.dynamic_smem;
-    if (s->dyn_smem && bytes == 0) {
+    if (s->dyn_smem && bytes == 0 && e->kernel.extern_smem) {
         int warp = e->target.arch->warp_size;
         bool ok = size_expr_eval(s->dyn_smem, threads, (threads + warp - 1) / warp, &bytes, NULL, 0);
         assert(ok);

@@ -30,6 +30,18 @@ expect 2 "$P sm_70: not a target of the compiler and ptxas (sm_75 and later)" \
     examples/saxpy.silk --arch sm_90,sm_70
 expect 2 "$P --arch, --gpu and --all: give one of them" examples/saxpy.silk --arch sm_90 --gpu l4
 expect 2 "$P --block-sizes: '2000' is too large (at most 1024)" examples/saxpy.silk --block-sizes 2000
+expect 2 "$P --block-sizes: at most 10 more sizes" examples/saxpy.silk --block-sizes 1,2,3,4,5,6,7,8,9,10,11
+expect 2 "$P --dyn-smem '4*thread': 1:3: unknown name 'thread' (the names are 'threads' and 'warps')" \
+    examples/saxpy.silk --dyn-smem '4*thread'
+expect 2 "$P --dyn-smem '(1': 1:3: missing ')' to close the '(' at 1:1" examples/saxpy.silk --dyn-smem '(1'
+expect 2 "$P --dyn-smem '4*threads-4096': at 1 thread: 1:10: 4 - 4096 is negative" \
+    examples/saxpy.silk --dyn-smem '4*threads-4096'
+expect 2 "$P --dyn-smem '8192/(threads-1)': at 1 thread: 1:5: division by zero (8192 / 0)" \
+    examples/saxpy.silk --dyn-smem '8192/(threads-1)'
+expect 2 "$P --work: '0' is too small (at least 1)" examples/saxpy.silk --work 0x5
+expect 2 "$P --work: '' is not a number" examples/saxpy.silk --work 5x
+expect 2 "$P --work 100000000x100000000: more than 2^53 work items" \
+    examples/saxpy.silk --work 100000000x100000000
 expect 2 "$P --block-sizes: 'x' is not a number" examples/saxpy.silk --block-sizes 64,x
 expect 2 "$P --format: 'xml' is not a format (text, json, csv, markdown)" examples/saxpy.silk --format xml
 expect 2 "$P --format: 'md' is not a format (text, json, csv, markdown)" examples/saxpy.silk --format md
@@ -97,6 +109,15 @@ for k in free_saxpy bounded_saxpy fixed_saxpy; do
     grep -q "^  $want registers per thread (ptxas -v)" "$work/out" ||
         fail "$k: ptxas -v says $want registers; the report: $(sed -n 2p "$work/out")"
 done
+# C++ kernels: --kernel matches the symbol, the demangled name or the
+# name a launch uses; the error lists the launch names.
+dyn=tests/report/inputs/dynamic.ptx
+for glob in '_Z5scale*' 'void scale<8>(float\*, int)' 'scale<*>'; do
+    expect 0 "" "$dyn" --arch sm_80 --kernel "$glob"
+    [ "$(grep -c ') on sm_80 (' "$work/out")" = 1 ] && grep -q '^void scale<8>(float\*, int) ' "$work/out" ||
+        fail "--kernel '$glob': want only scale<8>: $(grep ') on sm_80 (' "$work/out")"
+done
+expect 2 "$P --kernel: no kernel matches 'nope' (the kernels: scale<8>, plain)" "$dyn" --arch sm_80 --kernel nope
 # --kernel takes a glob: two of the three.
 "$SILK_OCC" report "$ptx" --arch sm_86 --kernel '*ed_saxpy' | grep -c "^[a-z_]* (tests" >"$work/n"
 [ "$(cat "$work/n")" = 2 ] || fail "--kernel '*ed_saxpy' matched $(cat "$work/n") kernels, want 2"

@@ -24,6 +24,7 @@
 # Run by make check, which sets SILK_OCC, SILK_SRCDIR, CHECK_SCHEMA and
 # CHECK_CSV.
 set -u
+set -f # the cases' arguments hold globs (--kernel, --dyn-smem) for silk-occ, not the shell
 : "${SILK_OCC:?}" "${SILK_SRCDIR:?}" "${CHECK_SCHEMA:?}" "${CHECK_CSV:?}"
 cd "$SILK_SRCDIR" || exit 99
 golden=tests/report/golden
@@ -41,6 +42,10 @@ cases() {
     echo "estimated|none|examples/sgemm.silk --arch sm_80 --work 4096"
     # without --work: each kernel's work from its launch block's constant grid
     echo "launch-grid||examples/saxpy.silk examples/sgemm.silk --gpu h100-sxm,l4"
+    # C++ kernels, dynamic shared memory over the block size, a .maxntid
+    # that is no candidate, a 2-D work; then the same unsized: an upper bound
+    echo "dynamic-ptx||tests/report/inputs/dynamic.ptx --gpu h100-sxm,a100-80gb --dyn-smem 4*threads+256 --work 4096x2048"
+    echo "dynamic-unsized||tests/report/inputs/dynamic.ptx --arch sm_80 --kernel scale<8>"
 }
 
 have_ptxas=yes
@@ -93,7 +98,7 @@ done
 # so the same kernels and targets; a bare architecture in "estimated"):
 # golden CASE.csv and CASE.md, and each CSV read back with libcsv and
 # compared cell by cell with the case's JSON by check_csv.
-FORMAT_CASES="histogram reduce saxpy sgemm stencil transpose kernels-ptx pressure launch-grid estimated"
+FORMAT_CASES="histogram reduce saxpy sgemm stencil transpose kernels-ptx pressure launch-grid estimated dynamic-ptx"
 run_formats() { # name ptxas args...
     name=$1 ptxas=$2
     shift 2

@@ -4,7 +4,8 @@
  * (.maxntid and .reqntid as the product of their dimensions,
  * .minnctapersm, .maxnreg), entries in comments and declarations without
  * a body ignored, and the copy with one entry's .maxnreg set, an old
- * directive blanked.
+ * directive blanked; which entries use dynamic shared memory (an
+ * .extern .shared array named in the body or in a function it calls).
  */
 #include "arena.h"
 #include "report_ptx.h"
@@ -39,6 +40,42 @@ START_TEST(scans_entries_and_directives)
     ck_assert_str_eq(e[2].name, "third");
     ck_assert_int_eq(e[2].maxntid + e[2].reqntid + e[2].maxnreg + e[2].minnctapersm, 0);
     ck_assert_int_eq(PTX[e[2].body_at], '{');
+    arena_free(arena);
+}
+END_TEST
+
+/* As nvcc -ptx writes them: module-scope arrays, static and extern; an
+ * entry that uses the extern one directly, one through two calls, one
+ * that only uses the static array, one that names a longer identifier
+ * starting with the extern's name. */
+static const char *const DYN_PTX =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".extern .shared .align 16 .b8 dyn[];\n"
+    ".shared .align 4 .b8 fixed[64];\n"
+    ".func  (.param .b32 func_retval0) inner(\n\t.param .b32 inner_param_0\n)\n{\n"
+    "\tmov.u32 \t%r1, dyn;\n\tst.param.b32 [func_retval0], %r1;\n\tret;\n}\n"
+    ".func outer()\n{\n\tcall.uni (retval0), inner, (param0);\n\tret;\n}\n"
+    ".visible .entry direct()\n{\n\tld.shared.f64 \t%fd1, [dyn+8];\n\tret;\n}\n"
+    ".visible .entry through_calls()\n{\n\tcall.uni outer, ();\n\tret;\n}\n"
+    ".visible .entry static_only()\n{\n\tmov.u32 \t%r3, fixed;\n\tret;\n}\n"
+    ".visible .entry similar_name()\n{\n\tmov.u32 \t%r3, dynamo;\n\tret;\n}\n";
+
+START_TEST(finds_dynamic_shared_memory)
+{
+    Arena *arena = arena_new();
+    PtxEntry *e;
+    ck_assert_int_eq(report_ptx_scan(DYN_PTX, strlen(DYN_PTX), arena, &e), 4);
+    ck_assert_str_eq(e[0].name, "direct");
+    ck_assert(e[0].extern_smem);
+    ck_assert_str_eq(e[1].name, "through_calls");
+    ck_assert(e[1].extern_smem);
+    ck_assert_str_eq(e[2].name, "static_only");
+    ck_assert(!e[2].extern_smem);
+    ck_assert_str_eq(e[3].name, "similar_name");
+    ck_assert(!e[3].extern_smem);
+    /* Without an extern array no entry uses one. */
+    ck_assert_int_eq(report_ptx_scan(PTX, strlen(PTX), arena, &e), 3);
+    ck_assert(!e[0].extern_smem && !e[1].extern_smem && !e[2].extern_smem);
     arena_free(arena);
 }
 END_TEST
@@ -94,6 +131,7 @@ static Suite *report_ptx_suite(void)
     Suite *s = suite_create("report_ptx");
     TCase *tc = tcase_create("scan");
     tcase_add_test(tc, scans_entries_and_directives);
+    tcase_add_test(tc, finds_dynamic_shared_memory);
     tcase_add_test(tc, sets_a_register_cap);
     tcase_add_test(tc, caps_several_and_leaves_out_the_rest);
     suite_add_tcase(s, tc);
