@@ -1,6 +1,6 @@
 /*
  * report_json.c: `silk-occ report --format json`, one object (schema
- * "silk-occ/report/1", docs/report-schema.md) with a "reports" array, one
+ * "silk-occ/report/2", docs/report-schema.md) with a "reports" array, one
  * element per kernel x target holding every number of the text report.
  * Occupancy rows are written by calc's row writer, so their keys are
  * those of `silk-occ calc` JSON.
@@ -195,7 +195,7 @@ static void add_extras(cJSON *o, const ReportEntry *e)
 int report_write_json(const ReportModel *m, FILE *out)
 {
     cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "schema", "silk-occ/report/1");
+    cJSON_AddStringToObject(root, "schema", "silk-occ/report/2");
     cJSON *reports = cJSON_AddArrayToObject(root, "reports");
     for (int i = 0; i < m->n_entries; i++) {
         const ReportEntry *e = &m->entries[i];
