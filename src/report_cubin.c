@@ -156,7 +156,7 @@ bool report_cubin_archs(char *const files[], int n, char *buf, size_t size)
 /* What a failed nvcc_ptx_targets means for the user: a missing nvcc is
  * the environment's fault, a rejected file the input's. */
 static int nvcc_failed(const char *path, const char *nvcc, int status, const PtxasReport *out,
-                       const Target *targets, int n)
+                       const char *const *archs, int n)
 {
     if (status == PTXAS_NOT_STARTED) {
         cli_error(COMMAND, "cannot start %s: %s", nvcc, strerror(errno));
@@ -169,8 +169,68 @@ static int nvcc_failed(const char *path, const char *nvcc, int status, const Ptx
     int len = (int)strlen(text);
     while (len > 0 && text[len - 1] == '\n')
         len--;
-    cli_error(COMMAND, "nvcc rejected %s for %s:\n%.*s", path, targets[i].sm_name, len, text);
+    cli_error(COMMAND, "nvcc rejected %s for %s:\n%.*s", path, archs[i], len, text);
     return EXIT_USAGE;
+}
+
+/* Target i reads what an earlier target j of the same architecture read. */
+static void share_target(ReportSource *s, int i, int j)
+{
+    s->ptx_paths[i] = s->ptx_paths[j];
+    s->ptx_texts[i] = s->ptx_texts[j];
+    s->ptx_lens[i] = s->ptx_lens[j];
+    s->entries[i] = s->entries[j];
+    s->n_entries[i] = s->n_entries[j];
+    s->kernels[i] = s->kernels[j];
+    s->n_kernels[i] = s->n_kernels[j];
+}
+
+/* nvcc -ptx once per distinct architecture of the targets (two products
+ * of one architecture compile alike), into a directory of this input's
+ * own under `tmpdir`; each target then reads its architecture's PTX. */
+static int compile_to_ptx(const char *path, const char *nvcc, char **flags, int n_flags,
+                          const Target *targets, int n, const char *tmpdir, Arena *arena,
+                          ReportSource *s)
+{
+    const char **archs = ARENA_ARRAY(arena, const char *, (size_t)n);
+    const char **ptx_paths = ARENA_ARRAY(arena, const char *, (size_t)n);
+    PtxasReport *runs = ARENA_ARRAY(arena, PtxasReport, (size_t)n);
+    int *job = ARENA_ARRAY(arena, int, (size_t)n), n_jobs = 0;
+    for (int i = 0; i < n; i++) {
+        job[i] = 0;
+        while (job[i] < n_jobs && strcmp(archs[job[i]], targets[i].sm_name) != 0)
+            job[i]++;
+        if (job[i] == n_jobs)
+            archs[n_jobs++] = targets[i].sm_name;
+    }
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s/cu%p", tmpdir, (void *)s);
+    if (mkdir(dir, 0700) != 0) {
+        cli_error(COMMAND, "cannot make %s: %s", dir, strerror(errno));
+        return EXIT_ENVIRONMENT;
+    }
+    int status = nvcc_ptx_targets(nvcc, path, flags, n_flags, archs, n_jobs, dir, arena,
+                                  ptx_paths, runs);
+    if (status != 0)
+        return nvcc_failed(path, nvcc, status, runs, archs, n_jobs);
+    for (int i = 0; i < n; i++) {
+        int first = 0;
+        while (job[first] != job[i])
+            first++;
+        if (first < i) {
+            share_target(s, i, first);
+            continue;
+        }
+        size_t len;
+        char *text = report_read_file(ptx_paths[job[i]], arena, &len);
+        if (!text) {
+            cli_error(COMMAND, "%s: cannot read nvcc's PTX for %s: %s", path, archs[job[i]],
+                      strerror(errno ? errno : EIO));
+            return EXIT_ENVIRONMENT;
+        }
+        report_use_ptx(s, i, ptx_paths[job[i]], text, len, arena);
+    }
+    return EXIT_OK;
 }
 
 int report_load_cuda(const char *path, const char *nvcc_flags, const Target *targets, int n,
@@ -192,30 +252,5 @@ int report_load_cuda(const char *path, const char *nvcc_flags, const Target *tar
         cli_error(COMMAND, "%s: cannot read: %s", path, strerror(errno));
         return EXIT_USAGE;
     }
-    const char **archs = ARENA_ARRAY(arena, const char *, (size_t)n);
-    const char **ptx_paths = ARENA_ARRAY(arena, const char *, (size_t)n);
-    PtxasReport *runs = ARENA_ARRAY(arena, PtxasReport, (size_t)n);
-    for (int i = 0; i < n; i++)
-        archs[i] = targets[i].sm_name;
-    /* One directory per input, so two .cu files' PTX never meet. */
-    char dir[4200];
-    snprintf(dir, sizeof dir, "%s/cu%p", tmpdir, (void *)s);
-    if (mkdir(dir, 0700) != 0) {
-        cli_error(COMMAND, "cannot make %s: %s", dir, strerror(errno));
-        return EXIT_ENVIRONMENT;
-    }
-    int status = nvcc_ptx_targets(nvcc, path, flags, n_flags, archs, n, dir, arena, ptx_paths, runs);
-    if (status != 0)
-        return nvcc_failed(path, nvcc, status, runs, targets, n);
-    for (int i = 0; i < n; i++) {
-        size_t len;
-        char *text = report_read_file(ptx_paths[i], arena, &len);
-        if (!text) {
-            cli_error(COMMAND, "%s: cannot read nvcc's PTX for %s: %s", path, archs[i],
-                      strerror(errno ? errno : EIO));
-            return EXIT_ENVIRONMENT;
-        }
-        report_use_ptx(s, i, ptx_paths[i], text, len, arena);
-    }
-    return EXIT_OK;
+    return compile_to_ptx(path, nvcc, flags, n_flags, targets, n, tmpdir, arena, s);
 }
