@@ -10,9 +10,12 @@
  *     e_flags bits 8-15 when EI_ABIVERSION is 8 or more (0x4b04 for sm_75,
  *     0x5a04 for sm_90 and sm_90a, 0x6402 for sm_100, 0x7902 for sm_121);
  *     older toolkits (ABI version 7: EF_CUDA_SM(x) = x) kept it in bits 0-7.
- *   - Entry functions are the FUNC symbols with STO_CUDA_ENTRY (0x10) in
- *     st_other; device functions ("$kA$helper", or "helper" under -c) lack
- *     it.  Their order in .symtab is the order ptxas -v prints them.
+ *   - Entry functions are the defined FUNC symbols with STO_CUDA_ENTRY
+ *     (0x10) in st_other; device functions ("$kA$helper", or "helper"
+ *     under -c) lack it.  Their order in .symtab is the order ptxas -v
+ *     prints them.  A relocatable cubin also has undefined ones (st_shndx
+ *     0): the child of a device-side launch (extern __global__), not a
+ *     kernel of this file.
  *   - .nv.info sections are a list of attributes: a format byte, an
  *     attribute byte, then for format 1 (NVAL) two zero bytes, for 2 (BVAL)
  *     a value byte and a pad byte, for 3 (HVAL) a u16 value, for 4 (SVAL) a
@@ -29,11 +32,17 @@
  *     EIATTR_REQNTID (0x10, SVAL 3 x u32), EIATTR_MAXREG_COUNT (0x1b, HVAL:
  *     the register cap, 255 when none) and EIATTR_NUM_BARRIERS (0x4c, BVAL:
  *     the count ptxas -v prints as "used N barriers"; absent when 0).
- *   - .nv.shared.NAME (NOBITS) is the kernel's static shared window;
+ *   - .nv.shared.NAME is the kernel's static shared window;
  *     .nv.constant0.NAME its constant bank 0 (what ptxas -v prints as
  *     cmem[0] before sm_90, where it stopped printing it).  Each names its
  *     kernel twice: by the suffix, and by sh_info, the index of .text.NAME,
  *     which is the kernel symbol's st_shndx.  Both must agree.
+ *   - The shared window is NOBITS in an executable, SHT_CUDA_SHARED
+ *     (0x7000000a) in a relocatable cubin, where .nv.global is
+ *     SHT_CUDA_GLOBAL (0x70000007).  Neither holds file data, and ptxas -c
+ *     gives them the offset of the next section, which may be the end of
+ *     the file (a 32 KiB window in a 12 KiB file).  So a section's extent
+ *     is checked against the file only when its bytes are read.
  *
  * Shared memory.  Up to sm_89 the size of .nv.shared.NAME is ptxas -v's
  * "bytes smem".  From sm_90 on, in an executable cubin (ET_EXEC, from ptxas
@@ -76,6 +85,9 @@ enum {
     SHT_SYMTAB = 2,
     SHT_NOBITS = 8,
     SHT_CUDA_INFO = 0x70000000,
+    SHT_CUDA_GLOBAL = 0x70000007, /* .nv.global under -c: no file data */
+    SHT_CUDA_SHARED = 0x7000000a, /* .nv.shared.NAME under -c: no file data */
+    SHN_UNDEF = 0,
     STT_FUNC = 2,
     STO_CUDA_ENTRY = 0x10,
     /* the attributes read (EIATTR_*) */
@@ -158,6 +170,26 @@ static const char *string_at(const Elf *elf, const Section *s, uint64_t offset)
     return memchr(start, '\0', (size_t)(s->size - offset)) ? start : NULL;
 }
 
+enum { NAME_SHOWN = 96 };
+
+/* `name` as an error line may show it: at most NAME_SHOWN - 4 bytes, each
+ * control byte as '?', "..." when cut.  Names come from the file, and a
+ * hostile one must not break the one line of error text. */
+static const char *printable(const char *name, char shown[NAME_SHOWN])
+{
+    size_t n = 0;
+    for (; name[n] && n < NAME_SHOWN - 4; n++) {
+        unsigned char c = (unsigned char)name[n];
+        shown[n] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+    }
+    if (name[n]) {
+        memcpy(shown + n, "...", 3);
+        n += 3;
+    }
+    shown[n] = '\0';
+    return shown;
+}
+
 /* ---- the headers ------------------------------------------------------------ */
 
 /* The SM number from e_flags: bits 8-15 from ABI version 8 (CUDA 12.8
@@ -197,6 +229,31 @@ static bool read_header(Elf *elf)
     return phsize == 0 || check_extent(elf, "program header table", phoff, phsize);
 }
 
+/* Whether section `s` holds bytes of the file.  NOBITS sections (and, in
+ * relocatable cubins, the CUDA types of the uninitialised global and the
+ * shared windows: .nv.global, .nv.shared.*) only give a size:
+ * ptxas -c writes a 32 KiB .nv.shared.NAME with an sh_offset near the end
+ * of a 3 KiB file, which is no corruption. */
+static bool has_bytes(const Section *s)
+{
+    return s->type != SHT_NOBITS && s->type != SHT_CUDA_GLOBAL && s->type != SHT_CUDA_SHARED;
+}
+
+/* Checks, before any of its bytes are read, that section `index` lies in
+ * the file.  Only the sections read are checked (string and symbol
+ * tables, .nv.info, relocations, the call graph): a window section's
+ * offset means nothing, whatever type a new toolkit gives it. */
+static bool check_section(Elf *elf, unsigned index)
+{
+    const Section *s = &elf->sections[index];
+    if (!has_bytes(s))
+        return fail(elf, "section %u holds no file data (type 0x%x) where data is needed", index,
+                    (unsigned)s->type);
+    char what[32];
+    snprintf(what, sizeof what, "section %u", index);
+    return check_extent(elf, what, s->offset, s->size);
+}
+
 static bool read_sections(Elf *elf, Arena *arena)
 {
     const unsigned char *h = elf->data;
@@ -214,17 +271,13 @@ static bool read_sections(Elf *elf, Arena *arena)
     elf->n_sections = count;
     for (unsigned i = 0; i < count; i++) {
         const unsigned char *p = elf->data + shoff + (uint64_t)i * entsize;
-        Section *s = &elf->sections[i];
-        *s = (Section){.name = read32(p), .type = read32(p + 4), .flags = read64(p + 8),
-                       .offset = read64(p + 24), .size = read64(p + 32),
-                       .link = read32(p + 40), .info = read32(p + 44)};
-        char what[32];
-        snprintf(what, sizeof what, "section %u", i);
-        if (s->type != SHT_NOBITS && !check_extent(elf, what, s->offset, s->size))
-            return false;
+        elf->sections[i] = (Section){.name = read32(p), .type = read32(p + 4),
+                                     .flags = read64(p + 8), .offset = read64(p + 24),
+                                     .size = read64(p + 32), .link = read32(p + 40),
+                                     .info = read32(p + 44)};
     }
     elf->names = &elf->sections[names];
-    return true;
+    return check_section(elf, names);
 }
 
 /* A section's name; NULL (with the error set) when it does not read. */
@@ -281,10 +334,12 @@ static const Section *find_symtab(Elf *elf)
 static bool read_symbols(Elf *elf, Arena *arena, Kernels *k)
 {
     const Section *symtab = find_symtab(elf);
-    if (!symtab)
+    if (!symtab || !check_section(elf, (unsigned)(symtab - elf->sections)))
         return false;
     if (symtab->link >= elf->n_sections)
         return fail(elf, "symbol table's string table index %u out of range", symtab->link);
+    if (!check_section(elf, symtab->link))
+        return false;
     const Section *strings = &elf->sections[symtab->link];
     size_t count = (size_t)(symtab->size / SYMBOL_SIZE);
     k->by_symbol = ARENA_ARRAY(arena, int, count ? count : 1);
@@ -294,13 +349,19 @@ static bool read_symbols(Elf *elf, Arena *arena, Kernels *k)
         const unsigned char *p = elf->data + symtab->offset + i * SYMBOL_SIZE;
         unsigned shndx = read16(p + 6);
         k->by_symbol[i] = -1;
-        if ((p[4] & 0xf) != STT_FUNC || !(p[5] & STO_CUDA_ENTRY))
+        /* An undefined entry is a kernel of another file: the parent of a
+         * device-side launch under -rdc (extern __global__ child) names
+         * its child so.  It has no code here, and no figures. */
+        if ((p[4] & 0xf) != STT_FUNC || !(p[5] & STO_CUDA_ENTRY) || shndx == SHN_UNDEF)
             continue;
         const char *name = string_at(elf, strings, read32(p));
         if (!name || !*name)
             return fail(elf, "entry function symbol %zu has no readable name", i);
-        if (shndx == 0 || shndx >= elf->n_sections)
-            return fail(elf, "entry function %s: section index %u out of range", name, shndx);
+        if (shndx >= elf->n_sections) {
+            char shown[NAME_SHOWN];
+            return fail(elf, "entry function %s: section index %u out of range",
+                        printable(name, shown), shndx);
+        }
         k->by_symbol[i] = k->n;
         k->by_section[shndx] = k->n;
         add_kernel(k, arena, name, shndx);
@@ -335,7 +396,9 @@ static bool next_attr(Elf *elf, const Section *s, const char *name, uint64_t *po
         }
     }
     if (left < 4 || a->format < 1 || a->format > 4 || length > left) {
-        fail(elf, "malformed attribute at byte %llu of %s", (unsigned long long)*pos, name);
+        char shown[NAME_SHOWN];
+        fail(elf, "malformed attribute at byte %llu of %s", (unsigned long long)*pos,
+             printable(name, shown));
         *pos = UINT64_MAX; /* tells the caller it was an error */
         return false;
     }
@@ -402,6 +465,8 @@ static void kernel_attr(const Attr *a, KernelUsage *u, CubinKernel *d)
 static bool read_info(Elf *elf, const Section *s, const char *name, Kernels *k, int kernel,
                       size_t n_symbols)
 {
+    if (!check_section(elf, (unsigned)(s - elf->sections)))
+        return false;
     uint64_t pos = 0;
     Attr a;
     while (next_attr(elf, s, name, &pos, &a)) {
@@ -485,8 +550,10 @@ static bool finish_kernel(Elf *elf, const Kernels *k, int i)
     const Section *text = &elf->sections[k->section[i]];
     if (u->registers < 0 && text->info >> 24)
         u->registers = (int)(text->info >> 24);
-    if (u->registers < 0)
-        return fail(elf, "no register count for entry function %s", u->name);
+    if (u->registers < 0) {
+        char shown[NAME_SHOWN];
+        return fail(elf, "no register count for entry function %s", printable(u->name, shown));
+    }
     if (u->barriers < 0)
         u->barriers = (int)(text->flags >> 20 & 0x7f);
     u->max_threads = thread_count(d->max_threads_dim[0] ? d->max_threads_dim : d->req_threads_dim);

@@ -20,9 +20,18 @@
  *   - the "a"/"f" suffix of the target (sm_90a): e_flags holds the SM
  *     number only, so the report says "sm_90" (the limits are the same).
  *
- * Every offset and size is checked against the file: a truncated, corrupt
- * or hostile file gives one line of error text, never a crash or a read
- * outside `data`.  Nothing here prints.
+ * Relocatable cubins (nvcc -cubin -rdc=true, nvcc -dc -cubin, ptxas -c:
+ * ET_REL) read as executable ones do, with three differences: their
+ * .nv.shared.NAME windows have type SHT_CUDA_SHARED, not NOBITS, with an
+ * sh_offset that may lie past the end of the file (no section is checked
+ * against the file unless its bytes are read); they name functions and
+ * kernels of other files as undefined symbols, which are skipped (a
+ * kernel is a defined entry function); and their figures are ptxas -c's,
+ * the kernel's own.
+ *
+ * Every offset and size read is checked against the file: a truncated,
+ * corrupt or hostile file gives one line of error text, never a crash or
+ * a read outside `data`.  Nothing here prints.
  */
 #ifndef SILK_CUBIN_H
 #define SILK_CUBIN_H
