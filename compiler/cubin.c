@@ -16,6 +16,14 @@
  *     prints them.  A relocatable cubin also has undefined ones (st_shndx
  *     0): the child of a device-side launch (extern __global__), not a
  *     kernel of this file.
+ *   - Relocatable cubins only: dynamic shared memory (extern __shared__
+ *     T s[]) is an undefined symbol with STO_CUDA_SHARED (0x40) and size
+ *     0, and each function that addresses it has a relocation against it
+ *     in .rel.text.NAME (sm_75 to sm_89) or .rela.text.NAME (sm_90 on);
+ *     .nv.callgraph lists calls as [u32 caller, u32 callee] symbol pairs
+ *     after a [0, 0xffffffff] header (cuobjdump -elf prints them as
+ *     <caller,callee>), a callee of another file being undefined.  An
+ *     executable cubin keeps no trace of dynamic shared memory (cubin.h).
  *   - .nv.info sections are a list of attributes: a format byte, an
  *     attribute byte, then for format 1 (NVAL) two zero bytes, for 2 (BVAL)
  *     a value byte and a pad byte, for 3 (HVAL) a u16 value, for 4 (SVAL) a
@@ -83,13 +91,17 @@ enum {
     ET_REL = 1,
     ET_EXEC = 2,
     SHT_SYMTAB = 2,
+    SHT_RELA = 4,
     SHT_NOBITS = 8,
+    SHT_REL = 9,
     SHT_CUDA_INFO = 0x70000000,
+    SHT_CUDA_CALLGRAPH = 0x70000001,
     SHT_CUDA_GLOBAL = 0x70000007, /* .nv.global under -c: no file data */
     SHT_CUDA_SHARED = 0x7000000a, /* .nv.shared.NAME under -c: no file data */
     SHN_UNDEF = 0,
     STT_FUNC = 2,
     STO_CUDA_ENTRY = 0x10,
+    STO_CUDA_SHARED = 0x40,
     /* the attributes read (EIATTR_*) */
     ATTR_MAX_THREADS = 0x05,
     ATTR_REQNTID = 0x10,
@@ -560,6 +572,169 @@ static bool finish_kernel(Elf *elf, const Kernels *k, int i)
     return true;
 }
 
+/* ---- relocatable cubins: dynamic shared memory and calls out ----------------- */
+
+/* What a function does, itself or through the functions it calls. */
+enum { USES_DYNAMIC = 1, CALLS_OUT = 2 };
+
+typedef struct Graph {
+    const Section *symtab;
+    size_t n_symbols;
+    unsigned char *flags; /* per symbol: USES_DYNAMIC | CALLS_OUT */
+    int *func_at;         /* per section: the function symbol whose code it is, or -1 */
+    size_t *first_caller; /* per symbol + 1: callers of s are callers[first_caller[s]..] */
+    size_t *callers;
+} Graph;
+
+static const unsigned char *symbol_at(const Elf *elf, const Graph *g, size_t i)
+{
+    return elf->data + g->symtab->offset + i * SYMBOL_SIZE;
+}
+
+/* The symbol `extern __shared__ T name[]` leaves in a relocatable cubin:
+ * undefined, shared (STO_CUDA_SHARED), of size 0.  A sized extern shared
+ * variable, defined in another file under -rdc, keeps its size. */
+static bool is_dynamic_shared(const unsigned char *p)
+{
+    return read16(p + 6) == SHN_UNDEF && (p[5] & STO_CUDA_SHARED) && read64(p + 16) == 0;
+}
+
+/* A function of another file (an entry there is a launch, not a call). */
+static bool is_outside_function(const unsigned char *p)
+{
+    return read16(p + 6) == SHN_UNDEF && (p[4] & 0xf) == STT_FUNC && !(p[5] & STO_CUDA_ENTRY);
+}
+
+/* USES_DYNAMIC for each function whose code has a relocation against the
+ * dynamic shared symbol (REL or RELA section, sh_info its .text). */
+static bool read_relocations(Elf *elf, Graph *g, unsigned index)
+{
+    const Section *s = &elf->sections[index];
+    if (s->info >= elf->n_sections || g->func_at[s->info] < 0)
+        return true; /* relocations of data or debug sections */
+    if (!check_section(elf, index))
+        return false;
+    unsigned entry = s->type == SHT_RELA ? 24 : 16;
+    for (uint64_t at = 0; at + entry <= s->size; at += entry) {
+        uint64_t symbol = read64(elf->data + s->offset + at + 8) >> 32;
+        if (symbol < g->n_symbols && is_dynamic_shared(symbol_at(elf, g, (size_t)symbol)))
+            g->flags[g->func_at[s->info]] |= USES_DYNAMIC;
+    }
+    return true;
+}
+
+/* .nv.callgraph: [u32 caller, u32 callee] symbol pairs in lists headed by
+ * [0, -1], [0, -2], [0, -3], [0, -4].  Only the first holds calls (the
+ * fourth holds device-side launches: parent, child).  A call to a
+ * function of another file sets CALLS_OUT; the others are kept, callee
+ * to caller, for propagate(). */
+static bool read_callgraph(Elf *elf, Arena *arena, Graph *g, unsigned index)
+{
+    const Section *s = &elf->sections[index];
+    if (!check_section(elf, index))
+        return false;
+    size_t n = (size_t)(s->size / 8), n_calls = 0;
+    uint32_t *edges = ARENA_ARRAY(arena, uint32_t, 2 * (n ? n : 1));
+    uint32_t list = 1; /* a file without headers: calls */
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char *p = elf->data + s->offset + 8 * i;
+        uint32_t caller = read32(p), callee = read32(p + 4);
+        if (caller == 0 && callee >= 0xfffffff0u)
+            list = ~callee + 1;
+        else if (list == 1 && caller < g->n_symbols && callee < g->n_symbols && caller && callee) {
+            if (is_outside_function(symbol_at(elf, g, callee)))
+                g->flags[caller] |= CALLS_OUT;
+            edges[2 * n_calls] = caller;
+            edges[2 * n_calls + 1] = callee;
+            n_calls++;
+        }
+    }
+    /* callers by callee, counting sort */
+    g->first_caller = ARENA_ARRAY(arena, size_t, g->n_symbols + 1);
+    g->callers = ARENA_ARRAY(arena, size_t, n_calls ? n_calls : 1);
+    memset(g->first_caller, 0, (g->n_symbols + 1) * sizeof *g->first_caller);
+    for (size_t i = 0; i < n_calls; i++)
+        g->first_caller[edges[2 * i + 1] + 1]++;
+    for (size_t i = 0; i < g->n_symbols; i++)
+        g->first_caller[i + 1] += g->first_caller[i];
+    size_t *next = ARENA_ARRAY(arena, size_t, g->n_symbols + 1);
+    memcpy(next, g->first_caller, (g->n_symbols + 1) * sizeof *next);
+    for (size_t i = 0; i < n_calls; i++)
+        g->callers[next[edges[2 * i + 1]]++] = edges[2 * i];
+    return true;
+}
+
+/* Gives `bit` to every caller, direct or not, of a function that has it:
+ * each symbol is pushed once, so a hostile graph (cycles, a million
+ * edges) costs symbols + edges. */
+static void propagate(Graph *g, Arena *arena, unsigned char bit)
+{
+    if (!g->callers)
+        return;
+    size_t *stack = ARENA_ARRAY(arena, size_t, g->n_symbols ? g->n_symbols : 1), top = 0;
+    for (size_t i = 0; i < g->n_symbols; i++) {
+        if (g->flags[i] & bit)
+            stack[top++] = i;
+    }
+    while (top) {
+        size_t callee = stack[--top];
+        for (size_t c = g->first_caller[callee]; c < g->first_caller[callee + 1]; c++) {
+            size_t caller = g->callers[c];
+            if (!(g->flags[caller] & bit)) {
+                g->flags[caller] |= bit;
+                stack[top++] = caller;
+            }
+        }
+    }
+}
+
+/* Each section's function: the FUNC symbol defined in it (ptxas gives
+ * every function of a relocatable cubin its own .text.NAME). */
+static void map_functions(const Elf *elf, Arena *arena, Graph *g)
+{
+    g->func_at = ARENA_ARRAY(arena, int, elf->n_sections);
+    memset(g->func_at, 0xff, elf->n_sections * sizeof *g->func_at);
+    for (size_t i = 1; i < g->n_symbols && i <= INT32_MAX; i++) {
+        const unsigned char *p = symbol_at(elf, g, i);
+        unsigned shndx = read16(p + 6);
+        if ((p[4] & 0xf) == STT_FUNC && shndx != SHN_UNDEF && shndx < elf->n_sections)
+            g->func_at[shndx] = (int)i;
+    }
+}
+
+/* CubinKernel's dynamic_smem, dynamic_smem_known and calls_out, which
+ * only a relocatable cubin records (see cubin.h). */
+static bool read_relocatable(Elf *elf, Arena *arena, Kernels *k)
+{
+    Graph g = {.symtab = find_symtab(elf)};
+    g.n_symbols = (size_t)(g.symtab->size / SYMBOL_SIZE);
+    g.flags = ARENA_ARRAY(arena, unsigned char, g.n_symbols ? g.n_symbols : 1);
+    memset(g.flags, 0, g.n_symbols ? g.n_symbols : 1);
+    map_functions(elf, arena, &g);
+    for (unsigned i = 0; i < elf->n_sections; i++) {
+        unsigned type = elf->sections[i].type;
+        bool ok = true;
+        if (type == SHT_REL || type == SHT_RELA)
+            ok = read_relocations(elf, &g, i);
+        else if (type == SHT_CUDA_CALLGRAPH && !g.callers)
+            ok = read_callgraph(elf, arena, &g, i);
+        if (!ok)
+            return false;
+    }
+    propagate(&g, arena, USES_DYNAMIC);
+    propagate(&g, arena, CALLS_OUT);
+    for (size_t i = 0; i < g.n_symbols; i++) {
+        if (k->by_symbol[i] < 0)
+            continue;
+        CubinKernel *d = &k->details[k->by_symbol[i]];
+        d->dynamic_smem = g.flags[i] & USES_DYNAMIC;
+        d->calls_out = g.flags[i] & CALLS_OUT;
+        /* a function of another file may use it unseen */
+        d->dynamic_smem_known = d->dynamic_smem || !d->calls_out;
+    }
+    return true;
+}
+
 /* ---- the whole file ------------------------------------------------------------ */
 
 static bool read_kernels(Elf *elf, Arena *arena, Kernels *k)
@@ -575,7 +750,7 @@ static bool read_kernels(Elf *elf, Arena *arena, Kernels *k)
         if (!finish_kernel(elf, k, i))
             return false;
     }
-    return true;
+    return elf->type != ET_REL || read_relocatable(elf, arena, k);
 }
 
 bool cubin_read_details(const void *data, size_t len, Arena *arena, PtxasReport *out,

@@ -4,7 +4,7 @@
  *
  * Built cubins: a small cubin assembled here byte by byte (one kernel with
  * every record the reader takes, and the undefined symbols, relocation and
- * call graph of a relocatable one) reads to its exact figures,
+ * call graph of a relocatable one) reads to its exact figures and flags,
  * in the new and the old ELF flag layouts, executable and relocatable; a
  * shared window past the end of the file is no error, nor is a hostile
  * name able to break an error's line; then each
@@ -17,13 +17,18 @@
  * .maxnreg, over a hundred registers, a spilling kernel) assembled for
  * sm_75 to sm_121 (ten targets): cubin_read gives exactly ptxas
  * -v's registers, shared memory, barriers and stack frame, and the
- * .maxntid.  A module with a device function and a module-scope shared
- * array, whole-program and relocatable (ptxas -c).  The real cubin cut at
- * every 64-byte boundary gives the exact error line.
+ * .maxntid; under ptxas -c, the same and the dynamic shared memory flag.
+ * A module with a device function and a module-scope shared array,
+ * whole-program and relocatable (ptxas -c).  The real cubin cut at every
+ * 64-byte boundary gives the exact error line.
  *
  * nvcc: a .cu file compiled by nvcc_compile_targets gives the figures of
  * `nvcc --ptxas-options=-v` on the same file and flags; a file nvcc
- * rejects gives its own error text.  Flag splitting needs no nvcc.
+ * rejects gives its own error text.  Relocatable device code
+ * (tests/data/cubin/rdc_kernels.cu, sm_75, sm_90, sm_120): the cubin of
+ * nvcc -cubin -rdc=true gives ptxas's figures, exactly the file's five
+ * kernels and their dynamic shared memory and calls out.
+ * Flag splitting needs no nvcc.
  *
  * Without ptxas (or nvcc) those tests are left out and, if the rest pass,
  * the program exits 77 saying so.
@@ -345,6 +350,33 @@ static size_t find_run(const Blob *blob, const void *pattern, size_t len)
     return 0;
 }
 
+/* A relocatable cubin records dynamic shared memory and calls out; an
+ * executable one neither (its relocations and call graph are not read). */
+START_TEST(test_built_relocatable)
+{
+    Blob blob;
+    build_cubin(&blob, 90, 8, 1);
+    PtxasReport r;
+    CubinKernel *d;
+    char error[256];
+    ck_assert_msg(cubin_read_details(blob.b, blob.n, arena, &r, &d, error, sizeof error), "%s",
+                  error);
+    check_built(&r, "sm_90", 2024); /* "child", undefined, is no kernel */
+    ck_assert(d[0].dynamic_smem && d[0].dynamic_smem_known && d[0].calls_out);
+    Blob other = blob; /* the relocation against another symbol: unknown, ext may use it */
+    other.b[find_run(&other, relocations, sizeof relocations) + 12] = 1;
+    ck_assert(cubin_read_details(other.b, other.n, arena, &r, &d, error, sizeof error));
+    ck_assert(!d[0].dynamic_smem && !d[0].dynamic_smem_known && d[0].calls_out);
+    /* k -> ext made k -> child (a kernel: launched, never called): known */
+    put32(other.b + find_run(&other, "\x01\x00\x00\x00\x04\x00\x00\x00", 8) + 4, 2);
+    ck_assert(cubin_read_details(other.b, other.n, arena, &r, &d, error, sizeof error));
+    ck_assert(!d[0].dynamic_smem && d[0].dynamic_smem_known && !d[0].calls_out);
+    build_cubin(&blob, 90, 8, 2);
+    ck_assert(cubin_read_details(blob.b, blob.n, arena, &r, &d, error, sizeof error));
+    ck_assert(!d[0].dynamic_smem && !d[0].dynamic_smem_known && !d[0].calls_out);
+}
+END_TEST
+
 /* Shared windows hold no file data: ptxas -c gives .nv.shared.NAME the
  * type SHT_CUDA_SHARED and an offset and size past the end of the file. */
 START_TEST(test_shared_window_past_end)
@@ -643,7 +675,7 @@ static void compare_kernel(const KernelUsage *got, const KernelUsage *want)
 }
 
 static void check_against(const PtxasReport *got, const CubinKernel *details,
-                          const PtxasReport *want)
+                          const PtxasReport *want, bool relocatable)
 {
     ck_assert_int_eq(got->n_kernels, want->n_kernels);
     ck_assert_int_eq(got->n_kernels, N(module_kernels));
@@ -658,8 +690,9 @@ static void check_against(const PtxasReport *got, const CubinKernel *details,
         }
     }
     /* Not vacuous: the figures the module was written to produce. */
-    /* 1000 bytes, padded to the 16-byte alignment of the .extern array */
-    ck_assert_int_eq(ptxas_kernel(got, "shared1000")->static_smem, 1008);
+    /* 1000 bytes, padded to the 16-byte alignment of the .extern array,
+     * which under -c is placed by the linker, not ptxas */
+    ck_assert_int_eq(ptxas_kernel(got, "shared1000")->static_smem, relocatable ? 1000 : 1008);
     ck_assert_int_eq(ptxas_kernel(got, "shared1000")->barriers, 1);
     ck_assert_int_eq(ptxas_kernel(got, "twobar")->static_smem, 4096);
     ck_assert_int_eq(ptxas_kernel(got, "twobar")->barriers, 2);
@@ -689,7 +722,10 @@ START_TEST(test_ptxas_agrees)
     char error[256];
     ck_assert_msg(cubin_read_file(cubin, arena, &got, &details, error, sizeof error), "%s", error);
     ck_assert_str_eq(got.arch, arch);
-    check_against(&got, details, &want);
+    check_against(&got, details, &want, false);
+    for (int i = 0; i < got.n_kernels; i++) /* an executable cubin does not say */
+        ck_assert(!details[i].dynamic_smem && !details[i].dynamic_smem_known &&
+                  !details[i].calls_out);
     const CubinKernel *twobar = &details[ptxas_kernel(&got, "twobar") - got.kernels];
     ck_assert_int_eq(twobar->max_threads_dim[0], 128);
     ck_assert_int_eq(twobar->max_threads_dim[1], 2);
@@ -808,6 +844,29 @@ START_TEST(test_callee_shared)
     check_callee_module("sm_90", false);
     check_callee_module("sm_80", true);
     check_callee_module("sm_90", true);
+}
+END_TEST
+
+/* The module under ptxas -c: the same figures as ptxas -c -v, and the
+ * one kernel that addresses the .extern .shared array flagged. */
+START_TEST(test_module_relocatable)
+{
+    const char *arch = _i ? "sm_90" : "sm_80";
+    const char *ptx = temp_path("module.ptx");
+    const char *cubin = temp_path("module.cubin");
+    write_module(ptx);
+    PtxasReport want, got;
+    run_ptxas(ptx, arch, cubin, true, &want);
+    CubinKernel *details;
+    char error[256];
+    ck_assert_msg(cubin_read_file(cubin, arena, &got, &details, error, sizeof error), "%s", error);
+    check_against(&got, details, &want, true);
+    for (int i = 0; i < got.n_kernels; i++) {
+        bool dynonly = strcmp(got.kernels[i].name, "dynonly") == 0;
+        ck_assert_msg(details[i].dynamic_smem == dynonly, "%s", got.kernels[i].name);
+        ck_assert(details[i].dynamic_smem_known);
+        ck_assert(!details[i].calls_out);
+    }
 }
 END_TEST
 
@@ -933,6 +992,87 @@ START_TEST(test_nvcc_rejects)
 }
 END_TEST
 
+/* ---- relocatable device code (-rdc) ------------------------------------------------ */
+
+/* tests/data/cubin/NAME, in the arena. */
+static const char *cubin_data(const char *name)
+{
+    const char *dir = getenv("SILK_TEST_DATA");
+    char buf[4096];
+    int len = snprintf(buf, sizeof buf, "%s/cubin/%s", dir && *dir ? dir : SILK_TEST_DATA_DIR, name);
+    ck_assert_int_lt(len, (int)sizeof buf);
+    return arena_strndup(arena, buf, (size_t)len);
+}
+
+/* `nvcc MODE -rdc=true -arch=ARCH [--ptxas-options=-v] -o OUT CU`; with
+ * -v, its report parsed into *want. */
+static void nvcc_rdc(const char *mode, const char *arch, const char *out, PtxasReport *want)
+{
+    const char *program = jobs_resolve_command(nvcc_find(), arena);
+    char arch_flag[32];
+    snprintf(arch_flag, sizeof arch_flag, "-arch=%s", arch);
+    char *argv[] = {(char *)program, (char *)mode, "-rdc=true", arch_flag, "-o", (char *)out,
+                    (char *)cubin_data("rdc_kernels.cu"), want ? "--ptxas-options=-v" : NULL,
+                    NULL};
+    JobRun run = {.path = program, .argv = argv};
+    jobs_run(&run, 1, arena);
+    ck_assert_msg(run.status == 0, "nvcc: %s", run.output);
+    if (want)
+        ck_assert(ptxas_parse(run.output, run.len, arena, want));
+}
+
+/* rdc_kernels.cu's kernels, as its comment describes them. */
+static const struct {
+    const char *name;
+    int static_smem;
+    bool dynamic_smem, known, calls_out;
+} rdc_kernels[] = {
+    {"_Z5tiledPfPKf", 32768, false, false, true},   {"_Z14direct_dynamicPf", 0, true, true, false},
+    {"_Z14callee_dynamicPf", 0, true, true, false}, {"_Z11static_onlyPf", 256, false, true, false},
+    {"_Z6parentPii", 0, false, false, true},
+};
+
+static const char *const rdc_targets[] = {"sm_75", "sm_90", "sm_120"};
+
+/* The cubin at `path` against ptxas's report `want`: every figure, the
+ * exact kernel count (child, blend and offsets are no kernels) and the
+ * flags. */
+static void check_rdc_cubin(const char *path, const char *arch, const PtxasReport *want)
+{
+    PtxasReport got;
+    CubinKernel *d;
+    char error[256];
+    ck_assert_msg(cubin_read_file(path, arena, &got, &d, error, sizeof error), "%s", error);
+    ck_assert_str_eq(got.arch, arch);
+    ck_assert_int_eq(got.n_kernels, N(rdc_kernels));
+    ck_assert_int_eq(want->n_kernels, N(rdc_kernels));
+    for (int i = 0; i < got.n_kernels; i++)
+        compare_kernel(&got.kernels[i], &want->kernels[i]);
+    for (int e = 0; e < N(rdc_kernels); e++) {
+        const KernelUsage *k = ptxas_kernel(&got, rdc_kernels[e].name);
+        ck_assert_msg(k != NULL, "no kernel %s", rdc_kernels[e].name);
+        const CubinKernel *kd = &d[k - got.kernels];
+        ck_assert_int_eq(k->static_smem, rdc_kernels[e].static_smem);
+        ck_assert_msg(kd->dynamic_smem == rdc_kernels[e].dynamic_smem, "%s", k->name);
+        ck_assert_msg(kd->dynamic_smem_known == rdc_kernels[e].known, "%s", k->name);
+        ck_assert_msg(kd->calls_out == rdc_kernels[e].calls_out, "%s", k->name);
+    }
+}
+
+/* nvcc -cubin -rdc=true: the 32 KiB window ends past the file's end. */
+START_TEST(test_nvcc_rdc_cubin)
+{
+    const char *arch = rdc_targets[_i];
+    const char *cubin = temp_path("rdc.cubin");
+    PtxasReport want;
+    nvcc_rdc("-cubin", arch, cubin, &want);
+    size_t len;
+    read_whole(cubin, &len);
+    ck_assert_uint_lt(len, 32768);
+    check_rdc_cubin(cubin, arch, &want);
+}
+END_TEST
+
 /* ---- the suites ------------------------------------------------------------------- */
 
 static Suite *cubin_suite(void)
@@ -944,6 +1084,7 @@ static Suite *cubin_suite(void)
     tcase_add_test(tc, test_built_sm90_exec);
     tcase_add_test(tc, test_built_other_layouts);
     tcase_add_test(tc, test_read_file);
+    tcase_add_test(tc, test_built_relocatable);
     tcase_add_test(tc, test_shared_window_past_end);
     tcase_add_test(tc, test_hostile_names);
     tcase_add_test(tc, test_bad_headers);
@@ -965,6 +1106,7 @@ static Suite *ptxas_suite(void)
     tcase_add_test(tc, test_shi_registers);
     tcase_add_test(tc, test_truncated_real);
     tcase_add_test(tc, test_callee_shared);
+    tcase_add_loop_test(tc, test_module_relocatable, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }
@@ -977,6 +1119,7 @@ static Suite *nvcc_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_nvcc_agrees);
     tcase_add_test(tc, test_nvcc_rejects);
+    tcase_add_loop_test(tc, test_nvcc_rdc_cubin, 0, N(rdc_targets));
     suite_add_tcase(s, tc);
     return s;
 }
