@@ -26,8 +26,9 @@
  * `nvcc --ptxas-options=-v` on the same file and flags; a file nvcc
  * rejects gives its own error text.  Relocatable device code
  * (tests/data/cubin/rdc_kernels.cu, sm_75, sm_90, sm_120): the cubin of
- * nvcc -cubin -rdc=true gives ptxas's figures, exactly the file's five
- * kernels and their dynamic shared memory and calls out.
+ * nvcc -cubin -rdc=true, and that of nvcc -ptx -rdc=true assembled by
+ * ptxas_assemble_targets (with -c), give ptxas's figures, exactly the
+ * file's five kernels and their dynamic shared memory and calls out.
  * Flag splitting needs no nvcc.
  *
  * Without ptxas (or nvcc) those tests are left out and, if the rest pass,
@@ -1073,6 +1074,24 @@ START_TEST(test_nvcc_rdc_cubin)
 }
 END_TEST
 
+/* nvcc -ptx -rdc=true, then ptxas_assemble_targets, which must pass -c
+ * for the calls and variables of other files. */
+START_TEST(test_nvcc_rdc_ptx)
+{
+    const char *arch = rdc_targets[_i];
+    const char *ptx = temp_path("rdc.ptx");
+    const char *cubin = temp_path("rdc.cubin");
+    nvcc_rdc("-ptx", arch, ptx, NULL);
+    size_t len;
+    const char *text = (const char *)read_whole(ptx, &len);
+    ck_assert(ptxas_needs_compile_only(text, len));
+    PtxasReport want;
+    int result = ptxas_assemble_targets(ptxas_find(), &ptx, &arch, &cubin, 1, arena, &want);
+    ck_assert_msg(result == 0, "ptxas failed (%d): %s", result, want.errors ? want.errors : "");
+    check_rdc_cubin(cubin, arch, &want);
+}
+END_TEST
+
 /* ---- the suites ------------------------------------------------------------------- */
 
 static Suite *cubin_suite(void)
@@ -1120,6 +1139,7 @@ static Suite *nvcc_suite(void)
     tcase_add_test(tc, test_nvcc_agrees);
     tcase_add_test(tc, test_nvcc_rejects);
     tcase_add_loop_test(tc, test_nvcc_rdc_cubin, 0, N(rdc_targets));
+    tcase_add_loop_test(tc, test_nvcc_rdc_ptx, 0, N(rdc_targets));
     suite_add_tcase(s, tc);
     return s;
 }
