@@ -10,9 +10,20 @@
  *     e_flags bits 8-15 when EI_ABIVERSION is 8 or more (0x4b04 for sm_75,
  *     0x5a04 for sm_90 and sm_90a, 0x6402 for sm_100, 0x7902 for sm_121);
  *     older toolkits (ABI version 7: EF_CUDA_SM(x) = x) kept it in bits 0-7.
- *   - Entry functions are the FUNC symbols with STO_CUDA_ENTRY (0x10) in
- *     st_other; device functions ("$kA$helper", or "helper" under -c) lack
- *     it.  Their order in .symtab is the order ptxas -v prints them.
+ *   - Entry functions are the defined FUNC symbols with STO_CUDA_ENTRY
+ *     (0x10) in st_other; device functions ("$kA$helper", or "helper"
+ *     under -c) lack it.  Their order in .symtab is the order ptxas -v
+ *     prints them.  A relocatable cubin also has undefined ones (st_shndx
+ *     0): the child of a device-side launch (extern __global__), not a
+ *     kernel of this file.
+ *   - Relocatable cubins only: dynamic shared memory (extern __shared__
+ *     T s[]) is an undefined symbol with STO_CUDA_SHARED (0x40) and size
+ *     0, and each function that addresses it has a relocation against it
+ *     in .rel.text.NAME (sm_75 to sm_89) or .rela.text.NAME (sm_90 on);
+ *     .nv.callgraph lists calls as [u32 caller, u32 callee] symbol pairs
+ *     after a [0, 0xffffffff] header (cuobjdump -elf prints them as
+ *     <caller,callee>), a callee of another file being undefined.  An
+ *     executable cubin keeps no trace of dynamic shared memory (cubin.h).
  *   - .nv.info sections are a list of attributes: a format byte, an
  *     attribute byte, then for format 1 (NVAL) two zero bytes, for 2 (BVAL)
  *     a value byte and a pad byte, for 3 (HVAL) a u16 value, for 4 (SVAL) a
@@ -29,11 +40,17 @@
  *     EIATTR_REQNTID (0x10, SVAL 3 x u32), EIATTR_MAXREG_COUNT (0x1b, HVAL:
  *     the register cap, 255 when none) and EIATTR_NUM_BARRIERS (0x4c, BVAL:
  *     the count ptxas -v prints as "used N barriers"; absent when 0).
- *   - .nv.shared.NAME (NOBITS) is the kernel's static shared window;
+ *   - .nv.shared.NAME is the kernel's static shared window;
  *     .nv.constant0.NAME its constant bank 0 (what ptxas -v prints as
  *     cmem[0] before sm_90, where it stopped printing it).  Each names its
  *     kernel twice: by the suffix, and by sh_info, the index of .text.NAME,
  *     which is the kernel symbol's st_shndx.  Both must agree.
+ *   - The shared window is NOBITS in an executable, SHT_CUDA_SHARED
+ *     (0x7000000a) in a relocatable cubin, where .nv.global is
+ *     SHT_CUDA_GLOBAL (0x70000007).  Neither holds file data, and ptxas -c
+ *     gives them the offset of the next section, which may be the end of
+ *     the file (a 32 KiB window in a 12 KiB file).  So a section's extent
+ *     is checked against the file only when its bytes are read.
  *
  * Shared memory.  Up to sm_89 the size of .nv.shared.NAME is ptxas -v's
  * "bytes smem".  From sm_90 on, in an executable cubin (ET_EXEC, from ptxas
@@ -74,10 +91,17 @@ enum {
     ET_REL = 1,
     ET_EXEC = 2,
     SHT_SYMTAB = 2,
+    SHT_RELA = 4,
     SHT_NOBITS = 8,
+    SHT_REL = 9,
     SHT_CUDA_INFO = 0x70000000,
+    SHT_CUDA_CALLGRAPH = 0x70000001,
+    SHT_CUDA_GLOBAL = 0x70000007, /* .nv.global under -c: no file data */
+    SHT_CUDA_SHARED = 0x7000000a, /* .nv.shared.NAME under -c: no file data */
+    SHN_UNDEF = 0,
     STT_FUNC = 2,
     STO_CUDA_ENTRY = 0x10,
+    STO_CUDA_SHARED = 0x40,
     /* the attributes read (EIATTR_*) */
     ATTR_MAX_THREADS = 0x05,
     ATTR_REQNTID = 0x10,
@@ -158,6 +182,26 @@ static const char *string_at(const Elf *elf, const Section *s, uint64_t offset)
     return memchr(start, '\0', (size_t)(s->size - offset)) ? start : NULL;
 }
 
+enum { NAME_SHOWN = 96 };
+
+/* `name` as an error line may show it: at most NAME_SHOWN - 4 bytes, each
+ * control byte as '?', "..." when cut.  Names come from the file, and a
+ * hostile one must not break the one line of error text. */
+static const char *printable(const char *name, char shown[NAME_SHOWN])
+{
+    size_t n = 0;
+    for (; name[n] && n < NAME_SHOWN - 4; n++) {
+        unsigned char c = (unsigned char)name[n];
+        shown[n] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+    }
+    if (name[n]) {
+        memcpy(shown + n, "...", 3);
+        n += 3;
+    }
+    shown[n] = '\0';
+    return shown;
+}
+
 /* ---- the headers ------------------------------------------------------------ */
 
 /* The SM number from e_flags: bits 8-15 from ABI version 8 (CUDA 12.8
@@ -197,6 +241,31 @@ static bool read_header(Elf *elf)
     return phsize == 0 || check_extent(elf, "program header table", phoff, phsize);
 }
 
+/* Whether section `s` holds bytes of the file.  NOBITS sections (and, in
+ * relocatable cubins, the CUDA types of the uninitialised global and the
+ * shared windows: .nv.global, .nv.shared.*) only give a size:
+ * ptxas -c writes a 32 KiB .nv.shared.NAME with an sh_offset near the end
+ * of a 3 KiB file, which is no corruption. */
+static bool has_bytes(const Section *s)
+{
+    return s->type != SHT_NOBITS && s->type != SHT_CUDA_GLOBAL && s->type != SHT_CUDA_SHARED;
+}
+
+/* Checks, before any of its bytes are read, that section `index` lies in
+ * the file.  Only the sections read are checked (string and symbol
+ * tables, .nv.info, relocations, the call graph): a window section's
+ * offset means nothing, whatever type a new toolkit gives it. */
+static bool check_section(Elf *elf, unsigned index)
+{
+    const Section *s = &elf->sections[index];
+    if (!has_bytes(s))
+        return fail(elf, "section %u holds no file data (type 0x%x) where data is needed", index,
+                    (unsigned)s->type);
+    char what[32];
+    snprintf(what, sizeof what, "section %u", index);
+    return check_extent(elf, what, s->offset, s->size);
+}
+
 static bool read_sections(Elf *elf, Arena *arena)
 {
     const unsigned char *h = elf->data;
@@ -214,17 +283,13 @@ static bool read_sections(Elf *elf, Arena *arena)
     elf->n_sections = count;
     for (unsigned i = 0; i < count; i++) {
         const unsigned char *p = elf->data + shoff + (uint64_t)i * entsize;
-        Section *s = &elf->sections[i];
-        *s = (Section){.name = read32(p), .type = read32(p + 4), .flags = read64(p + 8),
-                       .offset = read64(p + 24), .size = read64(p + 32),
-                       .link = read32(p + 40), .info = read32(p + 44)};
-        char what[32];
-        snprintf(what, sizeof what, "section %u", i);
-        if (s->type != SHT_NOBITS && !check_extent(elf, what, s->offset, s->size))
-            return false;
+        elf->sections[i] = (Section){.name = read32(p), .type = read32(p + 4),
+                                     .flags = read64(p + 8), .offset = read64(p + 24),
+                                     .size = read64(p + 32), .link = read32(p + 40),
+                                     .info = read32(p + 44)};
     }
     elf->names = &elf->sections[names];
-    return true;
+    return check_section(elf, names);
 }
 
 /* A section's name; NULL (with the error set) when it does not read. */
@@ -281,10 +346,12 @@ static const Section *find_symtab(Elf *elf)
 static bool read_symbols(Elf *elf, Arena *arena, Kernels *k)
 {
     const Section *symtab = find_symtab(elf);
-    if (!symtab)
+    if (!symtab || !check_section(elf, (unsigned)(symtab - elf->sections)))
         return false;
     if (symtab->link >= elf->n_sections)
         return fail(elf, "symbol table's string table index %u out of range", symtab->link);
+    if (!check_section(elf, symtab->link))
+        return false;
     const Section *strings = &elf->sections[symtab->link];
     size_t count = (size_t)(symtab->size / SYMBOL_SIZE);
     k->by_symbol = ARENA_ARRAY(arena, int, count ? count : 1);
@@ -294,13 +361,19 @@ static bool read_symbols(Elf *elf, Arena *arena, Kernels *k)
         const unsigned char *p = elf->data + symtab->offset + i * SYMBOL_SIZE;
         unsigned shndx = read16(p + 6);
         k->by_symbol[i] = -1;
-        if ((p[4] & 0xf) != STT_FUNC || !(p[5] & STO_CUDA_ENTRY))
+        /* An undefined entry is a kernel of another file: the parent of a
+         * device-side launch under -rdc (extern __global__ child) names
+         * its child so.  It has no code here, and no figures. */
+        if ((p[4] & 0xf) != STT_FUNC || !(p[5] & STO_CUDA_ENTRY) || shndx == SHN_UNDEF)
             continue;
         const char *name = string_at(elf, strings, read32(p));
         if (!name || !*name)
             return fail(elf, "entry function symbol %zu has no readable name", i);
-        if (shndx == 0 || shndx >= elf->n_sections)
-            return fail(elf, "entry function %s: section index %u out of range", name, shndx);
+        if (shndx >= elf->n_sections) {
+            char shown[NAME_SHOWN];
+            return fail(elf, "entry function %s: section index %u out of range",
+                        printable(name, shown), shndx);
+        }
         k->by_symbol[i] = k->n;
         k->by_section[shndx] = k->n;
         add_kernel(k, arena, name, shndx);
@@ -335,7 +408,9 @@ static bool next_attr(Elf *elf, const Section *s, const char *name, uint64_t *po
         }
     }
     if (left < 4 || a->format < 1 || a->format > 4 || length > left) {
-        fail(elf, "malformed attribute at byte %llu of %s", (unsigned long long)*pos, name);
+        char shown[NAME_SHOWN];
+        fail(elf, "malformed attribute at byte %llu of %s", (unsigned long long)*pos,
+             printable(name, shown));
         *pos = UINT64_MAX; /* tells the caller it was an error */
         return false;
     }
@@ -402,6 +477,8 @@ static void kernel_attr(const Attr *a, KernelUsage *u, CubinKernel *d)
 static bool read_info(Elf *elf, const Section *s, const char *name, Kernels *k, int kernel,
                       size_t n_symbols)
 {
+    if (!check_section(elf, (unsigned)(s - elf->sections)))
+        return false;
     uint64_t pos = 0;
     Attr a;
     while (next_attr(elf, s, name, &pos, &a)) {
@@ -485,11 +562,176 @@ static bool finish_kernel(Elf *elf, const Kernels *k, int i)
     const Section *text = &elf->sections[k->section[i]];
     if (u->registers < 0 && text->info >> 24)
         u->registers = (int)(text->info >> 24);
-    if (u->registers < 0)
-        return fail(elf, "no register count for entry function %s", u->name);
+    if (u->registers < 0) {
+        char shown[NAME_SHOWN];
+        return fail(elf, "no register count for entry function %s", printable(u->name, shown));
+    }
     if (u->barriers < 0)
         u->barriers = (int)(text->flags >> 20 & 0x7f);
     u->max_threads = thread_count(d->max_threads_dim[0] ? d->max_threads_dim : d->req_threads_dim);
+    return true;
+}
+
+/* ---- relocatable cubins: dynamic shared memory and calls out ----------------- */
+
+/* What a function does, itself or through the functions it calls. */
+enum { USES_DYNAMIC = 1, CALLS_OUT = 2 };
+
+typedef struct Graph {
+    const Section *symtab;
+    size_t n_symbols;
+    unsigned char *flags; /* per symbol: USES_DYNAMIC | CALLS_OUT */
+    int *func_at;         /* per section: the function symbol whose code it is, or -1 */
+    size_t *first_caller; /* per symbol + 1: callers of s are callers[first_caller[s]..] */
+    size_t *callers;
+} Graph;
+
+static const unsigned char *symbol_at(const Elf *elf, const Graph *g, size_t i)
+{
+    return elf->data + g->symtab->offset + i * SYMBOL_SIZE;
+}
+
+/* The symbol `extern __shared__ T name[]` leaves in a relocatable cubin:
+ * undefined, shared (STO_CUDA_SHARED), of size 0.  A sized extern shared
+ * variable, defined in another file under -rdc, keeps its size. */
+static bool is_dynamic_shared(const unsigned char *p)
+{
+    return read16(p + 6) == SHN_UNDEF && (p[5] & STO_CUDA_SHARED) && read64(p + 16) == 0;
+}
+
+/* A function of another file (an entry there is a launch, not a call). */
+static bool is_outside_function(const unsigned char *p)
+{
+    return read16(p + 6) == SHN_UNDEF && (p[4] & 0xf) == STT_FUNC && !(p[5] & STO_CUDA_ENTRY);
+}
+
+/* USES_DYNAMIC for each function whose code has a relocation against the
+ * dynamic shared symbol (REL or RELA section, sh_info its .text). */
+static bool read_relocations(Elf *elf, Graph *g, unsigned index)
+{
+    const Section *s = &elf->sections[index];
+    if (s->info >= elf->n_sections || g->func_at[s->info] < 0)
+        return true; /* relocations of data or debug sections */
+    if (!check_section(elf, index))
+        return false;
+    unsigned entry = s->type == SHT_RELA ? 24 : 16;
+    for (uint64_t at = 0; at + entry <= s->size; at += entry) {
+        uint64_t symbol = read64(elf->data + s->offset + at + 8) >> 32;
+        if (symbol < g->n_symbols && is_dynamic_shared(symbol_at(elf, g, (size_t)symbol)))
+            g->flags[g->func_at[s->info]] |= USES_DYNAMIC;
+    }
+    return true;
+}
+
+/* .nv.callgraph: [u32 caller, u32 callee] symbol pairs in lists headed by
+ * [0, -1], [0, -2], [0, -3], [0, -4].  Only the first holds calls (the
+ * fourth holds device-side launches: parent, child).  A call to a
+ * function of another file sets CALLS_OUT; the others are kept, callee
+ * to caller, for propagate(). */
+static bool read_callgraph(Elf *elf, Arena *arena, Graph *g, unsigned index)
+{
+    const Section *s = &elf->sections[index];
+    if (!check_section(elf, index))
+        return false;
+    size_t n = (size_t)(s->size / 8), n_calls = 0;
+    uint32_t *edges = ARENA_ARRAY(arena, uint32_t, 2 * (n ? n : 1));
+    uint32_t list = 1; /* a file without headers: calls */
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char *p = elf->data + s->offset + 8 * i;
+        uint32_t caller = read32(p), callee = read32(p + 4);
+        if (caller == 0 && callee >= 0xfffffff0u)
+            list = ~callee + 1;
+        else if (list == 1 && caller < g->n_symbols && callee < g->n_symbols && caller && callee) {
+            if (is_outside_function(symbol_at(elf, g, callee)))
+                g->flags[caller] |= CALLS_OUT;
+            edges[2 * n_calls] = caller;
+            edges[2 * n_calls + 1] = callee;
+            n_calls++;
+        }
+    }
+    /* callers by callee, counting sort */
+    g->first_caller = ARENA_ARRAY(arena, size_t, g->n_symbols + 1);
+    g->callers = ARENA_ARRAY(arena, size_t, n_calls ? n_calls : 1);
+    memset(g->first_caller, 0, (g->n_symbols + 1) * sizeof *g->first_caller);
+    for (size_t i = 0; i < n_calls; i++)
+        g->first_caller[edges[2 * i + 1] + 1]++;
+    for (size_t i = 0; i < g->n_symbols; i++)
+        g->first_caller[i + 1] += g->first_caller[i];
+    size_t *next = ARENA_ARRAY(arena, size_t, g->n_symbols + 1);
+    memcpy(next, g->first_caller, (g->n_symbols + 1) * sizeof *next);
+    for (size_t i = 0; i < n_calls; i++)
+        g->callers[next[edges[2 * i + 1]]++] = edges[2 * i];
+    return true;
+}
+
+/* Gives `bit` to every caller, direct or not, of a function that has it:
+ * each symbol is pushed once, so a hostile graph (cycles, a million
+ * edges) costs symbols + edges. */
+static void propagate(Graph *g, Arena *arena, unsigned char bit)
+{
+    if (!g->callers)
+        return;
+    size_t *stack = ARENA_ARRAY(arena, size_t, g->n_symbols ? g->n_symbols : 1), top = 0;
+    for (size_t i = 0; i < g->n_symbols; i++) {
+        if (g->flags[i] & bit)
+            stack[top++] = i;
+    }
+    while (top) {
+        size_t callee = stack[--top];
+        for (size_t c = g->first_caller[callee]; c < g->first_caller[callee + 1]; c++) {
+            size_t caller = g->callers[c];
+            if (!(g->flags[caller] & bit)) {
+                g->flags[caller] |= bit;
+                stack[top++] = caller;
+            }
+        }
+    }
+}
+
+/* Each section's function: the FUNC symbol defined in it (ptxas gives
+ * every function of a relocatable cubin its own .text.NAME). */
+static void map_functions(const Elf *elf, Arena *arena, Graph *g)
+{
+    g->func_at = ARENA_ARRAY(arena, int, elf->n_sections);
+    memset(g->func_at, 0xff, elf->n_sections * sizeof *g->func_at);
+    for (size_t i = 1; i < g->n_symbols && i <= INT32_MAX; i++) {
+        const unsigned char *p = symbol_at(elf, g, i);
+        unsigned shndx = read16(p + 6);
+        if ((p[4] & 0xf) == STT_FUNC && shndx != SHN_UNDEF && shndx < elf->n_sections)
+            g->func_at[shndx] = (int)i;
+    }
+}
+
+/* CubinKernel's dynamic_smem, dynamic_smem_known and calls_out, which
+ * only a relocatable cubin records (see cubin.h). */
+static bool read_relocatable(Elf *elf, Arena *arena, Kernels *k)
+{
+    Graph g = {.symtab = find_symtab(elf)};
+    g.n_symbols = (size_t)(g.symtab->size / SYMBOL_SIZE);
+    g.flags = ARENA_ARRAY(arena, unsigned char, g.n_symbols ? g.n_symbols : 1);
+    memset(g.flags, 0, g.n_symbols ? g.n_symbols : 1);
+    map_functions(elf, arena, &g);
+    for (unsigned i = 0; i < elf->n_sections; i++) {
+        unsigned type = elf->sections[i].type;
+        bool ok = true;
+        if (type == SHT_REL || type == SHT_RELA)
+            ok = read_relocations(elf, &g, i);
+        else if (type == SHT_CUDA_CALLGRAPH && !g.callers)
+            ok = read_callgraph(elf, arena, &g, i);
+        if (!ok)
+            return false;
+    }
+    propagate(&g, arena, USES_DYNAMIC);
+    propagate(&g, arena, CALLS_OUT);
+    for (size_t i = 0; i < g.n_symbols; i++) {
+        if (k->by_symbol[i] < 0)
+            continue;
+        CubinKernel *d = &k->details[k->by_symbol[i]];
+        d->dynamic_smem = g.flags[i] & USES_DYNAMIC;
+        d->calls_out = g.flags[i] & CALLS_OUT;
+        /* a function of another file may use it unseen */
+        d->dynamic_smem_known = d->dynamic_smem || !d->calls_out;
+    }
     return true;
 }
 
@@ -508,7 +750,7 @@ static bool read_kernels(Elf *elf, Arena *arena, Kernels *k)
         if (!finish_kernel(elf, k, i))
             return false;
     }
-    return true;
+    return elf->type != ET_REL || read_relocatable(elf, arena, k);
 }
 
 bool cubin_read_details(const void *data, size_t len, Arena *arena, PtxasReport *out,

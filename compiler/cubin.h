@@ -18,11 +18,22 @@
  *     (64K / (threads x blocks): 64 for .maxntid 256 and .minnctapersm 4),
  *     which comes back as CubinKernel.max_registers;
  *   - the "a"/"f" suffix of the target (sm_90a): e_flags holds the SM
- *     number only, so the report says "sm_90" (the limits are the same).
+ *     number only, so the report says "sm_90" (the limits are the same);
+ *   - whether a kernel uses dynamic shared memory (extern __shared__ T
+ *     s[]), in an executable cubin (see CubinKernel.dynamic_smem).
  *
- * Every offset and size is checked against the file: a truncated, corrupt
- * or hostile file gives one line of error text, never a crash or a read
- * outside `data`.  Nothing here prints.
+ * Relocatable cubins (nvcc -cubin -rdc=true, nvcc -dc -cubin, ptxas -c:
+ * ET_REL) read as executable ones do, with three differences: their
+ * .nv.shared.NAME windows have type SHT_CUDA_SHARED, not NOBITS, with an
+ * sh_offset that may lie past the end of the file (no section is checked
+ * against the file unless its bytes are read); they name functions and
+ * kernels of other files as undefined symbols, which are skipped (a
+ * kernel is a defined entry function); and their figures are ptxas -c's,
+ * the kernel's own (see CubinKernel.calls_out).
+ *
+ * Every offset and size read is checked against the file: a truncated,
+ * corrupt or hostile file gives one line of error text, never a crash or
+ * a read outside `data`.  Nothing here prints.
  */
 #ifndef SILK_CUBIN_H
 #define SILK_CUBIN_H
@@ -41,6 +52,36 @@ typedef struct CubinKernel {
                              * or one derived from .maxntid and .minnctapersm
                              * (or --maxrregcount); 255 when uncapped; 0 when
                              * the file does not say */
+    /* Whether the kernel, or a function it calls, uses dynamic shared
+     * memory (extern __shared__ T s[]; PTX .extern .shared s[]), as far as
+     * the file tells (dynamic_smem_known).  Checked with readelf -a and
+     * cuobjdump -elf on kernels alike but for a dynamic, a static or no
+     * shared array, from nvcc -cubin and ptxas, with and without -rdc /
+     * -c, sm_75 to sm_121 (CUDA 13.0):
+     *   - an executable cubin keeps no record of it: no EIATTR in
+     *     .nv.info.NAME (the attribute lists are the same), no symbol, no
+     *     relocation; .nv.shared.NAME has the same size (0 before sm_90,
+     *     the 1 KiB reservation from sm_90 on) as for a kernel with no
+     *     shared memory at all.  So there dynamic_smem is false and
+     *     dynamic_smem_known false;
+     *   - a relocatable cubin keeps the extern array as an undefined symbol
+     *     with STO_CUDA_SHARED (0x40) in st_other and size 0 (a sized
+     *     extern __shared__ variable of another file keeps its size), and
+     *     each function that addresses it has a relocation against it in
+     *     .rel.text.NAME (sm_75 to sm_89) or .rela.text.NAME (sm_90 on).
+     *     dynamic_smem is set when the kernel's code, or that of a function
+     *     it calls (.nv.callgraph, transitively), has one; it is known
+     *     unless the kernel calls a function of another file (calls_out),
+     *     which might use it unseen. */
+    bool dynamic_smem;
+    bool dynamic_smem_known;
+    /* A relocatable cubin's kernel that calls a function of another file
+     * (.nv.callgraph names an undefined function as callee, directly or
+     * through callees here).  Its registers are the kernel's own: nvlink
+     * raises them to the largest count over its call graph (measured,
+     * sm_90: 24 from ptxas -c, 204 after linking with a callee ptxas -c
+     * compiled at 204).  Always false in an executable cubin. */
+    bool calls_out;
 } CubinKernel;
 
 /* Read the entry functions of the cubin `data` (`len` bytes) into *out:

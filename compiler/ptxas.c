@@ -35,6 +35,26 @@
  * ptxas_run_targets (and ptxas_assemble_targets, the same with the cubin
  * kept) keeps at most one child per online core; results land in their
  * input slot whatever order the children finish in.
+ *
+ * Relocatable PTX.  nvcc -ptx -rdc=true (or -dc) declares what other files
+ * define: `.extern .func` for a call, `.extern .entry` for a device-side
+ * launch, `.extern .global` / `.extern .const` for a variable.  ptxas
+ * stops at an unresolved call ("fatal: Unresolved extern function") unless
+ * given -c, so the driver passes -c exactly when ptxas_needs_compile_only
+ * says so (ptxas.h has the rule), which nvcc's whole-program PTX never
+ * meets: its only externs are the system calls ptxas resolves itself
+ * (vprintf, malloc, free, __assertfail) and dynamic shared memory.  -c
+ * only when needed, for it changes figures: a kernel calling a device
+ * function of its own module uses 10 registers without -c and 24 with it
+ * (sm_75 to sm_121, CUDA 13.0: under -c the call keeps the ABI), and one
+ * calling printf 26 and 25.  With -c, a kernel's figures are its own; a
+ * kernel that calls nothing of another file gets the figures it gets with
+ * the callee defined in the module (tests/data/ptxas/extern.ptx and
+ * extern-resolved.ptx), while a caller's registers are the ABI's (24 on
+ * sm_75 to sm_120) against 10 with the callee in the module, and nvlink
+ * then raises them to the largest count in the call graph (24 -> 204 with
+ * a callee of 204).  The PTX is read by a small scanner that skips
+ * comments, strings, bodies and initializers, not by a parser.
  */
 #include <config.h>
 
@@ -357,6 +377,239 @@ KernelResources ptxas_resources(const KernelUsage *u, const ArchLimits *arch, bo
     return k;
 }
 
+/* ---- relocatable PTX --------------------------------------------------------- */
+
+/* A token of PTX: a directive (".extern"), a name, a number, a string or
+ * one other character; `line` when a newline came before it. */
+typedef struct Token {
+    Slice text;
+    bool line;
+} Token;
+
+typedef struct Scanner {
+    Slice rest;
+    Token token; /* the current one; text.n == 0 at the end */
+} Scanner;
+
+static bool is_name_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '$' || c == '%';
+}
+
+/* Skips blanks and comments; true if a newline was among them. */
+static bool skip_blanks(Slice *s)
+{
+    bool line = false;
+    while (s->n) {
+        if (s->p[0] == '\n' || is_blank(s->p[0]) || s->p[0] == '\f' || s->p[0] == '\v') {
+            line |= s->p[0] == '\n';
+            *s = slice_from(*s, 1);
+        } else if (s->n >= 2 && s->p[0] == '/' && s->p[1] == '/') {
+            size_t nl = slice_find(*s, "\n", false);
+            *s = slice_from(*s, nl == SIZE_MAX ? s->n : nl);
+        } else if (s->n >= 2 && s->p[0] == '/' && s->p[1] == '*') {
+            size_t close = slice_find(slice_from(*s, 2), "*/", false);
+            line |= memchr(s->p, '\n', close == SIZE_MAX ? s->n : close + 4) != NULL;
+            *s = slice_from(*s, close == SIZE_MAX ? s->n : close + 4);
+        } else {
+            break;
+        }
+    }
+    return line;
+}
+
+static void next_token(Scanner *sc)
+{
+    bool line = skip_blanks(&sc->rest);
+    Slice s = sc->rest;
+    size_t n = s.n ? 1 : 0;
+    if (s.n && s.p[0] == '"') {
+        while (n < s.n && s.p[n] != '"')
+            n += s.p[n] == '\\' && n + 1 < s.n ? 2 : 1;
+        n = n < s.n ? n + 1 : s.n;
+    } else if (s.n && (s.p[0] == '.' || is_name_char(s.p[0]))) {
+        while (n < s.n && (is_name_char(s.p[n]) || s.p[n] == '.'))
+            n++; /* ".b8", "0f3F800000", "1.5", "$str$1" */
+    }
+    sc->token = (Token){{s.p, n}, line};
+    sc->rest = slice_from(s, n);
+}
+
+static bool token_is(const Scanner *sc, const char *text)
+{
+    return slice_is(sc->token.text, text);
+}
+
+/* Past the '}' matching the current '{'. */
+static void skip_braces(Scanner *sc)
+{
+    for (int depth = 0; sc->token.text.n; next_token(sc)) {
+        if (token_is(sc, "{"))
+            depth++;
+        else if (token_is(sc, "}") && --depth == 0)
+            break;
+    }
+    next_token(sc);
+}
+
+/* One module-scope declaration, as far as ptxas_needs_compile_only asks. */
+typedef struct Decl {
+    bool external;       /* .extern */
+    const char *kind;    /* ".func", ".entry", ".global", ".const", ".shared", ... or NULL */
+    Slice name;          /* the function's or variable's; n == 0: none */
+} Decl;
+
+static bool is_space_directive(const Scanner *sc)
+{
+    static const char *const kinds[] = {".func", ".entry", ".global", ".const", ".shared",
+                                        ".local", ".tex"};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        if (token_is(sc, kinds[i]))
+            return true;
+    }
+    return false;
+}
+
+static const char *token_kind(const Scanner *sc)
+{
+    return token_is(sc, ".func")     ? ".func"
+           : token_is(sc, ".entry")  ? ".entry"
+           : token_is(sc, ".global") ? ".global"
+           : token_is(sc, ".const")  ? ".const"
+           : token_is(sc, ".shared") ? ".shared"
+                                     : ".other";
+}
+
+/* Reads the declaration at the current token, to just past its ';' or
+ * body.  The name is the first name after the kind outside parentheses
+ * (a .func's return parameters come before it). */
+static void read_decl(Scanner *sc, Decl *d)
+{
+    *d = (Decl){0};
+    int parens = 0;
+    bool initializer = false;
+    while (sc->token.text.n) {
+        Slice t = sc->token.text;
+        if (token_is(sc, ";") && parens == 0) {
+            next_token(sc);
+            return;
+        }
+        if (token_is(sc, "{") && parens == 0) {
+            skip_braces(sc); /* a body ends the declaration; an initializer does not */
+            if (!initializer)
+                return;
+            continue;
+        }
+        if (token_is(sc, "("))
+            parens++;
+        else if (token_is(sc, ")") && parens > 0)
+            parens--;
+        else if (token_is(sc, "="))
+            initializer = true;
+        else if (token_is(sc, ".extern"))
+            d->external = true;
+        else if (!d->kind && is_space_directive(sc))
+            d->kind = token_kind(sc);
+        else if (d->kind && !d->name.n && parens == 0 && t.p[0] != '.' &&
+                 !(t.p[0] >= '0' && t.p[0] <= '9') && is_name_char(t.p[0]))
+            d->name = t;
+        next_token(sc);
+    }
+}
+
+/* Directives that end at the end of their line, with no ';'. */
+static bool is_line_directive(const Scanner *sc)
+{
+    return token_is(sc, ".version") || token_is(sc, ".target") ||
+           token_is(sc, ".address_size") || token_is(sc, ".file");
+}
+
+/* The functions ptxas itself resolves in whole-program mode: the system
+ * calls of NVIDIA's "PTX Interoperability" (printf, malloc, free,
+ * assert), which nvcc declares .extern .func without -rdc. */
+static bool is_system_call(Slice name)
+{
+    return slice_is(name, "vprintf") || slice_is(name, "malloc") || slice_is(name, "free") ||
+           slice_is(name, "__assertfail");
+}
+
+/* Whether `d` is an extern ptxas cannot resolve without -c. */
+static bool needs_linking(const Decl *d)
+{
+    if (!d->external || !d->kind || !d->name.n)
+        return false;
+    if (strcmp(d->kind, ".func") == 0)
+        return !is_system_call(d->name);
+    return strcmp(d->kind, ".entry") == 0 || strcmp(d->kind, ".global") == 0 ||
+           strcmp(d->kind, ".const") == 0;
+}
+
+typedef struct Names {
+    Slice *items;
+    size_t n, capacity;
+} Names;
+
+static bool names_add(Names *names, Slice name)
+{
+    if (names->n == names->capacity) {
+        size_t grown = names->capacity ? 2 * names->capacity : 16;
+        Slice *items = realloc(names->items, grown * sizeof *items);
+        if (!items)
+            return false;
+        names->items = items;
+        names->capacity = grown;
+    }
+    names->items[names->n++] = name;
+    return true;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    const Slice *x = a, *y = b;
+    int order = memcmp(x->p, y->p, x->n < y->n ? x->n : y->n);
+    return order ? order : (x->n > y->n) - (x->n < y->n);
+}
+
+/* Whether sorted `names` holds `name`: a module may define thousands of
+ * functions and declare hundreds of externs. */
+static bool names_has(const Names *names, Slice name)
+{
+    return names->n && bsearch(&name, names->items, names->n, sizeof name, compare_names);
+}
+
+bool ptxas_needs_compile_only(const char *ptx, size_t len)
+{
+    Scanner sc = {.rest = {ptx, ptx ? len : 0}};
+    Names externs = {0}, defined = {0};
+    bool ok = true;
+    next_token(&sc);
+    while (ok && sc.token.text.n) {
+        if (is_line_directive(&sc)) {
+            do
+                next_token(&sc);
+            while (sc.token.text.n && !sc.token.line);
+            continue;
+        }
+        Decl d;
+        read_decl(&sc, &d);
+        if (needs_linking(&d))
+            ok = names_add(&externs, d.name);
+        else if (!d.external && d.kind && d.name.n)
+            ok = names_add(&defined, d.name);
+    }
+    /* Out of memory: no -c.  Wrongly left out, ptxas fails and says why;
+     * wrongly added, it would change the figures without a word. */
+    bool needs = false;
+    if (defined.n)
+        qsort(defined.items, defined.n, sizeof *defined.items, compare_names);
+    for (size_t i = 0; ok && !needs && i < externs.n; i++)
+        needs = !names_has(&defined, externs.items[i]);
+    free(externs.items);
+    free(defined.items);
+    return needs;
+}
+
 /* ---- finding ptxas -------------------------------------------------------- */
 
 const char *ptxas_find(void)
@@ -407,8 +660,41 @@ static int first_failure(const JobRun *runs, const PtxasReport *out, int n)
     return 0;
 }
 
-/* ptxas_run_targets and ptxas_assemble_targets: `PTXAS -v --gpu-name ARCH
- * -o CUBIN PTX` per pair, CUBIN /dev/null when only the report is wanted. */
+/* ptxas_needs_compile_only on the file at `path`; false when it does not
+ * read (ptxas will say why). */
+static bool file_needs_compile_only(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    char *text = NULL;
+    size_t len = 0, capacity = 0;
+    bool ok = true;
+    while (ok) {
+        if (len == capacity) {
+            char *grown = realloc(text, capacity ? 2 * capacity : 65536);
+            ok = grown != NULL;
+            if (!ok)
+                break;
+            text = grown;
+            capacity = capacity ? 2 * capacity : 65536;
+        }
+        size_t got = fread(text + len, 1, capacity - len, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    ok = ok && !ferror(f);
+    fclose(f);
+    bool needs = ok && ptxas_needs_compile_only(text, len);
+    free(text);
+    return needs;
+}
+
+/* ptxas_run_targets and ptxas_assemble_targets: `PTXAS [-c] -v --gpu-name
+ * ARCH -o CUBIN PTX` per pair, CUBIN /dev/null when only the report is
+ * wanted, -c when the PTX needs linking (ptxas_needs_compile_only; read
+ * once for consecutive pairs of the same file). */
 static int run_pool(const char *ptxas, const char *ptx_paths[], const char *archs[],
                     const char *cubin_paths[], int n, Arena *arena, PtxasReport *out)
 {
@@ -420,12 +706,18 @@ static int run_pool(const char *ptxas, const char *ptx_paths[], const char *arch
     }
     const char *path = jobs_resolve_command(ptxas, arena); /* NULL: no pair can start */
     JobRun *runs = ARENA_ARRAY(arena, JobRun, (size_t)n);
+    bool compile_only = false;
     for (int i = 0; i < n; i++) {
+        if (i == 0 || strcmp(ptx_paths[i], ptx_paths[i - 1]) != 0)
+            compile_only = file_needs_compile_only(ptx_paths[i]);
         const char *cubin = cubin_paths ? cubin_paths[i] : "/dev/null";
-        const char *args[] = {path ? path : ptxas, "-v", "--gpu-name", archs[i], "-o", cubin,
-                              ptx_paths[i], NULL};
-        char **argv = ARENA_ARRAY(arena, char *, sizeof args / sizeof args[0]);
-        memcpy(argv, args, sizeof args);
+        const char *args[] = {"-v", "--gpu-name", archs[i], "-o", cubin, ptx_paths[i], NULL};
+        char **argv = ARENA_ARRAY(arena, char *, sizeof args / sizeof args[0] + 2);
+        int k = 0;
+        argv[k++] = (char *)(path ? path : ptxas);
+        if (compile_only)
+            argv[k++] = "-c";
+        memcpy(argv + k, args, sizeof args);
         runs[i] = (JobRun){.path = path, .argv = argv};
     }
     jobs_run(runs, n, arena);

@@ -7,8 +7,9 @@
  * 0, named barriers.  ptxas_parse reads that text in every form ptxas has
  * printed it (see ptxas.c); ptxas_run and ptxas_run_targets run ptxas
  * itself, without a shell, several targets at once (ptxas_assemble_targets
- * keeping the cubins); ptxas_resources turns
- * one kernel's figures into the occupancy engine's KernelResources.
+ * keeping the cubins), with -c for relocatable PTX (the report may ask
+ * ptxas_needs_compile_only too); ptxas_resources turns one kernel's
+ * figures into the occupancy engine's KernelResources.
  *
  * Everything a report holds lives in the Arena it was made in.  Nothing
  * here prints: when ptxas rejects its input, its own words come back in
@@ -61,8 +62,9 @@ enum {
  * kernels.  exit_status is 0 and errors NULL either way. */
 bool ptxas_parse(const char *text, size_t len, Arena *arena, PtxasReport *out);
 
-/* Run `PTXAS -v --gpu-name ARCH -o /dev/null PTX_PATH` and parse what it
- * prints.  `ptxas` is a path, or a name looked up on $PATH.  Returns 0;
+/* Run `PTXAS [-c] -v --gpu-name ARCH -o /dev/null PTX_PATH` and parse
+ * what it prints, -c when the file needs it (ptxas_needs_compile_only:
+ * relocatable PTX, whose figures are then each kernel's own).  `ptxas` is a path, or a name looked up on $PATH.  Returns 0;
  * ptxas's nonzero exit status (128 + N when signal N killed it), with its
  * output verbatim in out->errors; PTXAS_BAD_OUTPUT, with the output in
  * out->errors; or PTXAS_NOT_STARTED with errno set.  out->exit_status is
@@ -83,6 +85,24 @@ int ptxas_run_targets(const char *ptxas, const char *ptx_paths[], const char *ar
  * caller removes them. */
 int ptxas_assemble_targets(const char *ptxas, const char *ptx_paths[], const char *archs[],
                            const char *cubin_paths[], int n, Arena *arena, PtxasReport *out);
+
+/* Whether ptxas must assemble `ptx` (`len` bytes, no NUL needed) with -c
+ * (compile only, relocatable output): true when it declares, and does not
+ * define, an .extern .func other than a system call (vprintf, malloc,
+ * free, __assertfail, which ptxas resolves itself), an .extern .entry (the
+ * child of a device-side launch), or an .extern .global or .const
+ * variable.  That is what nvcc -ptx -rdc=true (or -dc) emits for calls,
+ * launches and variables of other files; whole-program PTX never has them.
+ * Measured with CUDA 13.0: without -c, ptxas stops at the first call
+ * ("fatal: Unresolved extern function") and makes a private definition of
+ * an extern variable ("Unresolved extern variable ... ignoring extern
+ * qualifier"), which a kept cubin must not hold.  .extern .shared is never
+ * a reason: an unsized array is dynamic shared memory, and a sized one (a
+ * shared variable of another file) is taken as defined here, with a
+ * warning, its size counted in the kernel's, as nvlink will.  Comments,
+ * strings and bodies are skipped, so "// .extern .func f" is no reason
+ * either.  False on NULL. */
+bool ptxas_needs_compile_only(const char *ptx, size_t len);
 
 /* The ptxas to run: $SILK_PTXAS, else the one configure found (PTXAS_PATH),
  * else "ptxas" when $PATH has one; the first that is executable.  NULL when

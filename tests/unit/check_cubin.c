@@ -3,8 +3,11 @@
  * nvcc driver (compiler/nvcc.c).
  *
  * Built cubins: a small cubin assembled here byte by byte (one kernel with
- * every record the reader takes) reads to its exact figures, in the new
- * and the old ELF flag layouts, executable and relocatable; then each
+ * every record the reader takes, and the undefined symbols, relocation and
+ * call graph of a relocatable one) reads to its exact figures and flags,
+ * in the new and the old ELF flag layouts, executable and relocatable; a
+ * shared window past the end of the file is no error, nor is a hostile
+ * name able to break an error's line; then each
  * malformed variant of it (and of a few headers) gives its exact error
  * line; every truncation and thousands of random byte flips give an error
  * or a result, never a crash (run under --enable-asan to check reads).
@@ -14,13 +17,19 @@
  * .maxnreg, over a hundred registers, a spilling kernel) assembled for
  * sm_75 to sm_121 (ten targets): cubin_read gives exactly ptxas
  * -v's registers, shared memory, barriers and stack frame, and the
- * .maxntid.  A module with a device function and a module-scope shared
- * array, whole-program and relocatable (ptxas -c).  The real cubin cut at
- * every 64-byte boundary gives the exact error line.
+ * .maxntid; under ptxas -c, the same and the dynamic shared memory flag.
+ * A module with a device function and a module-scope shared array,
+ * whole-program and relocatable (ptxas -c).  The real cubin cut at every
+ * 64-byte boundary gives the exact error line.
  *
  * nvcc: a .cu file compiled by nvcc_compile_targets gives the figures of
  * `nvcc --ptxas-options=-v` on the same file and flags; a file nvcc
- * rejects gives its own error text.  Flag splitting needs no nvcc.
+ * rejects gives its own error text.  Relocatable device code
+ * (tests/data/cubin/rdc_kernels.cu, sm_75, sm_90, sm_120): the cubin of
+ * nvcc -cubin -rdc=true, and that of nvcc -ptx -rdc=true assembled by
+ * ptxas_assemble_targets (with -c), give ptxas's figures, exactly the
+ * file's five kernels and their dynamic shared memory and calls out.
+ * Flag splitting needs no nvcc.
  *
  * Without ptxas (or nvcc) those tests are left out and, if the rest pass,
  * the program exits 77 saying so.
@@ -117,7 +126,7 @@ static const char *read_error(const void *data, size_t len, PtxasReport *out)
 
 /* ---- a cubin built by hand ----------------------------------------------------- */
 
-enum { BLOB_MAX = 2048, N_SECTIONS = 9 };
+enum { BLOB_MAX = 2048, N_SECTIONS = 11 };
 
 typedef struct Blob {
     unsigned char b[BLOB_MAX];
@@ -166,7 +175,7 @@ static void section_header(Blob *blob, int i, uint32_t name, uint32_t type, uint
 }
 
 static const char shstrtab[] = "\0.shstrtab\0.strtab\0.symtab\0.nv.info\0.nv.info.k\0.text.k\0"
-                               ".nv.shared.k\0.nv.constant0.k";
+                               ".nv.shared.k\0.nv.constant0.k\0.rel.text.k\0.nv.callgraph";
 
 /* The offset of `name` in shstrtab. */
 static uint32_t shname(const char *name)
@@ -179,9 +188,39 @@ static uint32_t shname(const char *name)
     return 0;
 }
 
+/* The symbols: the null one, kernel "k" (in .text.k, section 6), and
+ * three undefined ones a relocatable cubin has: "child", an entry of
+ * another file (a device-side launch's); "pool", extern __shared__ float
+ * pool[] (STT 13, STO_CUDA_SHARED, size 0); "ext", a function of another
+ * file.  Only "k" is a kernel. */
+static size_t append_symbols(Blob *blob)
+{
+    static const struct {
+        uint32_t name;
+        unsigned char info, other;
+        unsigned shndx;
+    } symbols[] = {{0, 0, 0, 0}, {1, 0x12, 0x10, 6}, {3, 0x12, 0x10, 0}, {9, 0x1d, 0x40, 0},
+                   {14, 0x12, 0, 0}};
+    unsigned char syms[5 * 24] = {0};
+    for (int i = 0; i < 5; i++) {
+        put32(syms + 24 * i, symbols[i].name);
+        syms[24 * i + 4] = symbols[i].info;
+        syms[24 * i + 5] = symbols[i].other;
+        put16(syms + 24 * i + 6, symbols[i].shndx);
+    }
+    return append(blob, syms, sizeof syms);
+}
+
+/* .rel.text.k: one relocation against "pool" (symbol 3); .nv.callgraph:
+ * k calls ext (list 1), k launches child (list 4). */
+static const unsigned char relocations[16] = {0x10, 0, 0, 0, 0, 0, 0, 0, 0x4a, 0, 0, 0, 3, 0, 0, 0};
+static const uint32_t callgraph[] = {0, 0xffffffff, 1, 4, 0, 0xfffffffe, 0, 0xfffffffd,
+                                     0, 0xfffffffc, 1, 2};
+
 /* One kernel "k": 42 registers, a 16-byte frame, .maxntid 128,2,1,
  * .maxnreg 64, 3 barriers, a 2024-byte shared section and an 8-byte
- * constant bank.  `sm` and `abi` make e_flags; `type` is e_type. */
+ * constant bank, using dynamic shared memory and calling a function of
+ * another file.  `sm` and `abi` make e_flags; `type` is e_type. */
 static void build_cubin(Blob *blob, int sm, int abi, int type)
 {
     memset(blob, 0, sizeof *blob);
@@ -198,13 +237,9 @@ static void build_cubin(Blob *blob, int sm, int abi, int type)
     put16(h + 62, 1);
     blob->n = 64;
     size_t names = append(blob, shstrtab, sizeof shstrtab);
-    size_t strtab = append(blob, "\0k", 3);
-    unsigned char syms[48] = {0};
-    put32(syms + 24, 1);   /* "k" */
-    syms[24 + 4] = 0x12;   /* GLOBAL FUNC */
-    syms[24 + 5] = 0x10;   /* STO_CUDA_ENTRY */
-    put16(syms + 24 + 6, 6);
-    size_t symtab = append(blob, syms, sizeof syms);
+    static const char strings[] = "\0k\0child\0pool\0ext";
+    size_t strtab = append(blob, strings, sizeof strings);
+    size_t symtab = append_symbols(blob);
     unsigned char info[24] = {0x04, 0x2f, 8, 0, 1, 0, 0, 0, 42, 0, 0, 0,
                               0x04, 0x11, 8, 0, 1, 0, 0, 0, 16, 0, 0, 0};
     size_t global = append(blob, info, sizeof info);
@@ -213,18 +248,25 @@ static void build_cubin(Blob *blob, int sm, int abi, int type)
     size_t kernel = append(blob, kinfo, sizeof kinfo);
     size_t text = append(blob, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
     size_t constant = append(blob, "\0\0\0\0\0\0\0", 8);
+    size_t rel = append(blob, relocations, sizeof relocations);
+    unsigned char calls[sizeof callgraph];
+    for (size_t i = 0; i < sizeof callgraph / 4; i++)
+        put32(calls + 4 * i, callgraph[i]);
+    size_t graph = append(blob, calls, sizeof calls);
     blob->n = (blob->n + 7) & ~(size_t)7;
     blob->shoff = blob->n;
     put64(h + 40, blob->shoff);
     blob->n += 64 * N_SECTIONS;
     section_header(blob, 1, shname(".shstrtab"), 3, names, sizeof shstrtab, 0, 0);
-    section_header(blob, 2, shname(".strtab"), 3, strtab, 3, 0, 0);
-    section_header(blob, 3, shname(".symtab"), 2, symtab, sizeof syms, 1, 2);
+    section_header(blob, 2, shname(".strtab"), 3, strtab, sizeof strings, 0, 0);
+    section_header(blob, 3, shname(".symtab"), 2, symtab, 5 * 24, 1, 2);
     section_header(blob, 4, shname(".nv.info"), 0x70000000, global, sizeof info, 0, 3);
     section_header(blob, 5, shname(".nv.info.k"), 0x70000000, kernel, sizeof kinfo, 6, 3);
     section_header(blob, 6, shname(".text.k"), 1, text, 16, 0, 3);
     section_header(blob, 7, shname(".nv.shared.k"), 8, blob->n, 2024, 6, 0);
     section_header(blob, 8, shname(".nv.constant0.k"), 1, constant, 8, 6, 0);
+    section_header(blob, 9, shname(".rel.text.k"), 9, rel, sizeof relocations, 6, 3);
+    section_header(blob, 10, shname(".nv.callgraph"), 0x70000001, graph, sizeof calls, 0, 3);
 }
 
 static void check_built(const PtxasReport *r, const char *arch, int smem)
@@ -298,6 +340,83 @@ START_TEST(test_read_file)
 }
 END_TEST
 
+/* The offset of the first `len` bytes equal to `pattern` after the header. */
+static size_t find_run(const Blob *blob, const void *pattern, size_t len)
+{
+    for (size_t i = 64; i + len <= blob->n; i++) {
+        if (memcmp(blob->b + i, pattern, len) == 0)
+            return i;
+    }
+    ck_abort_msg("pattern not found");
+    return 0;
+}
+
+/* A relocatable cubin records dynamic shared memory and calls out; an
+ * executable one neither (its relocations and call graph are not read). */
+START_TEST(test_built_relocatable)
+{
+    Blob blob;
+    build_cubin(&blob, 90, 8, 1);
+    PtxasReport r;
+    CubinKernel *d;
+    char error[256];
+    ck_assert_msg(cubin_read_details(blob.b, blob.n, arena, &r, &d, error, sizeof error), "%s",
+                  error);
+    check_built(&r, "sm_90", 2024); /* "child", undefined, is no kernel */
+    ck_assert(d[0].dynamic_smem && d[0].dynamic_smem_known && d[0].calls_out);
+    Blob other = blob; /* the relocation against another symbol: unknown, ext may use it */
+    other.b[find_run(&other, relocations, sizeof relocations) + 12] = 1;
+    ck_assert(cubin_read_details(other.b, other.n, arena, &r, &d, error, sizeof error));
+    ck_assert(!d[0].dynamic_smem && !d[0].dynamic_smem_known && d[0].calls_out);
+    /* k -> ext made k -> child (a kernel: launched, never called): known */
+    put32(other.b + find_run(&other, "\x01\x00\x00\x00\x04\x00\x00\x00", 8) + 4, 2);
+    ck_assert(cubin_read_details(other.b, other.n, arena, &r, &d, error, sizeof error));
+    ck_assert(!d[0].dynamic_smem && d[0].dynamic_smem_known && !d[0].calls_out);
+    build_cubin(&blob, 90, 8, 2);
+    ck_assert(cubin_read_details(blob.b, blob.n, arena, &r, &d, error, sizeof error));
+    ck_assert(!d[0].dynamic_smem && !d[0].dynamic_smem_known && !d[0].calls_out);
+}
+END_TEST
+
+/* Shared windows hold no file data: ptxas -c gives .nv.shared.NAME the
+ * type SHT_CUDA_SHARED and an offset and size past the end of the file. */
+START_TEST(test_shared_window_past_end)
+{
+    static const struct {
+        int type;
+        uint32_t section_type;
+        int smem;
+    } cases[] = {{1, 0x7000000a, 1 << 20}, {2, 8, (1 << 20) - 1024}};
+    for (int i = 0; i < N(cases); i++) {
+        Blob blob;
+        build_cubin(&blob, 90, 8, cases[i].type);
+        unsigned char *shared = blob.b + blob.shoff + 64 * 7;
+        put32(shared + 4, cases[i].section_type);
+        put64(shared + 24, (uint64_t)1 << 40);
+        put64(shared + 32, (uint64_t)1 << 20);
+        PtxasReport r;
+        ck_assert_str_eq(read_error(blob.b, blob.n, &r), "");
+        ck_assert_int_eq(r.kernels[0].static_smem, cases[i].smem);
+    }
+}
+END_TEST
+
+/* A name from the file never breaks the one line of an error. */
+START_TEST(test_hostile_names)
+{
+    Blob blob;
+    build_cubin(&blob, 90, 8, 2);
+    blob.b[find_run(&blob, "\0k\0child", 8) + 1] = '\n'; /* the kernel "\n" */
+    Blob bad = blob;
+    bad.b[find_run(&bad, "\x04\x2f\x08\x00", 4) + 1] = 0x7e; /* no REGCOUNT */
+    ck_assert_str_eq(read_error(bad.b, bad.n, NULL), "no register count for entry function ?");
+    bad = blob; /* its .nv.info."\n", malformed */
+    bad.b[find_run(&bad, ".nv.info.k", 10) + 9] = '\n';
+    put16(bad.b + find_run(&bad, "\x04\x05\x0c\x00", 4) + 2, 0xfff0);
+    ck_assert_str_eq(read_error(bad.b, bad.n, NULL), "malformed attribute at byte 0 of .nv.info.?");
+}
+END_TEST
+
 /* ---- malformed input ------------------------------------------------------------ */
 
 static unsigned char header64[64] = "\177ELF\002\001\001";
@@ -344,9 +463,9 @@ typedef struct Corruption {
 
 static const Corruption corruptions[] = {
     {40, 8, 1u << 20, "truncated or corrupt: section header table at offset 1048576 "
-                      "(576 bytes) ends past the end of the file (%zu bytes)"},
+                      "(704 bytes) ends past the end of the file (%zu bytes)"},
     {58, 2, 40, "section header size 40, not 64"},
-    {62, 2, 12, "section name table index 12 out of range (9 sections)"},
+    {62, 2, 12, "section name table index 12 out of range (11 sections)"},
     {SH(5, 24), 8, 0xffffffffffffull, "truncated or corrupt: section 5 at offset "
                                       "281474976710655 (28 bytes) ends past the end of the "
                                       "file (%zu bytes)"},
@@ -468,6 +587,8 @@ START_TEST(test_hammer_built)
     Blob blob;
     build_cubin(&blob, 90, 8, 2);
     hammer(blob.b, blob.n, 20000);
+    build_cubin(&blob, 90, 8, 1); /* relocations and call graph read too */
+    hammer(blob.b, blob.n, 20000);
 }
 END_TEST
 
@@ -555,7 +676,7 @@ static void compare_kernel(const KernelUsage *got, const KernelUsage *want)
 }
 
 static void check_against(const PtxasReport *got, const CubinKernel *details,
-                          const PtxasReport *want)
+                          const PtxasReport *want, bool relocatable)
 {
     ck_assert_int_eq(got->n_kernels, want->n_kernels);
     ck_assert_int_eq(got->n_kernels, N(module_kernels));
@@ -570,8 +691,9 @@ static void check_against(const PtxasReport *got, const CubinKernel *details,
         }
     }
     /* Not vacuous: the figures the module was written to produce. */
-    /* 1000 bytes, padded to the 16-byte alignment of the .extern array */
-    ck_assert_int_eq(ptxas_kernel(got, "shared1000")->static_smem, 1008);
+    /* 1000 bytes, padded to the 16-byte alignment of the .extern array,
+     * which under -c is placed by the linker, not ptxas */
+    ck_assert_int_eq(ptxas_kernel(got, "shared1000")->static_smem, relocatable ? 1000 : 1008);
     ck_assert_int_eq(ptxas_kernel(got, "shared1000")->barriers, 1);
     ck_assert_int_eq(ptxas_kernel(got, "twobar")->static_smem, 4096);
     ck_assert_int_eq(ptxas_kernel(got, "twobar")->barriers, 2);
@@ -601,7 +723,10 @@ START_TEST(test_ptxas_agrees)
     char error[256];
     ck_assert_msg(cubin_read_file(cubin, arena, &got, &details, error, sizeof error), "%s", error);
     ck_assert_str_eq(got.arch, arch);
-    check_against(&got, details, &want);
+    check_against(&got, details, &want, false);
+    for (int i = 0; i < got.n_kernels; i++) /* an executable cubin does not say */
+        ck_assert(!details[i].dynamic_smem && !details[i].dynamic_smem_known &&
+                  !details[i].calls_out);
     const CubinKernel *twobar = &details[ptxas_kernel(&got, "twobar") - got.kernels];
     ck_assert_int_eq(twobar->max_threads_dim[0], 128);
     ck_assert_int_eq(twobar->max_threads_dim[1], 2);
@@ -683,19 +808,27 @@ static const char callee_module[] =
     ".visible .entry kB(.param .u64 p)\n{\n  .reg .u32 %r<4>;\n  mov.u32 %r1, %tid.x;\n"
     "  { .param .u32 a; st.param.u32 [a], %r1; call.uni helper, (a); }\n  ret;\n}\n";
 
-static void check_callee_module(const char *arch, bool relocatable)
+/* `ptxas -v --gpu-name ARCH -o CUBIN PTX`, with -c when `relocatable`
+ * (ptxas_assemble_targets decides that itself), its -v output parsed. */
+static void run_ptxas(const char *ptx, const char *arch, const char *cubin, bool relocatable,
+                      PtxasReport *want)
 {
-    const char *ptx = temp_path("callee.ptx");
-    const char *cubin = temp_path("callee.cubin");
-    write_file(ptx, callee_module, strlen(callee_module));
     const char *program = jobs_resolve_command(ptxas_find(), arena);
     char *argv[] = {(char *)program, "-v", "--gpu-name", (char *)arch, "-o", (char *)cubin,
                     (char *)ptx, relocatable ? "-c" : NULL, NULL};
     JobRun run = {.path = program, .argv = argv};
     jobs_run(&run, 1, arena);
     ck_assert_msg(run.status == 0, "ptxas: %s", run.output);
+    ck_assert(ptxas_parse(run.output, run.len, arena, want));
+}
+
+static void check_callee_module(const char *arch, bool relocatable)
+{
+    const char *ptx = temp_path("callee.ptx");
+    const char *cubin = temp_path("callee.cubin");
+    write_file(ptx, callee_module, strlen(callee_module));
     PtxasReport want, got;
-    ck_assert(ptxas_parse(run.output, run.len, arena, &want));
+    run_ptxas(ptx, arch, cubin, relocatable, &want);
     size_t len;
     unsigned char *data = read_whole(cubin, &len);
     ck_assert_str_eq(read_error(data, len, &got), "");
@@ -712,6 +845,29 @@ START_TEST(test_callee_shared)
     check_callee_module("sm_90", false);
     check_callee_module("sm_80", true);
     check_callee_module("sm_90", true);
+}
+END_TEST
+
+/* The module under ptxas -c: the same figures as ptxas -c -v, and the
+ * one kernel that addresses the .extern .shared array flagged. */
+START_TEST(test_module_relocatable)
+{
+    const char *arch = _i ? "sm_90" : "sm_80";
+    const char *ptx = temp_path("module.ptx");
+    const char *cubin = temp_path("module.cubin");
+    write_module(ptx);
+    PtxasReport want, got;
+    run_ptxas(ptx, arch, cubin, true, &want);
+    CubinKernel *details;
+    char error[256];
+    ck_assert_msg(cubin_read_file(cubin, arena, &got, &details, error, sizeof error), "%s", error);
+    check_against(&got, details, &want, true);
+    for (int i = 0; i < got.n_kernels; i++) {
+        bool dynonly = strcmp(got.kernels[i].name, "dynonly") == 0;
+        ck_assert_msg(details[i].dynamic_smem == dynonly, "%s", got.kernels[i].name);
+        ck_assert(details[i].dynamic_smem_known);
+        ck_assert(!details[i].calls_out);
+    }
 }
 END_TEST
 
@@ -837,6 +993,105 @@ START_TEST(test_nvcc_rejects)
 }
 END_TEST
 
+/* ---- relocatable device code (-rdc) ------------------------------------------------ */
+
+/* tests/data/cubin/NAME, in the arena. */
+static const char *cubin_data(const char *name)
+{
+    const char *dir = getenv("SILK_TEST_DATA");
+    char buf[4096];
+    int len = snprintf(buf, sizeof buf, "%s/cubin/%s", dir && *dir ? dir : SILK_TEST_DATA_DIR, name);
+    ck_assert_int_lt(len, (int)sizeof buf);
+    return arena_strndup(arena, buf, (size_t)len);
+}
+
+/* `nvcc MODE -rdc=true -arch=ARCH [--ptxas-options=-v] -o OUT CU`; with
+ * -v, its report parsed into *want. */
+static void nvcc_rdc(const char *mode, const char *arch, const char *out, PtxasReport *want)
+{
+    const char *program = jobs_resolve_command(nvcc_find(), arena);
+    char arch_flag[32];
+    snprintf(arch_flag, sizeof arch_flag, "-arch=%s", arch);
+    char *argv[] = {(char *)program, (char *)mode, "-rdc=true", arch_flag, "-o", (char *)out,
+                    (char *)cubin_data("rdc_kernels.cu"), want ? "--ptxas-options=-v" : NULL,
+                    NULL};
+    JobRun run = {.path = program, .argv = argv};
+    jobs_run(&run, 1, arena);
+    ck_assert_msg(run.status == 0, "nvcc: %s", run.output);
+    if (want)
+        ck_assert(ptxas_parse(run.output, run.len, arena, want));
+}
+
+/* rdc_kernels.cu's kernels, as its comment describes them. */
+static const struct {
+    const char *name;
+    int static_smem;
+    bool dynamic_smem, known, calls_out;
+} rdc_kernels[] = {
+    {"_Z5tiledPfPKf", 32768, false, false, true},   {"_Z14direct_dynamicPf", 0, true, true, false},
+    {"_Z14callee_dynamicPf", 0, true, true, false}, {"_Z11static_onlyPf", 256, false, true, false},
+    {"_Z6parentPii", 0, false, false, true},
+};
+
+static const char *const rdc_targets[] = {"sm_75", "sm_90", "sm_120"};
+
+/* The cubin at `path` against ptxas's report `want`: every figure, the
+ * exact kernel count (child, blend and offsets are no kernels) and the
+ * flags. */
+static void check_rdc_cubin(const char *path, const char *arch, const PtxasReport *want)
+{
+    PtxasReport got;
+    CubinKernel *d;
+    char error[256];
+    ck_assert_msg(cubin_read_file(path, arena, &got, &d, error, sizeof error), "%s", error);
+    ck_assert_str_eq(got.arch, arch);
+    ck_assert_int_eq(got.n_kernels, N(rdc_kernels));
+    ck_assert_int_eq(want->n_kernels, N(rdc_kernels));
+    for (int i = 0; i < got.n_kernels; i++)
+        compare_kernel(&got.kernels[i], &want->kernels[i]);
+    for (int e = 0; e < N(rdc_kernels); e++) {
+        const KernelUsage *k = ptxas_kernel(&got, rdc_kernels[e].name);
+        ck_assert_msg(k != NULL, "no kernel %s", rdc_kernels[e].name);
+        const CubinKernel *kd = &d[k - got.kernels];
+        ck_assert_int_eq(k->static_smem, rdc_kernels[e].static_smem);
+        ck_assert_msg(kd->dynamic_smem == rdc_kernels[e].dynamic_smem, "%s", k->name);
+        ck_assert_msg(kd->dynamic_smem_known == rdc_kernels[e].known, "%s", k->name);
+        ck_assert_msg(kd->calls_out == rdc_kernels[e].calls_out, "%s", k->name);
+    }
+}
+
+/* nvcc -cubin -rdc=true: the 32 KiB window ends past the file's end. */
+START_TEST(test_nvcc_rdc_cubin)
+{
+    const char *arch = rdc_targets[_i];
+    const char *cubin = temp_path("rdc.cubin");
+    PtxasReport want;
+    nvcc_rdc("-cubin", arch, cubin, &want);
+    size_t len;
+    read_whole(cubin, &len);
+    ck_assert_uint_lt(len, 32768);
+    check_rdc_cubin(cubin, arch, &want);
+}
+END_TEST
+
+/* nvcc -ptx -rdc=true, then ptxas_assemble_targets, which must pass -c
+ * for the calls and variables of other files. */
+START_TEST(test_nvcc_rdc_ptx)
+{
+    const char *arch = rdc_targets[_i];
+    const char *ptx = temp_path("rdc.ptx");
+    const char *cubin = temp_path("rdc.cubin");
+    nvcc_rdc("-ptx", arch, ptx, NULL);
+    size_t len;
+    const char *text = (const char *)read_whole(ptx, &len);
+    ck_assert(ptxas_needs_compile_only(text, len));
+    PtxasReport want;
+    int result = ptxas_assemble_targets(ptxas_find(), &ptx, &arch, &cubin, 1, arena, &want);
+    ck_assert_msg(result == 0, "ptxas failed (%d): %s", result, want.errors ? want.errors : "");
+    check_rdc_cubin(cubin, arch, &want);
+}
+END_TEST
+
 /* ---- the suites ------------------------------------------------------------------- */
 
 static Suite *cubin_suite(void)
@@ -848,6 +1103,9 @@ static Suite *cubin_suite(void)
     tcase_add_test(tc, test_built_sm90_exec);
     tcase_add_test(tc, test_built_other_layouts);
     tcase_add_test(tc, test_read_file);
+    tcase_add_test(tc, test_built_relocatable);
+    tcase_add_test(tc, test_shared_window_past_end);
+    tcase_add_test(tc, test_hostile_names);
     tcase_add_test(tc, test_bad_headers);
     tcase_add_loop_test(tc, test_corruption, 0, N(corruptions));
     tcase_add_test(tc, test_bad_attributes);
@@ -867,6 +1125,7 @@ static Suite *ptxas_suite(void)
     tcase_add_test(tc, test_shi_registers);
     tcase_add_test(tc, test_truncated_real);
     tcase_add_test(tc, test_callee_shared);
+    tcase_add_loop_test(tc, test_module_relocatable, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }
@@ -879,6 +1138,8 @@ static Suite *nvcc_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_nvcc_agrees);
     tcase_add_test(tc, test_nvcc_rejects);
+    tcase_add_loop_test(tc, test_nvcc_rdc_cubin, 0, N(rdc_targets));
+    tcase_add_loop_test(tc, test_nvcc_rdc_ptx, 0, N(rdc_targets));
     suite_add_tcase(s, tc);
     return s;
 }

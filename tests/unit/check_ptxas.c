@@ -9,17 +9,21 @@
  * (demangled names), 9 (a Visual Studio log: "1>  " prefixes and CRLF), 10,
  * 11 and 12 and the short ", N barriers" form, each read to the exact
  * figures; malformed outputs rejected; odd texts from memory.  The engine
- * record ptxas_resources makes.
+ * record ptxas_resources makes.  Which small PTX modules need ptxas -c
+ * (ptxas_needs_compile_only), and every prefix of each read safely.
  *
  * Running: a fake ptxas (a sh script in a directory whose name has a space,
  * so a shell between us and ptxas would show) checks its arguments, sleeps
  * so that the jobs finish out of order, and prints what its input file
  * asks; the results come back in input order, exit statuses and error
  * text verbatim, a kill as 128 + signal, and failures to start as
- * PTXAS_NOT_STARTED with errno.
+ * PTXAS_NOT_STARTED with errno; -c passed for exactly the inputs that
+ * declare an extern function.
  *
  * Live: the real ptxas (ptxas_find) on the PTX files for sm_75, sm_80 and
- * sm_90 in one ptxas_run_targets call, and a PTX it rejects.  Without a
+ * sm_90 in one ptxas_run_targets call, a PTX it rejects, and a module
+ * calling a function of another file (extern.ptx) against the same with
+ * the function defined (extern-resolved.ptx).  Without a
  * ptxas those tests are left out and, if the rest pass, the program exits
  * 77 saying so.
  */
@@ -305,6 +309,75 @@ START_TEST(test_parse_many_kernels)
 }
 END_TEST
 
+/* ---- relocatable PTX ------------------------------------------------------------ */
+
+#define PTX_HEAD ".version 8.0\n.target sm_80\n.address_size 64\n"
+
+/* Small modules and whether ptxas must assemble them with -c: the forms
+ * nvcc -ptx writes with and without -rdc=true, and texts that only look
+ * like an extern. */
+static const struct {
+    const char *text;
+    bool needs;
+} compile_only_cases[] = {
+    /* whole-program: printf, malloc, free and assert are system calls */
+    {PTX_HEAD ".extern .func (.param .b64 func_retval0) malloc\n(\n.param .b64 malloc_param_0\n)\n;\n"
+              ".extern .func (.param .b32 func_retval0) vprintf\n(\n.param .b64 p0,\n.param .b64 p1\n);\n"
+              ".extern .func free\n(\n.param .b64 free_param_0\n)\n;\n"
+              ".extern .func __assertfail\n(\n.param .b64 a\n)\n;\n"
+              ".visible .entry k()\n{\nret;\n}\n",
+     false},
+    /* -rdc: a function, a variable, a constant, a kernel of another file */
+    {PTX_HEAD ".extern .func (.param .b32 func_retval0) _Z5blendff\n(\n.param .b32 a,\n"
+              ".param .b32 b\n)\n;\n.visible .entry k()\n{\nret;\n}\n",
+     true},
+    {PTX_HEAD ".extern .global .align 4 .b8 offsets[64];\n", true},
+    {PTX_HEAD ".extern .const .align 4 .b8 weights[32];\n", true},
+    {PTX_HEAD ".extern .entry _Z5childPii(\n.param .u64 a,\n.param .u32 b\n)\n;\n", true},
+    /* shared memory: dynamic (unsized) or another file's (sized) */
+    {PTX_HEAD ".extern .shared .align 16 .b8 pool[];\n", false},
+    {PTX_HEAD ".extern .shared .align 4 .u32 counter;\n", false},
+    /* declared, then defined here */
+    {PTX_HEAD ".extern .func (.param .b32 r) f(.param .b32 x);\n"
+              ".visible .func (.param .b32 r) f(.param .b32 x)\n{\nret;\n}\n"
+              ".extern .global .align 4 .u32 g;\n.visible .global .align 4 .u32 g = 7;\n",
+     false},
+    /* not declarations: comments, a string, a body, an initializer */
+    {PTX_HEAD "// .extern .func f();\n/* .extern .global .u32 g;\n*/\n", false},
+    {".version 8.0\n.target sm_80\n.address_size 64\n.file 1 \"a;{.extern .func f();\"\n", false},
+    {PTX_HEAD ".visible .entry k()\n{\n{ .reg .b32 x; }\n// .extern .func f();\nret;\n}\n", false},
+    {PTX_HEAD ".global .align 1 .b8 s[3] = {104, 105, 0};\n.extern .func g();\n", true},
+    {PTX_HEAD, false},
+    {"", false},
+    /* truncated in a declaration, a comment, a string, a body */
+    {PTX_HEAD ".extern .func (.param .b32 r", false},
+    {PTX_HEAD ".extern .global .u32 g;\n/* never closed", true},
+    {PTX_HEAD ".file 1 \"never closed\n.extern .global .u32 g;\n", false},
+    {PTX_HEAD ".visible .entry k()\n{\n.extern .global .u32 g;\n", false},
+};
+
+START_TEST(test_needs_compile_only)
+{
+    const char *text = compile_only_cases[_i].text;
+    ck_assert_msg(ptxas_needs_compile_only(text, strlen(text)) == compile_only_cases[_i].needs,
+                  "case %d:\n%s", _i, text);
+    /* every prefix: an answer, no read past the end (ASan builds check) */
+    for (size_t len = 0; len < strlen(text); len++) {
+        char *copy = malloc(len ? len : 1);
+        memcpy(copy, text, len);
+        ptxas_needs_compile_only(copy, len);
+        free(copy);
+    }
+}
+END_TEST
+
+START_TEST(test_needs_compile_only_null)
+{
+    ck_assert(!ptxas_needs_compile_only(NULL, 0));
+    ck_assert(!ptxas_needs_compile_only(NULL, 100));
+}
+END_TEST
+
 /* ---- the engine's record ------------------------------------------------------- */
 
 static ArchTable table;
@@ -365,19 +438,21 @@ END_TEST
 
 /* ---- running a fake ptxas -------------------------------------------------------- */
 
-/* Checks its arguments, then does what the first line of its input says:
+/* Checks its arguments (a leading -c is taken off, and named in the
+ * kernel's name: "k_c"), then does what the first line of its input says:
  * "DELAY REGISTERS ok" prints one kernel; "DELAY STATUS fail" prints an
  * error (a tab, a CRLF, no final newline) and exits STATUS; "0 0 bad"
  * prints an entry without a "Used" line and succeeds; "0 0 kill" kills
  * itself. */
 static const char FAKE_PTXAS[] =
     "#!/bin/sh\n"
+    "c=; if [ \"$1\" = -c ]; then c=_c; shift; fi\n"
     "if [ $# -ne 6 ] || [ \"$1\" != -v ] || [ \"$2\" != --gpu-name ] || [ \"$4\" != -o ] ||\n"
     "   [ \"$5\" != /dev/null ]; then echo \"bad arguments: $*\" >&2; exit 9; fi\n"
     "read -r delay value what < \"$6\" || exit 8\n"
     "sleep \"$delay\"\n"
     "case \"$what\" in\n"
-    "ok) printf \"ptxas info    : Compiling entry function 'k' for '%s'\\n\" \"$3\" >&2\n"
+    "ok) printf \"ptxas info    : Compiling entry function 'k%s' for '%s'\\n\" \"$c\" \"$3\" >&2\n"
     "    printf 'ptxas info    : Used %s registers, used 0 barriers\\n' \"$value\" >&2 ;;\n"
     "fail) printf 'ptxas %s, line 1; error   : \\tno\\r\\nptxas fatal   : for %s' \"$6\" \"$3\" >&2\n"
     "    exit \"$value\" ;;\n"
@@ -586,6 +661,30 @@ START_TEST(test_find_env)
 }
 END_TEST
 
+/* -c exactly for the pairs whose PTX needs it, read once per run of the
+ * same file: the rest run as before. */
+START_TEST(test_run_compile_only)
+{
+    const char *ptxas = fake_ptxas();
+    const char *linked = fake_file("linked.ptx", "0 10 ok\n.extern .func f();\n", 0644);
+    const char *whole = fake_file("whole.ptx", "0 11 ok\n// .extern .func f();\n", 0644);
+    const char *paths[] = {linked, linked, whole, linked};
+    const char *archs[] = {"sm_80", "sm_90", "sm_90", "sm_120"};
+    static const char *const names[] = {"k_c", "k_c", "k", "k_c"};
+    PtxasReport out[4];
+    ck_assert_int_eq(ptxas_run_targets(ptxas, paths, archs, 4, arena, out), 0);
+    for (int i = 0; i < 4; i++) {
+        ck_assert_int_eq(out[i].n_kernels, 1);
+        ck_assert_str_eq(out[i].kernels[0].name, names[i]);
+    }
+    PtxasReport r;
+    ck_assert_int_eq(ptxas_run(ptxas, whole, "sm_80", arena, &r), 0);
+    ck_assert_str_eq(r.kernels[0].name, "k");
+    ck_assert_int_eq(ptxas_run(ptxas, linked, "sm_80", arena, &r), 0);
+    ck_assert_str_eq(r.kernels[0].name, "k_c");
+}
+END_TEST
+
 /* ---- the real ptxas -------------------------------------------------------------- */
 
 enum { LIVE_FILES = 4, LIVE_ARCHS = 3, LIVE_PAIRS = LIVE_FILES * LIVE_ARCHS };
@@ -663,6 +762,40 @@ START_TEST(test_live_rejection)
 }
 END_TEST
 
+/* A module that calls a function of another file assembles (with -c),
+ * and what does not depend on the callee is what ptxas gives with the
+ * callee defined in the module (extern-resolved.ptx).  The calling
+ * kernel's registers differ, and neither count is the one it runs with:
+ * with the callee in the module, ptxas allocates across the call (10
+ * registers on sm_75 to sm_120, CUDA 13.0); with -c it keeps the call's
+ * ABI (24); nvlink then raises the kernel to the largest count in its call
+ * graph (cubin.h, CubinKernel.calls_out). */
+START_TEST(test_live_extern)
+{
+    const char *arch = _i ? "sm_90" : "sm_75";
+    const char *ptx = data_path("extern.ptx"), *resolved = data_path("extern-resolved.ptx");
+    size_t len;
+    char *text = read_file(ptx, &len);
+    ck_assert(ptxas_needs_compile_only(text, len));
+    text = read_file(resolved, &len);
+    ck_assert(!ptxas_needs_compile_only(text, len));
+    PtxasReport got, want;
+    ck_assert_int_eq(ptxas_run(ptxas_find(), ptx, arch, arena, &got), 0);
+    ck_assert_int_eq(ptxas_run(ptxas_find(), resolved, arch, arena, &want), 0);
+    ck_assert_int_eq(got.n_kernels, 2);
+    const KernelUsage *alone = ptxas_kernel(&got, "alone"), *alone2 = ptxas_kernel(&want, "alone");
+    ck_assert_int_eq(alone->registers, alone2->registers);
+    ck_assert_int_eq(alone->static_smem, 0);
+    ck_assert_int_eq(alone->barriers, alone2->barriers);
+    ck_assert_int_eq(alone->stack_frame, alone2->stack_frame);
+    const KernelUsage *mix = ptxas_kernel(&got, "mix"), *mix2 = ptxas_kernel(&want, "mix");
+    ck_assert_int_eq(mix->static_smem, 512);
+    ck_assert_int_eq(mix2->static_smem, 512);
+    ck_assert_int_eq(mix->barriers, mix2->barriers);
+    ck_assert_int_gt(mix->registers, mix2->registers);
+}
+END_TEST
+
 /* ---- suites ------------------------------------------------------------------- */
 
 static Suite *ptxas_suite(void)
@@ -675,6 +808,8 @@ static Suite *ptxas_suite(void)
     tcase_add_loop_test(tc, test_parse_text, 0, N(text_cases));
     tcase_add_test(tc, test_parse_length);
     tcase_add_test(tc, test_parse_many_kernels);
+    tcase_add_loop_test(tc, test_needs_compile_only, 0, N(compile_only_cases));
+    tcase_add_test(tc, test_needs_compile_only_null);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("resources");
@@ -692,6 +827,7 @@ static Suite *ptxas_suite(void)
     tcase_add_test(tc, test_run_not_started);
     tcase_add_test(tc, test_run_on_path);
     tcase_add_test(tc, test_find_env);
+    tcase_add_test(tc, test_run_compile_only);
     suite_add_tcase(s, tc);
     return s;
 }
@@ -704,6 +840,7 @@ static Suite *live_suite(void)
     tcase_add_checked_fixture(tc, open_arena, close_arena);
     tcase_add_test(tc, test_live_targets);
     tcase_add_test(tc, test_live_rejection);
+    tcase_add_loop_test(tc, test_live_extern, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }
