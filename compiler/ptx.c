@@ -374,10 +374,10 @@ static void emit_header(FILE *out, const IrFunc *f)
 {
     if (f->kernel)
         fputs(".visible .entry ", out);
-    else if (f->result != IRT_VOID)
-        fprintf(out, ".visible .func (.param .%s func_retval0) ", ptx_mem_type(f->result));
+    else if (f->result != IRT_VOID) /* internal, as nvcc's whole-program PTX */
+        fprintf(out, ".func (.param .%s func_retval0) ", ptx_mem_type(f->result));
     else
-        fputs(".visible .func ", out);
+        fputs(".func ", out);
     emit_params(out, f);
     if (f->maxntid)
         fprintf(out, ".maxntid %d, 1, 1\n", f->maxntid);

@@ -456,6 +456,7 @@ static void skip_braces(Scanner *sc)
 /* One module-scope declaration, as far as ptxas_needs_compile_only asks. */
 typedef struct Decl {
     bool external;       /* .extern */
+    bool visible;        /* .visible or .weak: linked by name from other files */
     const char *kind;    /* ".func", ".entry", ".global", ".const", ".shared", ... or NULL */
     Slice name;          /* the function's or variable's; n == 0: none */
 } Decl;
@@ -509,6 +510,8 @@ static void read_decl(Scanner *sc, Decl *d)
             initializer = true;
         else if (token_is(sc, ".extern"))
             d->external = true;
+        else if (token_is(sc, ".visible") || token_is(sc, ".weak"))
+            d->visible = true;
         else if (!d->kind && is_space_directive(sc))
             d->kind = token_kind(sc);
         else if (d->kind && !d->name.n && parens == 0 && t.p[0] != '.' &&
@@ -543,6 +546,17 @@ static bool needs_linking(const Decl *d)
         return !is_system_call(d->name);
     return strcmp(d->kind, ".entry") == 0 || strcmp(d->kind, ".global") == 0 ||
            strcmp(d->kind, ".const") == 0;
+}
+
+/* Whether `d` defines a function other files may call: nvcc -rdc=true
+ * marks every non-static device function .visible, whole-program PTX
+ * none (nvcc keeps them .func, as silkc does), and ptxas assembles such
+ * a module whole, inlining and allocating across calls, where nvcc -dc's
+ * ptxas -c keeps the calls: 15 registers against 24 for a kernel calling
+ * its own file's function. */
+static bool is_relocatable_function(const Decl *d)
+{
+    return d->visible && !d->external && d->kind && strcmp(d->kind, ".func") == 0;
 }
 
 typedef struct Names {
@@ -582,7 +596,7 @@ bool ptxas_needs_compile_only(const char *ptx, size_t len)
 {
     Scanner sc = {.rest = {ptx, ptx ? len : 0}};
     Names externs = {0}, defined = {0};
-    bool ok = true;
+    bool ok = true, relocatable = false;
     next_token(&sc);
     while (ok && sc.token.text.n) {
         if (is_line_directive(&sc)) {
@@ -593,6 +607,11 @@ bool ptxas_needs_compile_only(const char *ptx, size_t len)
         }
         Decl d;
         read_decl(&sc, &d);
+        if (is_relocatable_function(&d)) {
+            externs.n = 0;
+            relocatable = true;
+            break;
+        }
         if (needs_linking(&d))
             ok = names_add(&externs, d.name);
         else if (!d.external && d.kind && d.name.n)
@@ -600,7 +619,7 @@ bool ptxas_needs_compile_only(const char *ptx, size_t len)
     }
     /* Out of memory: no -c.  Wrongly left out, ptxas fails and says why;
      * wrongly added, it would change the figures without a word. */
-    bool needs = false;
+    bool needs = relocatable;
     if (defined.n)
         qsort(defined.items, defined.n, sizeof *defined.items, compare_names);
     for (size_t i = 0; ok && !needs && i < externs.n; i++)

@@ -91,8 +91,11 @@ int ptxas_assemble_targets(const char *ptxas, const char *ptx_paths[], const cha
  * define, an .extern .func other than a system call (vprintf, malloc,
  * free, __assertfail, which ptxas resolves itself), an .extern .entry (the
  * child of a device-side launch), or an .extern .global or .const
- * variable.  That is what nvcc -ptx -rdc=true (or -dc) emits for calls,
- * launches and variables of other files; whole-program PTX never has them.
+ * variable; or when it defines a .visible (or .weak) .func, a function
+ * other files may call.  That is what nvcc -ptx -rdc=true (or -dc) emits
+ * for calls, launches and variables of other files and for its own device
+ * functions; whole-program PTX never has them (nvcc and silkc emit
+ * device functions .func).
  * Measured with CUDA 13.0: without -c, ptxas stops at the first call
  * ("fatal: Unresolved extern function") and makes a private definition of
  * an extern variable ("Unresolved extern variable ... ignoring extern

@@ -132,9 +132,8 @@ static bool parse_percent(const char *text, double *out)
     return true;
 }
 
-/* --dyn-smem: a size or an expression over the block size, which must
- * give a size at every block size a kernel may have (1 to 1024 threads),
- * so that no row can fail later. */
+/* --dyn-smem: a size or an expression over the block size, evaluated
+ * for each row (where it must have a value: report_entry_compute). */
 static bool parse_dyn_smem(ReportOptions *o, const char *arg)
 {
     char error[SIZE_EXPR_ERROR_SIZE];
@@ -144,15 +143,8 @@ static bool parse_dyn_smem(ReportOptions *o, const char *arg)
         cli_error(COMMAND, "--dyn-smem '%s': %s", arg, error);
         return false;
     }
-    for (int threads = 1; threads <= 1024; threads++) {
-        uint64_t bytes;
-        if (!size_expr_eval(o->dyn_smem, threads, (threads + 31) / 32, &bytes, error, sizeof error)) {
-            cli_error(COMMAND, "--dyn-smem '%s': at %d thread%s: %s", arg, threads,
-                      threads == 1 ? "" : "s", error);
-            return false;
-        }
-    }
     o->settings.dyn_smem = o->dyn_smem;
+    o->settings.dyn_smem_text = arg;
     return true;
 }
 
@@ -436,8 +428,9 @@ static int add_entry(Run *r, const ReportSource *s, const ReportKernel *k, int t
         if (u)
             e.kernel.usage = *u;
     }
-    if (!report_entry_compute(&e, &r->options->settings)) {
-        cli_error(COMMAND, "the tables' row for %s cannot be used", e.target.sm_name);
+    char error[512];
+    if (!report_entry_compute(&e, &r->options->settings, error, sizeof error)) {
+        cli_error(COMMAND, "%s", error);
         return EXIT_USAGE;
     }
     push_entry(r, &e, cap);

@@ -54,6 +54,9 @@ static void collect_kernels(const PtxasReport *r, const CubinKernel *details, co
         rk->maxntid = rk->reqntid ? 0 : dims_product(d->max_threads_dim);
         /* 255 is every architecture's per-thread limit: no cap. */
         rk->maxnreg = d->max_registers > 0 && d->max_registers < 255 ? d->max_registers : 0;
+        rk->extern_smem = d->dynamic_smem;
+        rk->extern_smem_unknown = !d->dynamic_smem_known;
+        rk->calls_out = d->calls_out;
     }
     for (int t = 0; t < n_targets; t++) {
         s->kernels[t] = kernels;

@@ -42,7 +42,11 @@ static void add_kernel(cJSON *o, const ReportEntry *e)
     cJSON_AddBoolToObject(r, "estimated", u->estimated);
     cJSON_AddNumberToObject(r, "static_smem", u->static_smem);
     cJSON_AddNumberToObject(r, "dynamic_smem", (double)e->dynamic_smem);
-    cJSON_AddBoolToObject(r, "dynamic_smem_used", e->kernel.extern_smem || e->kernel.dynamic_smem);
+    if (e->kernel.extern_smem_unknown)
+        cJSON_AddNullToObject(r, "dynamic_smem_used"); /* an executable cubin does not say */
+    else
+        cJSON_AddBoolToObject(r, "dynamic_smem_used", e->kernel.extern_smem || e->kernel.dynamic_smem);
+    cJSON_AddBoolToObject(r, "registers_before_linking", e->kernel.calls_out);
     cJSON_AddBoolToObject(r, "occupancy_upper_bound", e->dynamic_smem_unsized);
     cJSON_AddNumberToObject(r, "barriers", e->resources.barriers);
     /* A cubin (or nvcc's) does not record spills: null, not 0. */

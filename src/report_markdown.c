@@ -143,6 +143,10 @@ static void print_header(const ReportEntry *e, FILE *out)
         fputs("- ", out);
         md_sentence(out, usage);
     }
+    if (report_link_note(e, usage, sizeof usage)) {
+        fputs("- ", out);
+        md_sentence(out, usage);
+    }
 }
 
 /* ---- 1. the occupancy table --------------------------------------------------- */

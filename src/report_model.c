@@ -8,7 +8,6 @@
  */
 #include "report_model.h"
 
-#include <assert.h>
 #include <string.h>
 
 static const char *const reason_names[] = {
@@ -68,36 +67,44 @@ static int permitted_sizes(const ReportEntry *e, const ReportSettings *s, int *s
     return n;
 }
 
-/* The dynamic shared memory of a CTA of `threads`: Silk's @smem, or
- * --dyn-smem for a kernel that declares dynamic shared memory (a launch
- * that gives it to one that does not only wastes it, as the launch guide
- * says).  The expression was checked over every block size when it was
- * read, so it evaluates here. */
-static uint64_t dynamic_smem_at(const ReportEntry *e, const ReportSettings *s, int threads)
+/* The dynamic shared memory of a CTA of `threads` in *bytes: Silk's
+ * @smem, or --dyn-smem for a kernel that declares dynamic shared memory (a
+ * launch that gives it to one that does not only wastes it, as the launch
+ * guide says).  False, with the reason, when the expression has no value
+ * there (below zero, a division by zero). */
+static bool dynamic_smem_at(const ReportEntry *e, const ReportSettings *s, int threads,
+                            uint64_t *bytes, char *error, size_t size)
 {
-    uint64_t bytes = e->kernel.dynamic_smem;
-    if (s->dyn_smem && bytes == 0 && e->kernel.extern_smem) {
-        int warp = e->target.arch->warp_size;
-        bool ok = size_expr_eval(s->dyn_smem, threads, (threads + warp - 1) / warp, &bytes, NULL, 0);
-        assert(ok);
-        (void)ok;
-    }
-    return bytes;
+    *bytes = e->kernel.dynamic_smem;
+    if (!s->dyn_smem || *bytes || !(e->kernel.extern_smem || e->kernel.extern_smem_unknown))
+        return true;
+    int warp = e->target.arch->warp_size;
+    char why[SIZE_EXPR_ERROR_SIZE];
+    if (size_expr_eval(s->dyn_smem, threads, (threads + warp - 1) / warp, bytes, why, sizeof why))
+        return true;
+    snprintf(error, size, "--dyn-smem '%s': at %d thread%s (%s): %s", s->dyn_smem_text, threads,
+             threads == 1 ? "" : "s", e->kernel.cxx_name, why);
+    return false;
 }
 
-static bool fill_rows(ReportEntry *e, const ReportSettings *s)
+static bool fill_rows(ReportEntry *e, const ReportSettings *s, char *error, size_t size)
 {
     int sizes[REPORT_MAX_SIZES];
     int n = permitted_sizes(e, s, sizes);
     for (int i = 0; i < n; i++) {
         ReportRow *r = &e->rows[i];
-        *r = (ReportRow){.threads = sizes[i], .dynamic_smem = dynamic_smem_at(e, s, sizes[i])};
-        if (occ_active_blocks(e->target.arch, &e->resources, r->threads, r->dynamic_smem,
-                              &r->result) != OCC_OK)
+        *r = (ReportRow){.threads = sizes[i]};
+        if (!dynamic_smem_at(e, s, r->threads, &r->dynamic_smem, error, size))
             return false;
+        if (occ_active_blocks(e->target.arch, &e->resources, r->threads, r->dynamic_smem,
+                              &r->result) != OCC_OK) {
+            snprintf(error, size, "the tables' row for %s cannot be used", e->target.sm_name);
+            return false;
+        }
     }
     e->n_rows = n;
     e->dynamic_smem_unsized = e->kernel.extern_smem && !s->dyn_smem && !e->kernel.dynamic_smem;
+    e->rows_sized = s->dyn_smem != NULL;
     return true;
 }
 
@@ -310,7 +317,7 @@ static void fill_launch(ReportEntry *e)
                     (e->work_rows > 0 || e->grid_y == 0);
 }
 
-bool report_entry_compute(ReportEntry *e, const ReportSettings *s)
+bool report_entry_compute(ReportEntry *e, const ReportSettings *s, char *error, size_t size)
 {
     const ArchLimits *a = e->target.arch;
     e->resources = ptxas_resources(&e->kernel.usage, a, true);
@@ -324,14 +331,16 @@ bool report_entry_compute(ReportEntry *e, const ReportSettings *s)
         e->work = e->kernel.launch_work;
     }
     e->n_reasons = e->n_tails = e->n_persistent = 0;
-    if (!fill_rows(e, s))
+    if (!fill_rows(e, s, error, size))
         return false;
     explain(e);
     const ReportRow *r = report_selected(e);
     e->dynamic_smem = r ? r->dynamic_smem : 0;
     e->next = (OccNextStep){-1, -1, -1, -1, -1, -1};
-    if (r && occ_next_step(a, &e->resources, r->threads, e->dynamic_smem, &e->next) != OCC_OK)
+    if (r && occ_next_step(a, &e->resources, r->threads, e->dynamic_smem, &e->next) != OCC_OK) {
+        snprintf(error, size, "the tables' row for %s cannot be used", e->target.sm_name);
         return false;
+    }
     fill_products(e, s);
     fill_cap_advice(e);
     fill_launch(e);

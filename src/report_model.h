@@ -39,6 +39,9 @@ typedef struct ReportKernel {
     uint64_t dynamic_smem; /* @smem; 0 for PTX (the launch gives it) */
     bool extern_smem;      /* declares dynamic shared memory (extern __shared__,
                             * an .extern .shared array): the launch sizes it */
+    bool extern_smem_unknown; /* the input does not say (an executable cubin) */
+    bool calls_out;        /* a relocatable cubin's kernel that calls another
+                            * file's function: linking may raise its registers */
     uint64_t launch_work;  /* the constant grid of the first Silk launch
                             * block that targets it; 0: none */
     int launch_line;       /* that block's line */
@@ -107,6 +110,7 @@ typedef struct ReportEntry {
     bool dynamic_smem_unsized; /* the kernel declares dynamic shared memory
                                 * and no --dyn-smem sized it: the rows, at 0,
                                 * are an upper bound */
+    bool rows_sized;       /* --dyn-smem sized the rows */
     ReportRow rows[REPORT_MAX_SIZES];
     int n_rows;
     int selected;          /* index into rows; -1: no permitted size runs */
@@ -142,13 +146,15 @@ typedef struct ReportSettings {
     uint64_t work;
     uint64_t work_rows;         /* --work COLSxROWS: the rows; 0: 1-D */
     const SizeExpr *dyn_smem;   /* --dyn-smem; NULL: the kernel's own (0 for CUDA) */
+    const char *dyn_smem_text;  /* as the user wrote it, for errors */
     const ArchTable *table;
 } ReportSettings;
 
 /* Fills every field of `e` but cap.checked and its ptxas figures from
- * e->kernel, e->target and the settings.  False when the tables' row
- * cannot be used. */
-bool report_entry_compute(ReportEntry *e, const ReportSettings *s);
+ * e->kernel, e->target and the settings.  False, with one line in `error`
+ * (`size` bytes), when the tables' row cannot be used or --dyn-smem has
+ * no value at one of the kernel's block sizes. */
+bool report_entry_compute(ReportEntry *e, const ReportSettings *s, char *error, size_t size);
 
 const char *report_reason_name(ReasonCode code);
 const char *report_reason_text(ReasonCode code);
@@ -194,6 +200,9 @@ void report_work_sentence(const ReportEntry *e, char *buf, size_t size);
 /* A kernel with dynamic shared memory that no --dyn-smem sized: the rows
  * are an upper bound.  False when there is nothing to say. */
 bool report_dynamic_smem_note(const ReportEntry *e, char *buf, size_t size);
+/* A relocatable cubin's kernel that calls another file: its registers may
+ * rise at link time.  False when there is nothing to say. */
+bool report_link_note(const ReportEntry *e, char *buf, size_t size);
 void report_print_plain(FILE *out, const char *sentence);
 
 int report_write_text(const ReportModel *m, FILE *out);

@@ -42,6 +42,11 @@ static void print_notes(const ReportEntry *e, FILE *out)
         report_print_plain(out, sentence);
         fputc('\n', out);
     }
+    if (report_link_note(e, sentence, sizeof sentence)) {
+        fputs("  ", out);
+        report_print_plain(out, sentence);
+        fputc('\n', out);
+    }
 }
 
 static void print_header(const ReportEntry *e, FILE *out, Style s)

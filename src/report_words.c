@@ -219,11 +219,24 @@ void report_print_plain(FILE *out, const char *sentence)
 
 bool report_dynamic_smem_note(const ReportEntry *e, char *buf, size_t size)
 {
-    if (!e->dynamic_smem_unsized)
+    if (e->dynamic_smem_unsized)
+        snprintf(buf, size, "dynamic shared memory: the kernel declares it (`extern __shared__`) "
+                            "and no `--dyn-smem` gave its size: the rows assume 0 B, an upper "
+                            "bound on occupancy");
+    else if (e->kernel.extern_smem_unknown && !e->rows_sized)
+        snprintf(buf, size, "dynamic shared memory: a cubin does not record whether the kernel "
+                            "uses it; if it does, `--dyn-smem` gives its size");
+    else
         return false;
-    snprintf(buf, size, "dynamic shared memory: the kernel declares it (`extern __shared__`) and "
-                        "no `--dyn-smem` gave its size: the rows assume 0 B, an upper bound on "
-                        "occupancy");
+    return true;
+}
+
+bool report_link_note(const ReportEntry *e, char *buf, size_t size)
+{
+    if (!e->kernel.calls_out)
+        return false;
+    snprintf(buf, size, "registers are the kernel's own: it calls a function of another file, "
+                        "and linking (nvlink) raises them to the most any function it calls uses");
     return true;
 }
 

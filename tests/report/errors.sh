@@ -34,10 +34,6 @@ expect 2 "$P --block-sizes: at most 10 more sizes" examples/saxpy.silk --block-s
 expect 2 "$P --dyn-smem '4*thread': 1:3: unknown name 'thread' (the names are 'threads' and 'warps')" \
     examples/saxpy.silk --dyn-smem '4*thread'
 expect 2 "$P --dyn-smem '(1': 1:3: missing ')' to close the '(' at 1:1" examples/saxpy.silk --dyn-smem '(1'
-expect 2 "$P --dyn-smem '4*threads-4096': at 1 thread: 1:10: 4 - 4096 is negative" \
-    examples/saxpy.silk --dyn-smem '4*threads-4096'
-expect 2 "$P --dyn-smem '8192/(threads-1)': at 1 thread: 1:5: division by zero (8192 / 0)" \
-    examples/saxpy.silk --dyn-smem '8192/(threads-1)'
 expect 2 "$P --work: '0' is too small (at least 1)" examples/saxpy.silk --work 0x5
 expect 2 "$P --work: '' is not a number" examples/saxpy.silk --work 5x
 expect 2 "$P --work 100000000x100000000: more than 2^53 work items" \
@@ -118,6 +114,13 @@ for glob in '_Z5scale*' 'void scale<8>(float\*, int)' 'scale<*>'; do
         fail "--kernel '$glob': want only scale<8>: $(grep ') on sm_80 (' "$work/out")"
 done
 expect 2 "$P --kernel: no kernel matches 'nope' (the kernels: scale<8>, plain)" "$dyn" --arch sm_80 --kernel nope
+# --dyn-smem is evaluated at each block size of a kernel that declares
+# dynamic shared memory, and must have a value there.
+expect 2 "$P --dyn-smem '4*threads-4096': at 64 threads (scale<8>): 1:10: 256 - 4096 is negative" \
+    "$dyn" --arch sm_80 --dyn-smem '4*threads-4096'
+expect 2 "$P --dyn-smem '8192/(threads-64)': at 64 threads (scale<8>): 1:5: division by zero (8192 / 0)" \
+    "$dyn" --arch sm_80 --dyn-smem '8192/(threads-64)'
+expect 0 "" "$dyn" --arch sm_80 --dyn-smem 'threads-64' --kernel plain
 # --kernel takes a glob: two of the three.
 "$SILK_OCC" report "$ptx" --arch sm_86 --kernel '*ed_saxpy' | grep -c "^[a-z_]* (tests" >"$work/n"
 [ "$(cat "$work/n")" = 2 ] || fail "--kernel '*ed_saxpy' matched $(cat "$work/n") kernels, want 2"

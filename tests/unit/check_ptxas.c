@@ -337,10 +337,19 @@ static const struct {
     /* shared memory: dynamic (unsized) or another file's (sized) */
     {PTX_HEAD ".extern .shared .align 16 .b8 pool[];\n", false},
     {PTX_HEAD ".extern .shared .align 4 .u32 counter;\n", false},
-    /* declared, then defined here */
+    /* declared, then defined here (internal, as whole-program PTX has it) */
     {PTX_HEAD ".extern .func (.param .b32 r) f(.param .b32 x);\n"
-              ".visible .func (.param .b32 r) f(.param .b32 x)\n{\nret;\n}\n"
+              ".func (.param .b32 r) f(.param .b32 x)\n{\nret;\n}\n"
               ".extern .global .align 4 .u32 g;\n.visible .global .align 4 .u32 g = 7;\n",
+     false},
+    /* -rdc: a function other files may call, and nothing extern */
+    {PTX_HEAD ".visible .func (.param .b32 r) f(.param .b32 x)\n{\nret;\n}\n"
+              ".visible .entry k()\n{\nret;\n}\n",
+     true},
+    {PTX_HEAD ".weak .func g()\n{\nret;\n}\n", true},
+    /* whole-program: an internal function (nvcc's __noinline__, silkc's) */
+    {PTX_HEAD ".func (.param .b32 r) f(.param .b32 x)\n{\nret;\n}\n"
+              ".visible .entry k()\n{\nret;\n}\n",
      false},
     /* not declarations: comments, a string, a body, an initializer */
     {PTX_HEAD "// .extern .func f();\n/* .extern .global .u32 g;\n*/\n", false},
