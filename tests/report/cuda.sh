@@ -110,6 +110,26 @@ expect 0 "" "$cubin" --format json
 # Without ptxas a cubin is still reported (it needs none).
 SILK_PTXAS=none expect 0 "" "$cubin" --arch sm_80
 
+# Relocatable code: the caller of another file's function (tests/cuda),
+# as a relocatable cubin (static __shared__ in a section that is no file
+# data, the callee an undefined symbol) and as a .cu compiled with
+# -rdc=true (its PTX assembled with ptxas -c): the figures of ptxas -c -v,
+# and the cubin's kernel marked as measured before linking.
+rdc=tests/cuda/rdc_caller.cu
+"$nvcc" -cubin -rdc=true -arch=sm_90 -o "$work/rdc.cubin" "$rdc" || fail "nvcc -cubin -rdc=true $rdc"
+"$nvcc" -ptx -rdc=true -arch=sm_90 -o "$work/rdc.ptx" "$rdc" || fail "nvcc -ptx -rdc=true $rdc"
+"$ptxas" -c -v --gpu-name sm_90 -o /dev/null "$work/rdc.ptx" 2>"$work/v" || fail "ptxas -c -v $work/rdc.ptx"
+regs=$(awk '/Used/ { for (i = 1; i <= NF; i++) if ($i == "Used") print $(i + 1) }' "$work/v")
+smem=$(awk '/bytes smem/ { for (i = 2; i <= NF; i++) if ($i == "smem" || $i == "smem,") print $(i - 2) }' "$work/v")
+expect 0 "" "$work/rdc.cubin" --arch sm_90 --format json
+got="$(json "$work/out" regs_per_thread) $(json "$work/out" static_smem) $(json "$work/out" registers_before_linking)"
+[ "$got" = "$regs ${smem:-0} true" ] ||
+    fail "rdc cubin: registers, smem, before linking: $got; ptxas -c -v: $regs ${smem:-0} true"
+expect 0 "" "$rdc" --arch sm_90 --nvcc-flags -rdc=true --format json
+got="$(json "$work/out" regs_per_thread) $(json "$work/out" static_smem) $(json "$work/out" spill_stores)"
+[ "$(echo "$got" | cut -d' ' -f1-2)" = "$regs ${smem:-0}" ] ||
+    fail "rdc .cu: registers, smem: $got; ptxas -c -v: $regs ${smem:-0}"
+
 # A .cu that nvcc rejects: nvcc's own message, exit 2 (an input error);
 # --nvcc-flags reach nvcc.
 printf '#ifndef N\n#error N is not defined\n#endif\nextern "C" __global__ void k(float *p) { p[0] = N; }\n' \
