@@ -1,10 +1,11 @@
 /*
  * cmd_report.c: `silk-occ report`, the launch-configuration report: read
- * the options and targets, load each input as PTX per target
- * (report_input.c; a .cubin or .cu file comes measured, report_cubin.c),
- * measure every kernel with ptxas -v for all targets at once (or take
- * the compiler's estimate without ptxas, for Silk), compute each kernel x
- * target (report_model.c), ask ptxas what the advised
+ * the options and targets, load each input as PTX per target, each target
+ * with its own kernels (report_input.c; a .cu file through nvcc -ptx,
+ * report_cuda.c; a .cubin file comes measured, report_cubin.c), measure
+ * every kernel with ptxas -v for all targets at once (or take the
+ * compiler's estimate without ptxas, for Silk), compute each kernel x
+ * target that compiles it (report_model.c), ask ptxas what the advised
  * register cap costs, print, and check the --expect options.
  */
 #include "report_input.h"

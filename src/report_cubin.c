@@ -1,10 +1,6 @@
 /*
- * report_cubin.c: the report's CUDA inputs.  A .cubin file comes measured
- * already and needs no ptxas: it is read as an ELF (cubin.h).  A .cu file
- * is compiled by nvcc to PTX once per target (nvcc.h), and each target's
- * PTX is then read as a .ptx file's: its own kernels (CUDA code that tests
- * __CUDA_ARCH__ compiles a different set per architecture), measured by
- * ptxas -v with spills, its register caps checked like any PTX's.
+ * report_cubin.c: the report's .cubin input, which comes measured already
+ * and needs no ptxas: it is read as an ELF (cubin.h).
  *
  * A cubin holds machine code for one architecture, and the driver runs it
  * only on that major version at the same or a later minor one (an sm_80
@@ -15,18 +11,14 @@
  * report is for the cubins' own architectures.  A cubin records no spills
  * (-1: unknown) nor .minnctapersm (-1: not recorded); it records the
  * register cap ptxas worked under, which becomes the kernel's maxnreg.
- * A .cu file that nvcc rejects is an input error: nvcc's own words, exit
- * status 2.
  */
 #include "report_input.h"
 
 #include "cubin.h"
-#include "nvcc.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *const COMMAND = "report";
@@ -154,106 +146,4 @@ bool report_cubin_archs(char *const files[], int n, char *buf, size_t size)
     }
     arena_free(arena);
     return ok;
-}
-
-/* What a failed nvcc_ptx_targets means for the user: a missing nvcc is
- * the environment's fault, a rejected file the input's. */
-static int nvcc_failed(const char *path, const char *nvcc, int status, const PtxasReport *out,
-                       const char *const *archs, int n)
-{
-    if (status == PTXAS_NOT_STARTED) {
-        cli_error(COMMAND, "cannot start %s: %s", nvcc, strerror(errno));
-        return EXIT_ENVIRONMENT;
-    }
-    int i = 0;
-    while (i < n - 1 && out[i].exit_status != status)
-        i++;
-    const char *text = out[i].errors ? out[i].errors : "";
-    int len = (int)strlen(text);
-    while (len > 0 && text[len - 1] == '\n')
-        len--;
-    cli_error(COMMAND, "nvcc rejected %s for %s:\n%.*s", path, archs[i], len, text);
-    return EXIT_USAGE;
-}
-
-/* Target i reads what an earlier target j of the same architecture read. */
-static void share_target(ReportSource *s, int i, int j)
-{
-    s->ptx_paths[i] = s->ptx_paths[j];
-    s->ptx_texts[i] = s->ptx_texts[j];
-    s->ptx_lens[i] = s->ptx_lens[j];
-    s->entries[i] = s->entries[j];
-    s->n_entries[i] = s->n_entries[j];
-    s->kernels[i] = s->kernels[j];
-    s->n_kernels[i] = s->n_kernels[j];
-}
-
-/* nvcc -ptx once per distinct architecture of the targets (two products
- * of one architecture compile alike), into a directory of this input's
- * own under `tmpdir`; each target then reads its architecture's PTX. */
-static int compile_to_ptx(const char *path, const char *nvcc, char **flags, int n_flags,
-                          const Target *targets, int n, const char *tmpdir, Arena *arena,
-                          ReportSource *s)
-{
-    const char **archs = ARENA_ARRAY(arena, const char *, (size_t)n);
-    const char **ptx_paths = ARENA_ARRAY(arena, const char *, (size_t)n);
-    PtxasReport *runs = ARENA_ARRAY(arena, PtxasReport, (size_t)n);
-    int *job = ARENA_ARRAY(arena, int, (size_t)n), n_jobs = 0;
-    for (int i = 0; i < n; i++) {
-        job[i] = 0;
-        while (job[i] < n_jobs && strcmp(archs[job[i]], targets[i].sm_name) != 0)
-            job[i]++;
-        if (job[i] == n_jobs)
-            archs[n_jobs++] = targets[i].sm_name;
-    }
-    char dir[4200];
-    snprintf(dir, sizeof dir, "%s/cu%p", tmpdir, (void *)s);
-    if (mkdir(dir, 0700) != 0) {
-        cli_error(COMMAND, "cannot make %s: %s", dir, strerror(errno));
-        return EXIT_ENVIRONMENT;
-    }
-    int status = nvcc_ptx_targets(nvcc, path, flags, n_flags, archs, n_jobs, dir, arena,
-                                  ptx_paths, runs);
-    if (status != 0)
-        return nvcc_failed(path, nvcc, status, runs, archs, n_jobs);
-    for (int i = 0; i < n; i++) {
-        int first = 0;
-        while (job[first] != job[i])
-            first++;
-        if (first < i) {
-            share_target(s, i, first);
-            continue;
-        }
-        size_t len;
-        char *text = report_read_file(ptx_paths[job[i]], arena, &len);
-        if (!text) {
-            cli_error(COMMAND, "%s: cannot read nvcc's PTX for %s: %s", path, archs[job[i]],
-                      strerror(errno ? errno : EIO));
-            return EXIT_ENVIRONMENT;
-        }
-        report_use_ptx(s, i, ptx_paths[job[i]], text, len, arena);
-    }
-    return EXIT_OK;
-}
-
-int report_load_cuda(const char *path, const char *nvcc_flags, const Target *targets, int n,
-                     const char *tmpdir, Arena *arena, ReportSource *s)
-{
-    const char *nvcc = nvcc_find();
-    if (!nvcc) {
-        cli_error(COMMAND, "%s: CUDA input needs nvcc, and none was found (put the CUDA "
-                           "toolkit's bin on PATH, or set SILK_NVCC)", path);
-        return EXIT_ENVIRONMENT;
-    }
-    char **flags = NULL, error[256];
-    int n_flags = 0;
-    if (nvcc_flags && !nvcc_split_flags(nvcc_flags, arena, &flags, &n_flags, error, sizeof error)) {
-        cli_error(COMMAND, "--nvcc-flags: %s", error);
-        return EXIT_USAGE;
-    }
-    if (access(path, R_OK) != 0) {
-        cli_error(COMMAND, "%s: cannot read: %s", path, strerror(errno));
-        return EXIT_USAGE;
-    }
-    return compile_to_ptx(path, nvcc, flags, n_flags, targets, n, tmpdir, arena, s);
 }

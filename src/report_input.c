@@ -4,8 +4,9 @@
  * (front end, lowering, passes) and is emitted for each target; its IR
  * gives each kernel's launch bounds (@launch, @smem) and the register
  * estimate used when there is no ptxas.  A .ptx file is read as it is and
- * its entries' directives scanned (report_ptx.c).  .cubin and .cu files
- * are handed to report_cubin.c.
+ * its entries' directives scanned (report_ptx.c).  .cu files are handed
+ * to report_cuda.c, .cubin files to report_cubin.c.  C++ symbols are
+ * demangled here for every kind (demangle.h).
  */
 #include "report_input.h"
 

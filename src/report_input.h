@@ -2,7 +2,7 @@
  * report_input.h: the files `silk-occ report` analyses, each as PTX per
  * target and the kernels in it with their launch bounds: a .silk file
  * through the compiler (report_input.c), a .ptx file as it is, a .cu file
- * through nvcc -ptx for each target (report_cubin.c); or a .cubin file
+ * through nvcc -ptx for each target (report_cuda.c); or a .cubin file
  * (report_cubin.c), measured already.  Each target has its own list of
  * kernels: CUDA code compiles a different set per architecture when it
  * tests __CUDA_ARCH__.
@@ -57,7 +57,7 @@ int report_load_cubin(const char *path, bool quiet, const Target *targets, int n
  * report given no other), and true; else false, saying nothing. */
 bool report_cubin_archs(char *const files[], int n, char *buf, size_t size);
 
-/* report_load for a .cu file: nvcc -ptx per target into `tmpdir`, each
+/* report_load for a .cu file (report_cuda.c): nvcc -ptx per target into `tmpdir`, each
  * target's PTX then read as a .ptx file's (report_use_ptx). */
 int report_load_cuda(const char *path, const char *nvcc_flags, const Target *targets, int n,
                      const char *tmpdir, Arena *arena, ReportSource *s);
