@@ -17,18 +17,26 @@
 #include "cubin.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 static const char *const COMMAND = "report";
 
-/* x x y x z of a .maxntid or .reqntid; 0 when absent (all dims 0). */
+/* x x y x z of a .maxntid or .reqntid; 0 when absent (all dims 0).  A
+ * crafted file's dimensions may multiply past INT_MAX: the product is
+ * taken in 64 bits and held there, above every architecture's limit. */
 static int dims_product(const int dims[3])
 {
     if (dims[0] <= 0)
         return 0;
-    return dims[0] * (dims[1] > 0 ? dims[1] : 1) * (dims[2] > 0 ? dims[2] : 1);
+    int64_t product = dims[0];
+    for (int i = 1; i < 3; i++)
+        if (dims[i] > 0 && (product *= dims[i]) > INT_MAX)
+            return INT_MAX;
+    return (int)product;
 }
 
 /* The kernels of a cubin, their bounds from its attributes, shared by

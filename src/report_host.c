@@ -64,9 +64,13 @@ void report_cuda_launch(const ReportEntry *e, char *buf, size_t size)
         return;
     }
     cuda_dims(e, r, grid, block, sizeof block);
-    const char *fold = e->grid_y && e->work_rows == 0
-                           ? "  // 2-D: index = blockIdx.y * gridDim.x + blockIdx.x"
-                           : "";
+    bool folded = e->grid_y && e->work_rows == 0;
+    const char *fold = folded ? "  // 2-D: index = blockIdx.y * gridDim.x + blockIdx.x" : "";
+    if (folded && e->grid_y > (uint64_t)e->target.arch->max_grid_y) {
+        /* More CTAs than a 2-D grid holds: the widest grid, striding. */
+        snprintf(grid, sizeof grid, "%d", e->target.arch->max_grid_x);
+        fold = "  // a grid-stride loop: the work needs more CTAs than gridDim.x x gridDim.y";
+    }
     snprintf(buf, size, "%s<<<%s, %s, %llu>>>(...);%s%s", e->kernel.cxx_name, grid, block,
              (unsigned long long)e->dynamic_smem, fold, instance_note(e));
 }

@@ -114,6 +114,16 @@ for glob in '_Z5scale*' 'void scale<8>(float\*, int)' 'scale<*>'; do
         fail "--kernel '$glob': want only scale<8>: $(grep ') on sm_80 (' "$work/out")"
 done
 expect 2 "$P --kernel: no kernel matches 'nope' (the kernels: scale<8>, plain)" "$dyn" --arch sm_80 --kernel nope
+# 1-D work past gridDim.x folds into a 2-D grid while gridDim.y holds it,
+# and past that the host code is a grid-stride launch, never a dim3 that
+# the architecture refuses (gridDim.y <= 65535).
+expect 0 "" "$dyn" --arch sm_80 --kernel plain --work 3602879701896396
+grep -qxF '     plain<<<dim3(2147483647, 6554), 256, 0>>>(...);  // 2-D: index = blockIdx.y * gridDim.x + blockIdx.x' \
+    "$work/out" || fail "a folded 2-D grid: $(grep '<<<' "$work/out")"
+expect 0 "" "$dyn" --arch sm_80 --kernel plain --work 36028797018963968
+grep -qxF '     plain<<<2147483647, 256, 0>>>(...);  // a grid-stride loop: the work needs more CTAs than gridDim.x x gridDim.y' \
+    "$work/out" || fail "a grid past gridDim.y: $(grep '<<<' "$work/out")"
+grep -q "above what a 2-D grid holds" "$work/out" || fail "a grid past gridDim.y: $(grep -A1 '6. Grid' "$work/out")"
 # --dyn-smem is evaluated at each block size of a kernel that declares
 # dynamic shared memory, and must have a value there.
 expect 2 "$P --dyn-smem '4*threads-4096': at 64 threads (scale<8>): 1:10: 256 - 4096 is negative" \
