@@ -258,8 +258,8 @@ static const char *parameter_list(const char *title)
 
 /* The launch name and the parameters, without the return type.  What
  * tells two instances of a template apart is the template arguments, so
- * when the whole is too wide the parameters go first, then the arguments
- * are shortened. */
+ * when a template's whole is too wide the parameters go first, then the
+ * arguments are shortened; other names are cut at the end. */
 void report_short_title(const ReportKernel *k, char *buf, size_t size)
 {
     const char *params = parameter_list(k->title);
@@ -267,8 +267,10 @@ void report_short_title(const ReportKernel *k, char *buf, size_t size)
         demangle_shorten(k->title, REPORT_TITLE_WIDTH, buf, size);
         return;
     }
-    if (strlen(k->cxx_name) + strlen(params) <= REPORT_TITLE_WIDTH) {
-        snprintf(buf, size, "%s%s", k->cxx_name, params);
+    if (strlen(k->cxx_name) + strlen(params) <= REPORT_TITLE_WIDTH || !strchr(k->cxx_name, '<')) {
+        char whole[4096];
+        snprintf(whole, sizeof whole, "%s%s", k->cxx_name, params);
+        demangle_shorten(whole, REPORT_TITLE_WIDTH, buf, size);
         return;
     }
     size_t room = size > 8 ? size - 8 : 0;
