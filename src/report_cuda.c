@@ -39,18 +39,6 @@ static int nvcc_failed(const char *path, const char *nvcc, int status, const Ptx
     return EXIT_USAGE;
 }
 
-/* Target i reads what an earlier target j of the same architecture read. */
-static void share_target(ReportSource *s, int i, int j)
-{
-    s->ptx_paths[i] = s->ptx_paths[j];
-    s->ptx_texts[i] = s->ptx_texts[j];
-    s->ptx_lens[i] = s->ptx_lens[j];
-    s->entries[i] = s->entries[j];
-    s->n_entries[i] = s->n_entries[j];
-    s->kernels[i] = s->kernels[j];
-    s->n_kernels[i] = s->n_kernels[j];
-}
-
 /* nvcc -ptx once per distinct architecture of the targets (two products
  * of one architecture compile alike), into a directory of this input's
  * own under `tmpdir`; each target then reads its architecture's PTX. */
@@ -84,7 +72,7 @@ static int compile_to_ptx(const char *path, const char *nvcc, char **flags, int 
         while (job[first] != job[i])
             first++;
         if (first < i) {
-            share_target(s, i, first);
+            report_share_target(s, i, first);
             continue;
         }
         size_t len;

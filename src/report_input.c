@@ -114,16 +114,20 @@ static int load_ptx(const char *path, int n, Arena *arena, ReportSource *s)
         return EXIT_USAGE;
     }
     report_use_ptx(s, 0, path, text, len, arena);
-    for (int i = 1; i < n; i++) {
-        s->ptx_paths[i] = path;
-        s->ptx_texts[i] = text;
-        s->ptx_lens[i] = len;
-        s->entries[i] = s->entries[0];
-        s->n_entries[i] = s->n_entries[0];
-        s->kernels[i] = s->kernels[0];
-        s->n_kernels[i] = s->n_kernels[0];
-    }
+    for (int i = 1; i < n; i++)
+        report_share_target(s, i, 0);
     return EXIT_OK;
+}
+
+void report_share_target(ReportSource *s, int i, int j)
+{
+    s->ptx_paths[i] = s->ptx_paths[j];
+    s->ptx_texts[i] = s->ptx_texts[j];
+    s->ptx_lens[i] = s->ptx_lens[j];
+    s->entries[i] = s->entries[j];
+    s->n_entries[i] = s->n_entries[j];
+    s->kernels[i] = s->kernels[j];
+    s->n_kernels[i] = s->n_kernels[j];
 }
 
 /* The launch blocks of the tree whose grid the checker found constant:

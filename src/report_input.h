@@ -67,6 +67,10 @@ int report_load_cuda(const char *path, const char *nvcc_flags, const Target *tar
 void report_use_ptx(ReportSource *s, int i, const char *ptx_path, const char *text, size_t len,
                     Arena *arena);
 
+/* Target i reads what target j read (the same PTX: a .ptx file's every
+ * target, a .cu file's targets of one architecture). */
+void report_share_target(ReportSource *s, int i, int j);
+
 /* The file at `path`, NUL-terminated, in the arena; NULL with errno set. */
 char *report_read_file(const char *path, Arena *arena, size_t *len);
 
