@@ -102,8 +102,14 @@ int report_load_cuda(const char *path, const char *nvcc_flags, const Target *tar
         cli_error(COMMAND, "--nvcc-flags: %s", error);
         return EXIT_USAGE;
     }
-    if (access(path, R_OK) != 0) {
+    struct stat st;
+    if (access(path, R_OK) != 0 || stat(path, &st) != 0) {
         cli_error(COMMAND, "%s: cannot read: %s", path, strerror(errno));
+        return EXIT_USAGE;
+    }
+    /* nvcc would read a device or a pipe (a link to /dev/zero) forever. */
+    if (!S_ISREG(st.st_mode)) {
+        cli_error(COMMAND, "%s: not a regular file (nvcc compiles files)", path);
         return EXIT_USAGE;
     }
     return compile_to_ptx(path, nvcc, flags, n_flags, targets, n, tmpdir, arena, s);

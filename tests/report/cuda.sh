@@ -52,6 +52,9 @@ if [ ! -x "$nvcc" ] || [ ! -x "$ptxas" ]; then
     exit 1
 fi
 expect 2 "$P nofile.cu: cannot read: No such file or directory" nofile.cu --arch sm_80
+# A .cu that is no regular file (nvcc would read /dev/zero forever).
+ln -s /dev/zero "$work/zero.cu"
+expect 2 "$P $work/zero.cu: not a regular file (nvcc compiles files)" "$work/zero.cu" --arch sm_80
 
 # The same kernel three ways, and its own ptxas -v.
 "$nvcc" -ptx -arch=sm_80 -o "$work/tile_sum.ptx" "$cu" || fail "nvcc -ptx $cu"
