@@ -75,6 +75,7 @@
 #include <config.h>
 
 #include "cubin.h"
+#include "read_file.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -783,47 +784,22 @@ bool cubin_read(const void *data, size_t len, Arena *arena, PtxasReport *out, ch
     return cubin_read_details(data, len, arena, out, NULL, error, size);
 }
 
-/* The whole of a file, in the arena; NULL with errno set. */
-static unsigned char *slurp(const char *path, Arena *arena, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    unsigned char *data = NULL;
-    size_t used = 0, capacity = 0;
-    for (;;) {
-        if (used == capacity) {
-            size_t grown = capacity ? 2 * capacity : 65536;
-            data = arena_grow(arena, data, used, grown, 1);
-            capacity = grown;
-        }
-        size_t got = fread(data + used, 1, capacity - used, f);
-        used += got;
-        if (got == 0)
-            break;
-    }
-    int err = ferror(f) ? (errno ? errno : EIO) : 0;
-    fclose(f);
-    if (err) {
-        errno = err;
-        return NULL;
-    }
-    *len = used;
-    return data;
-}
-
 bool cubin_read_file(const char *path, Arena *arena, PtxasReport *out, CubinKernel **details,
                      char *error, size_t size)
 {
     size_t len = 0;
-    unsigned char *data = slurp(path, arena, &len);
+    unsigned char *data = (unsigned char *)read_file(path, READ_FILE_CODE_LIMIT_MIB, &len);
     if (!data) {
         *out = (PtxasReport){0};
         if (details)
             *details = NULL;
-        if (size)
+        if (size && errno == EFBIG)
+            read_file_error(errno, READ_FILE_CODE_LIMIT_MIB, error, size);
+        else if (size)
             snprintf(error, size, "cannot read %s: %s", path, strerror(errno));
         return false;
     }
-    return cubin_read_details(data, len, arena, out, details, error, size);
+    bool ok = cubin_read_details(data, len, arena, out, details, error, size);
+    free(data); /* the results live in the arena */
+    return ok;
 }

@@ -102,9 +102,11 @@ bool cubin_read(const void *data, size_t len, Arena *arena, PtxasReport *out, ch
 bool cubin_read_details(const void *data, size_t len, Arena *arena, PtxasReport *out,
                         CubinKernel **details, char *error, size_t size);
 
-/* cubin_read on the whole of the file at `path`.  A file that cannot be
- * read gives "cannot read PATH: REASON"; other errors are cubin_read's,
- * without the path (the caller adds it, as for any input). */
+/* cubin_read on the whole of the file at `path`, read by read_file
+ * (common/read_file.h) up to READ_FILE_CODE_LIMIT_MIB.  A file that cannot
+ * be read gives "cannot read PATH: REASON"; a larger one "larger than the
+ * 256 MiB limit", and other errors are cubin_read's, both without the path
+ * (the caller adds it, as for any input). */
 bool cubin_read_file(const char *path, Arena *arena, PtxasReport *out, CubinKernel **details,
                      char *error, size_t size);
 

@@ -9,26 +9,26 @@
  * ends the last line rather than opening an empty one (as Go's token.File
  * does), so the end-of-file offset of "a\n" is line 1, column 3.
  *
- * Offsets are 32-bit.  A file over SOURCE_MAX_BYTES (1 GiB) is refused,
+ * Offsets are 32-bit.  A text over SOURCE_MAX_BYTES (1 GiB) is refused,
  * which keeps every offset inside uint32_t, and also the lexer's token
  * count (each token or inserted semicolon owns at least one byte, so there
- * are at most the length plus two) and its doubling array.
- * source_add_file reports the refusal as EFBIG; source_add_text, whose
+ * are at most the length plus two) and its doubling array.  A file is read
+ * by read_file (common/read_file.h), whose smaller limit for code
+ * (READ_FILE_CODE_LIMIT_MIB) applies first and is the one users meet.
+ * source_add_file reports a refusal as EFBIG; source_add_text, whose
  * uint32_t result has no error value in source.h, returns UINT32_MAX with
  * errno EFBIG.
  */
 #include "source.h"
 
 #include "arena.h"
+#include "read_file.h"
 
 #include <assert.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 enum { SOURCE_MAX_BYTES = 1 << 30 };
 
@@ -85,73 +85,17 @@ uint32_t source_add_text(SourceMap *map, const char *path, const char *text, siz
     return map->n_files - 1;
 }
 
-/* Reads all of fd into a malloc'd buffer; false with errno on failure.
- * Reads until end of file rather than trusting st_size, so pipes and
- * files that change size while being read still work. */
-static bool read_all(int fd, size_t size_hint, char **text, size_t *len)
-{
-    size_t capacity = size_hint + 1, n = 0;
-    char *buf = malloc(capacity);
-    if (!buf)
-        return false; /* malloc set ENOMEM */
-    for (;;) {
-        if (n == capacity) {
-            char *bigger = capacity > SOURCE_MAX_BYTES ? NULL : realloc(buf, 2 * capacity);
-            if (!bigger) {
-                free(buf);
-                errno = capacity > SOURCE_MAX_BYTES ? EFBIG : ENOMEM;
-                return false;
-            }
-            buf = bigger;
-            capacity *= 2;
-        }
-        ssize_t got = read(fd, buf + n, capacity - n);
-        if (got == 0)
-            break;
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0) {
-            int saved = errno;
-            free(buf);
-            errno = saved;
-            return false;
-        }
-        n += (size_t)got;
-    }
-    *text = buf;
-    *len = n;
-    return true;
-}
-
 long source_add_file(SourceMap *map, const char *path)
 {
-    int fd = open(path, O_RDONLY);
-    if (fd < 0)
-        return -1;
-    struct stat st;
-    char *text = NULL;
     size_t len = 0;
-    bool ok = fstat(fd, &st) == 0;
-    if (ok && S_ISREG(st.st_mode) && st.st_size > SOURCE_MAX_BYTES) {
-        errno = EFBIG;
-        ok = false;
-    }
-    if (ok)
-        ok = read_all(fd, S_ISREG(st.st_mode) ? (size_t)st.st_size : 4096, &text, &len);
-    int saved = errno;
-    close(fd);
-    if (ok && len > SOURCE_MAX_BYTES) {
-        free(text);
-        saved = EFBIG;
-        ok = false;
-    }
-    if (!ok) {
-        errno = saved;
-        return -1;
-    }
+    char *text = read_file(path, READ_FILE_CODE_LIMIT_MIB, &len);
+    if (!text)
+        return -1; /* errno: the reason, EFBIG past the limit */
     uint32_t index = source_add_text(map, path, text, len);
+    int saved = errno;
     free(text);
-    return (long)index;
+    errno = saved;
+    return index == UINT32_MAX ? -1 : (long)index;
 }
 
 void source_line_col(const SourceFile *file, uint32_t offset, uint32_t *line, uint32_t *col)

@@ -11,6 +11,8 @@
  */
 #include "occupancy.h"
 
+#include "read_file.h"
+
 #include <csv.h>
 #include <ctype.h>
 #include <errno.h>
@@ -501,31 +503,15 @@ int arch_table_load_text(ArchTable *table, const char *text, size_t len, const c
 
 int arch_table_load_file(ArchTable *table, const char *path, OccError *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err->message, sizeof err->message, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
-    size_t cap = 1 << 16, len = 0;
-    char *text = malloc(cap);
-    size_t n;
-    while (text && (n = fread(text + len, 1, cap - len, f)) > 0) {
-        len += n;
-        if (len == cap) {
-            char *grown = cap < (1u << 26) ? realloc(text, cap *= 2) : NULL;
-            if (!grown) {
-                free(text);
-                text = NULL;
-            }
-            text = grown;
-        }
-    }
-    bool read_error = ferror(f);
-    fclose(f);
-    if (!text || read_error) {
-        free(text);
-        snprintf(err->message, sizeof err->message, "%s: cannot read (or larger than 64 MiB)",
-                 path);
+    size_t len;
+    char *text = read_file(path, READ_FILE_DATA_LIMIT_MIB, &len);
+    if (!text) {
+        char reason[128];
+        if (errno == EFBIG)
+            read_file_error(errno, READ_FILE_DATA_LIMIT_MIB, reason, sizeof reason);
+        else
+            snprintf(reason, sizeof reason, "cannot open: %s", strerror(errno));
+        snprintf(err->message, sizeof err->message, "%s: %s", path, reason);
         return -1;
     }
     int rc = arch_table_load_text(table, text, len, path, err);

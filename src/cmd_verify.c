@@ -15,6 +15,7 @@
  */
 #include "verify.h"
 
+#include "read_file.h"
 #include "silk_build.h"
 
 #include <errno.h>
@@ -124,26 +125,16 @@ static int parse_options(int argc, char **argv, VerifyOptions *o)
 
 /* ---- a live run ---------------------------------------------------------- */
 
+/* A .ptx or .cubin file, whole (PTX text NUL-terminated, as the runtime
+ * wants it). */
 static char *read_image(const char *path, char *error, size_t size)
 {
-    FILE *f = fopen(path, "rb");
-    char *data = NULL;
-    size_t len = 0;
-    FILE *mem = f ? open_memstream(&data, &len) : NULL;
-    char buf[65536];
-    size_t got;
-    while (mem && (got = fread(buf, 1, sizeof buf, f)) > 0)
-        fwrite(buf, 1, got, mem);
-    bool ok = f && mem && !ferror(f);
-    int saved = errno;
-    if (mem)
-        fclose(mem); /* data stays NUL-terminated: PTX text is ready as is */
-    if (f)
-        fclose(f);
-    if (!ok) {
-        snprintf(error, size, "%s: cannot read: %s", path, strerror(saved));
-        free(data);
-        return NULL;
+    size_t len;
+    char *data = read_file(path, READ_FILE_CODE_LIMIT_MIB, &len);
+    if (!data) {
+        char reason[128];
+        snprintf(error, size, "%s: %s", path,
+                 read_file_error(errno, READ_FILE_CODE_LIMIT_MIB, reason, sizeof reason));
     }
     return data;
 }

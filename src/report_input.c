@@ -16,6 +16,7 @@
 #include "lower.h"
 #include "pass.h"
 #include "ptx.h"
+#include "read_file.h"
 #include "regest.h"
 
 #include <errno.h>
@@ -60,26 +61,20 @@ static void alloc_targets(ReportSource *s, int n, Arena *arena)
 
 char *report_read_file(const char *path, Arena *arena, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    char *text = read_file(path, READ_FILE_CODE_LIMIT_MIB, len);
+    if (!text)
         return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *text = arena_alloc(arena, cap, 1);
-    size_t got;
-    while ((got = fread(text + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (n + 1 == cap) {
-            text = arena_grow(arena, text, cap, cap * 2, 1);
-            cap *= 2;
-        }
-    }
-    bool failed = ferror(f);
-    fclose(f);
-    if (failed)
-        return NULL;
-    text[n] = '\0';
-    *len = n;
-    return text;
+    char *kept = arena_strndup(arena, text, *len); /* NUL-terminated, as PTX scanning wants */
+    free(text);
+    return kept;
+}
+
+/* "PATH: cannot read: REASON" or "PATH: larger than the 256 MiB limit". */
+static void cannot_read(const char *path)
+{
+    char reason[128];
+    cli_error(COMMAND, "%s: %s", path, read_file_error(errno, READ_FILE_CODE_LIMIT_MIB, reason,
+                                                       sizeof reason));
 }
 
 static ReportKernel kernel_from_entry(const PtxEntry *e, const char *path, ReportInputKind kind)
@@ -110,7 +105,7 @@ static int load_ptx(const char *path, int n, Arena *arena, ReportSource *s)
     errno = 0;
     char *text = report_read_file(path, arena, &len);
     if (!text) {
-        cli_error(COMMAND, "%s: cannot read: %s", path, strerror(errno ? errno : EIO));
+        cannot_read(path);
         return EXIT_USAGE;
     }
     report_use_ptx(s, 0, path, text, len, arena);
@@ -229,7 +224,7 @@ static int load_silk(const char *path, const Target *targets, int n, const char 
     compile_init(&c, stderr);
     errno = 0;
     if (!compile_load(&c, path, path, PKG_ROOT)) {
-        cli_error(COMMAND, "%s: cannot read: %s", path, strerror(errno ? errno : EIO));
+        cannot_read(path);
         compile_free(&c);
         return EXIT_USAGE;
     }

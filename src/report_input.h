@@ -71,7 +71,8 @@ void report_use_ptx(ReportSource *s, int i, const char *ptx_path, const char *te
  * target, a .cu file's targets of one architecture). */
 void report_share_target(ReportSource *s, int i, int j);
 
-/* The file at `path`, NUL-terminated, in the arena; NULL with errno set. */
+/* The file at `path`, NUL-terminated, in the arena, read by read_file up
+ * to READ_FILE_CODE_LIMIT_MIB; NULL with errno set (EFBIG: larger). */
 char *report_read_file(const char *path, Arena *arena, size_t *len);
 
 /* The kernel of target i named `name` (the symbol); NULL if absent. */

@@ -9,6 +9,7 @@
 #include "lower.h"
 #include "pass.h"
 #include "ptx.h"
+#include "read_file.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -44,8 +45,10 @@ bool silk_build_ptx(const char *path, const char *text, size_t len, const char *
     compile_init(&c, diagnostics);
     bool ok = text ? compile_add_text(&c, path, text, len, PKG_ROOT) != NULL
                    : compile_load(&c, path, path, PKG_ROOT) != NULL;
+    char reason[128];
     if (!ok)
-        fprintf(diagnostics, "silk-occ: error: %s: cannot read: %s\n", path, strerror(errno));
+        fprintf(diagnostics, "silk-occ: error: %s: %s\n", path,
+                read_file_error(errno, READ_FILE_CODE_LIMIT_MIB, reason, sizeof reason));
     IrModule *m = ok && compile_check(&c) == 0 ? lower_module(&c, c.arena) : NULL;
     ok = m && ir_verify(m, &c.diag) == 0 && ir_optimize(m, &c.diag, PASS_VERIFY_EACH) &&
          emit(&c, m, arch, out);

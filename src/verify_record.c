@@ -14,6 +14,8 @@
  */
 #include "verify.h"
 
+#include "read_file.h"
+
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <limits.h>
@@ -163,14 +165,20 @@ static bool read_kernel(Reader *r, const cJSON *k, VerifyRecord *rec, int i)
     return true;
 }
 
-/* "FILE:LINE:COL: not valid JSON" at the byte cJSON stopped at. */
-static bool bad_json(Reader *r, const char *text, const char *stop)
+/* "FILE:LINE:COL: not valid JSON" at the byte cJSON stopped at (the end
+ * of the text when it gives none, or one outside the text).  Columns count
+ * bytes from 1. */
+static bool bad_json(Reader *r, const char *text, size_t len, const char *stop)
 {
-    int line = 1, col = 1;
-    for (const char *p = text; stop && p < stop; p++, col++)
+    if (!stop || stop < text || stop > text + len)
+        stop = text + len;
+    long line = 1, col = 1;
+    for (const char *p = text; p < stop; p++)
         if (*p == '\n')
-            line++, col = 0;
-    snprintf(r->error, r->size, "%s:%d:%d: not valid JSON", r->path, line, col);
+            line++, col = 1;
+        else
+            col++;
+    snprintf(r->error, r->size, "%s:%ld:%ld: not valid JSON", r->path, line, col);
     return false;
 }
 
@@ -202,56 +210,29 @@ static bool read_root(Reader *r, const cJSON *root, VerifyRecord *out)
     return true;
 }
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *text = NULL;
-    size_t cap = 0, n = 0;
-    for (;;) {
-        if (n + 4096 + 1 > cap) {
-            cap = 2 * cap + 8192;
-            char *grown = realloc(text, cap);
-            if (!grown)
-                break;
-            text = grown;
-        }
-        size_t got = fread(text + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    bool error = ferror(f) || !text;
-    fclose(f);
-    if (error) {
-        free(text);
-        return NULL;
-    }
-    text[n] = '\0';
-    *len = n;
-    return text;
-}
-
 bool verify_record_read(const char *path, VerifyRecord *out, char *error, size_t size)
 {
     memset(out, 0, sizeof *out);
     Reader r = {path, error, size};
     size_t len = 0;
-    char *text = read_file(path, &len);
+    char *text = read_file(path, READ_FILE_DATA_LIMIT_MIB, &len);
     if (!text) {
-        snprintf(error, size, "%s: cannot read: %s", path, strerror(errno));
+        char reason[128];
+        snprintf(error, size, "%s: %s", path,
+                 read_file_error(errno, READ_FILE_DATA_LIMIT_MIB, reason, sizeof reason));
         return false;
     }
-    const char *stop = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &stop, false);
-    while (root && stop && stop < text + len && strchr(" \t\r\n", *stop))
+    /* JSON text has no NUL byte (a string spells it \u0000); cJSON would
+     * stop there as at the end. */
+    const char *stop = memchr(text, '\0', len);
+    cJSON *root = stop ? NULL : cJSON_ParseWithLengthOpts(text, len, &stop, false);
+    while (root && stop && stop < text + len && *stop && strchr(" \t\r\n", *stop))
         stop++; /* what may follow the value */
     if (root && stop && stop < text + len) {
         cJSON_Delete(root); /* trailing garbage */
         root = NULL;
     }
-    bool ok = root ? read_root(&r, root, out) : bad_json(&r, text, stop);
+    bool ok = root ? read_root(&r, root, out) : bad_json(&r, text, len, stop);
     cJSON_Delete(root);
     free(text);
     if (!ok)
