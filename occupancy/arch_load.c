@@ -102,12 +102,18 @@ static bool is_blank(const char *s)
 
 /* ---- cell parsers ----------------------------------------------------------- */
 
+/* A decimal integer and nothing else: an optional sign, then digits to
+ * the end (no spaces, no base prefix; a NUL inside a cell never gets this
+ * far: on_field refuses it). */
 static bool parse_long(const char *text, long *value)
 {
+    const char *digits = text + (*text == '-' || *text == '+');
+    if (!isdigit((unsigned char)*digits))
+        return false;
     char *end;
     errno = 0;
     long v = strtol(text, &end, 10);
-    if (end == text || *end != '\0' || errno == ERANGE)
+    if (*end != '\0' || errno == ERANGE)
         return false;
     *value = v;
     return true;
@@ -132,8 +138,8 @@ static bool parse_kib_list(Loader *ld, const Column *col, const char *text, Arch
     while (*p) {
         char *end;
         errno = 0;
-        long kib = strtol(p, &end, 10);
-        if (end == p || kib < 0 || kib > 1048576 || errno == ERANGE) {
+        long kib = isdigit((unsigned char)*p) ? strtol(p, &end, 10) : -1;
+        if (kib < 0 || kib > 1048576 || errno == ERANGE) {
             fail(ld, "field '%s': '%s' is not a ';'-separated list of KiB sizes", col->name, text);
             return false;
         }
@@ -156,6 +162,16 @@ static bool parse_kib_list(Loader *ld, const Column *col, const char *text, Arch
     return true;
 }
 
+/* Whether text holds a C0 control character or DEL (a newline, an escape
+ * sequence), which a name printed on a terminal must not. */
+static bool has_control(const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        if (*p < 0x20 || *p == 0x7f)
+            return true;
+    return false;
+}
+
 /* Store one non-empty cell into the row. */
 static bool store_cell(Loader *ld, const Column *col, const char *text, void *row)
 {
@@ -174,6 +190,10 @@ static bool store_cell(Loader *ld, const Column *col, const char *text, void *ro
     case KIND_TEXT:
         if (strlen(text) >= col->size) {
             fail(ld, "field '%s': longer than %zu characters", col->name, col->size - 1);
+            return false;
+        }
+        if (has_control(text)) { /* a name printed as it is: no line breaks, no escapes */
+            fail(ld, "field '%s': holds a control character", col->name);
             return false;
         }
         strcpy(base + col->offset, text);
@@ -395,6 +415,14 @@ static void on_field(void *data, size_t len, void *user)
     }
     if (len >= MAX_FIELD) {
         fail(ld, "field %d: longer than %d characters", ld->n_fields + 1, MAX_FIELD - 1);
+        return;
+    }
+    /* A cell is C text from here on: "1<NUL>6" would read as 1. */
+    if (memchr(data, '\0', len)) {
+        if (ld->have_header && ld->n_fields < ld->n_header)
+            fail(ld, "field '%s': holds a NUL byte", ld->columns[ld->column_of[ld->n_fields]].name);
+        else
+            fail(ld, "field %d: holds a NUL byte", ld->n_fields + 1);
         return;
     }
     memcpy(ld->fields[ld->n_fields], data, len);

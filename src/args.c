@@ -217,6 +217,13 @@ void cli_json_number_or_null(struct cJSON *o, const char *key, bool known, doubl
         cJSON_AddNullToObject(o, key);
 }
 
+void cli_json_add_count(struct cJSON *o, const char *key, uint64_t value)
+{
+    char digits[24];
+    snprintf(digits, sizeof digits, "%llu", (unsigned long long)value);
+    cJSON_AddRawToObject(o, key, digits);
+}
+
 int cli_print_json(const char *command, struct cJSON *root, FILE *out)
 {
     char *text = cJSON_Print(root);

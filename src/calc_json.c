@@ -98,13 +98,13 @@ static void add_launch(cJSON *o, const CalcModel *m)
                        (double)m->target.sm_count * m->result.active_blocks);
     if (!m->have_work)
         return;
-    cJSON_AddNumberToObject(o, "work", (double)m->work);
-    cJSON_AddNumberToObject(o, "ctas", (double)w->ctas);
+    cli_json_add_count(o, "work", m->work);
+    cli_json_add_count(o, "ctas", w->ctas);
     cli_json_number_or_null(o, "waves", m->have_waves, w->waves);
     cli_json_number_or_null(o, "full_waves", m->have_waves, (double)w->full_waves);
     cli_json_number_or_null(o, "last_wave_fill", m->have_waves, w->last_wave_fill);
     cli_json_number_or_null(o, "idle_fraction", m->have_waves, w->idle_fraction);
-    cJSON_AddNumberToObject(o, "tail_threads", (double)w->tail_threads);
+    cli_json_add_count(o, "tail_threads", w->tail_threads);
 }
 
 static void add_sweep(cJSON *o, const CalcModel *m)

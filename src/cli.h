@@ -61,6 +61,9 @@ struct cJSON;
 int cli_print_json(const char *command, struct cJSON *root, FILE *out);
 /* Adds `key`: value when it is known, else null. */
 void cli_json_number_or_null(struct cJSON *o, const char *key, bool known, double value);
+/* Adds `key`: value written digit for digit rather than through a double,
+ * so that a count past 2^53 (a --work of 2^60 items) stays exact. */
+void cli_json_add_count(struct cJSON *o, const char *key, uint64_t value);
 
 /* "48 KiB", "1.5 KiB" or "200 B", written to buf. */
 const char *format_bytes(uint64_t bytes, char *buf, size_t size);

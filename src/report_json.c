@@ -106,7 +106,7 @@ static void add_tail(cJSON *o, const ReportEntry *e)
         return;
     }
     cJSON *tail = cJSON_AddObjectToObject(o, "tail");
-    cJSON_AddNumberToObject(tail, "work", (double)e->work);
+    cli_json_add_count(tail, "work", e->work); /* exact past 2^53 */
     cli_json_number_or_null(tail, "work_rows", e->work_rows > 0, (double)e->work_rows);
     cJSON *block = cJSON_AddArrayToObject(tail, "block");
     cJSON_AddItemToArray(block, cJSON_CreateNumber(e->block_x));
@@ -116,7 +116,7 @@ static void add_tail(cJSON *o, const ReportEntry *e)
     cJSON_AddItemToArray(grid, cJSON_CreateNumber((double)(e->grid_y ? e->grid_y : 1)));
     cJSON_AddStringToObject(tail, "work_from", e->work_from_launch ? "launch_block" : "option");
     cli_json_number_or_null(tail, "launch_line", e->work_from_launch, e->kernel.launch_line);
-    cJSON_AddNumberToObject(tail, "ctas", (double)e->ctas);
+    cli_json_add_count(tail, "ctas", e->ctas);
     /* 1-D: the last CTA's work items; 2-D: the threads past the edges. */
     cJSON_AddNumberToObject(tail, "tail_threads", (double)e->tail_threads);
     cJSON_AddNumberToObject(tail, "tail_fraction",

@@ -39,6 +39,32 @@ static bool bad(Reader *r, const char *where, const char *what)
     return false;
 }
 
+/* A JSON number that is a whole number in min..max (both within 2^53,
+ * where every whole double is exact).  The range is checked before the
+ * value is converted: 1e300 would not fit an int64_t. */
+static bool whole_in_range(const cJSON *item, int64_t min, int64_t max, int64_t *out)
+{
+    double v = item->valuedouble;
+    if (!(v >= (double)min && v <= (double)max) || v != (double)(int64_t)v)
+        return false;
+    *out = (int64_t)v;
+    return true;
+}
+
+/* "KEY: VALUE is not a whole number in MIN..MAX", the value as the record
+ * spells it (to 17 digits). */
+static bool out_of_range(Reader *r, const char *at, const cJSON *item, int64_t min, int64_t max)
+{
+    char value[32], what[160];
+    /* The shortest digits that read back as the value: 1e+300, 4294967328. */
+    snprintf(value, sizeof value, "%.15g", item->valuedouble);
+    if (strtod(value, NULL) != item->valuedouble)
+        snprintf(value, sizeof value, "%.17g", item->valuedouble);
+    snprintf(what, sizeof what, "%s is not a whole number in %lld..%lld", value, (long long)min,
+             (long long)max);
+    return bad(r, at, what);
+}
+
 static bool get_int(Reader *r, const cJSON *obj, const char *key, int64_t min, int64_t max,
                     int64_t *out, const char *where)
 {
@@ -47,11 +73,7 @@ static bool get_int(Reader *r, const cJSON *obj, const char *key, int64_t min, i
     snprintf(at, sizeof at, "%s.%s", where, key);
     if (!cJSON_IsNumber(item))
         return bad(r, at, "missing, or not a number");
-    double v = item->valuedouble;
-    if (v != (double)(int64_t)v || v < (double)min || v > (double)max)
-        return bad(r, at, "not an integer in range");
-    *out = (int64_t)v;
-    return true;
+    return whole_in_range(item, min, max, out) || out_of_range(r, at, item, min, max);
 }
 
 #define GET_INT(obj, key, min, max, dst, where)                                               \
@@ -102,7 +124,23 @@ static bool read_attrs(Reader *r, const cJSON *a, FuncAttrs *f, const char *wher
     return true;
 }
 
-enum { ANSWER_FIELDS = 8 };
+enum { ANSWER_FIELDS = 8, RESULT_FIELD = 6 };
+
+/* The fields of an answer after the query's name: each its own range, so
+ * that a block size of 2^32 + 32 is refused, not taken as 32. */
+static const struct {
+    const char *name;
+    int64_t min, max;
+} answer_fields[ANSWER_FIELDS] = {
+    {"query", 0, 0},
+    {"carveout", -1, 100},
+    {"max_dynamic_smem", 0, INT64_C(1) << 40},
+    {"block_size", 0, 65536},
+    {"dynamic_smem", 0, INT64_C(1) << 40},
+    {"num_blocks", 0, INT_MAX},
+    {"result", -1, INT64_C(1) << 40},
+    {"min_grid", 0, INT64_C(1) << 40},
+};
 
 /* One compact answer array (see the top of the file). */
 static bool read_answer(Reader *r, const cJSON *a, VerifyQuery *q, VerifyAnswer *ans,
@@ -116,20 +154,22 @@ static bool read_answer(Reader *r, const cJSON *a, VerifyQuery *q, VerifyAnswer 
     int64_t v[ANSWER_FIELDS] = {0};
     for (int i = 1; i < ANSWER_FIELDS; i++) {
         const cJSON *item = cJSON_GetArrayItem(a, i);
-        if (i == 6 && cJSON_IsString(item))
+        if (i == RESULT_FIELD && cJSON_IsString(item))
             continue; /* an error instead of a result */
-        if (!cJSON_IsNumber(item) || item->valuedouble != (double)(int64_t)item->valuedouble ||
-            item->valuedouble < -1 || item->valuedouble > (double)(INT64_C(1) << 40))
-            return bad(r, where, "a field is not an integer in range");
-        v[i] = (int64_t)item->valuedouble;
+        char at[160];
+        snprintf(at, sizeof at, "%s[%d] (%s)", where, i, answer_fields[i].name);
+        if (!cJSON_IsNumber(item))
+            return bad(r, at, "not a number");
+        if (!whole_in_range(item, answer_fields[i].min, answer_fields[i].max, &v[i]))
+            return out_of_range(r, at, item, answer_fields[i].min, answer_fields[i].max);
     }
     *q = (VerifyQuery){q->kind, (int)v[1], v[2], (int)v[3], v[4], (int)v[5]};
     memset(ans, 0, sizeof *ans);
-    const cJSON *result = cJSON_GetArrayItem(a, 6);
+    const cJSON *result = cJSON_GetArrayItem(a, RESULT_FIELD);
     ans->ok = cJSON_IsNumber(result);
     if (!ans->ok)
         snprintf(ans->error, sizeof ans->error, "%s", result->valuestring);
-    ans->value = v[6];
+    ans->value = v[RESULT_FIELD];
     ans->min_grid = v[7];
     return true;
 }
