@@ -14,6 +14,8 @@
  */
 #include "report_model.h"
 
+#include "escape.h"
+
 #include <ctype.h>
 #include <limits.h>
 #include <string.h>
@@ -66,9 +68,13 @@ static void md_code(FILE *out, const char *code)
             "``````````");
 }
 
+/* A code block; the kernel's name in it may come from a cubin: escaped
+ * (escape.h). */
 static void md_fence(FILE *out, const char *language, const char *code)
 {
-    fprintf(out, "\n```%s\n%s\n```\n", language, code);
+    fprintf(out, "\n```%s\n", language);
+    escape_fputs_lines(code, "", out);
+    fputs("\n```\n", out);
 }
 
 /* Prose with `code` spans (report_words.c's sentences): the spans as code,

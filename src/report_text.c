@@ -7,6 +7,8 @@
  */
 #include "report_model.h"
 
+#include "escape.h"
+
 #include <limits.h>
 #include <string.h>
 
@@ -166,14 +168,12 @@ static void print_bounds(const ReportEntry *e, FILE *out)
     fputc('\n', out);
 }
 
+/* Host code names the kernel, whose name may come from a cubin: escaped
+ * (escape.h), each line indented. */
 static void print_code(const char *code, FILE *out)
 {
     fputs("     ", out);
-    for (; *code; code++) {
-        fputc(*code, out);
-        if (*code == '\n')
-            fputs("     ", out);
-    }
+    escape_fputs_lines(code, "     ", out);
     fputc('\n', out);
 }
 

@@ -11,6 +11,7 @@
 #include "report_model.h"
 
 #include "demangle.h"
+#include "escape.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -260,7 +261,7 @@ static const char *parameter_list(const char *title)
  * tells two instances of a template apart is the template arguments, so
  * when a template's whole is too wide the parameters go first, then the
  * arguments are shortened; other names are cut at the end. */
-void report_short_title(const ReportKernel *k, char *buf, size_t size)
+static void shorten_title(const ReportKernel *k, char *buf, size_t size)
 {
     const char *params = parameter_list(k->title);
     if (k->title == k->name || !*params) {
@@ -276,6 +277,18 @@ void report_short_title(const ReportKernel *k, char *buf, size_t size)
     size_t room = size > 8 ? size - 8 : 0;
     demangle_shorten(k->cxx_name, REPORT_TITLE_WIDTH - 5, buf, room);
     snprintf(buf + strlen(buf), size - strlen(buf), "(%s)", strcmp(params, "()") ? "\u2026" : "");
+}
+
+/* The title, shortened, with what a terminal would act on escaped: a
+ * cubin's symbol may hold any byte (escape.h). */
+void report_short_title(const ReportKernel *k, char *buf, size_t size)
+{
+    shorten_title(k, buf, size);
+    if (escape_is_plain(buf))
+        return;
+    char shortened[REPORT_TITLE_WIDTH * 3 + 8];
+    snprintf(shortened, sizeof shortened, "%s", buf);
+    escape_text(shortened, buf, size);
 }
 
 void report_bounds_sentence(const ReportKernel *k, char *buf, size_t size)

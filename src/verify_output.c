@@ -6,6 +6,8 @@
  */
 #include "verify.h"
 
+#include "escape.h"
+
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,8 +34,9 @@ static void describe_query(const VerifyQuery *q, char *buf, size_t size)
 
 static void describe_answer(const VerifyQuery *q, const VerifyAnswer *a, char *buf, size_t size)
 {
+    char error[4 * sizeof a->error];
     if (!a->ok)
-        snprintf(buf, size, "error (%s)", a->error);
+        snprintf(buf, size, "error (%s)", (escape_text(a->error, error, sizeof error), error));
     else if (q->kind == VQ_BLOCK_SIZE)
         snprintf(buf, size, "block %lld, min grid %lld", (long long)a->value,
                  (long long)a->min_grid);
@@ -62,24 +65,29 @@ static void print_properties(const VerifyReport *r, FILE *out)
 void verify_print_text(const VerifyReport *r, FILE *out)
 {
     const DeviceProps *p = r->props;
-    fprintf(out, "device %d: %s, compute capability %d.%d, %d SMs\n", r->device, p->name,
-            p->major, p->minor, p->sm_count);
+    /* The names come from a record as well as from a device: escaped, so
+     * that no name can forge a line of the report. */
+    char name[4 * sizeof p->name];
+    escape_text(p->name, name, sizeof name);
+    fprintf(out, "device %d: %s, compute capability %d.%d, %d SMs\n", r->device, name, p->major,
+            p->minor, p->sm_count);
     print_properties(r, out);
     for (int i = 0; i < r->n_kernels; i++) {
         const VerifyKernel *k = &r->kernels[i];
+        escape_text(k->name, name, sizeof name);
         fprintf(out, "kernel %-24s %3d regs %6lld B smem %4d threads max  %5d checked, %d disagree\n",
-                k->name, k->attrs.num_regs, (long long)k->attrs.static_smem,
+                name, k->attrs.num_regs, (long long)k->attrs.static_smem,
                 k->attrs.max_threads_per_block, r->checked_per_kernel[i],
                 r->disagree_per_kernel[i]);
     }
     for (int i = 0; i < r->n_disagreements; i++) {
         const VerifyDisagreement *d = &r->disagreements[i];
-        char query[160], runtime[200], engine[200];
+        char query[160], runtime[700], engine[700];
         describe_query(&d->query, query, sizeof query);
         describe_answer(&d->query, &d->runtime, runtime, sizeof runtime);
         describe_answer(&d->query, &d->engine, engine, sizeof engine);
-        fprintf(out, "disagree: %s: %s (%s): runtime %s, silk-occ %s\n",
-                r->kernels[d->kernel].name, verify_query_call(d->query.kind), query, runtime,
+        escape_text(r->kernels[d->kernel].name, name, sizeof name);
+        fprintf(out, "disagree: %s: %s (%s): runtime %s, silk-occ %s\n", name, verify_query_call(d->query.kind), query, runtime,
                 engine);
     }
     fprintf(out, "%ld checked, %ld disagree\n", r->checked, r->disagree);

@@ -4,10 +4,11 @@
 # extreme values, and option values that were once taken silently.  Each
 # case checks the exact stderr and exit status (and stdout where it is the
 # point), under a time limit, so that a hang or a runaway read fails the
-# test instead of stalling it.  Run by make check, which sets SILK_OCC and
-# SILK_TEST_DATA.
+# test instead of stalling it.  Run by make check, which sets SILK_OCC,
+# SILK_TEST_DATA and CRAFT_CUBIN (tests/report/craft_cubin, which writes
+# the hand-made cubins).
 set -u
-: "${SILK_OCC:?}" "${SILK_TEST_DATA:?}"
+: "${SILK_OCC:?}" "${SILK_TEST_DATA:?}" "${CRAFT_CUBIN:?}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
@@ -28,7 +29,7 @@ expect() {
   want: $want"
 }
 
-# expect_out WANT: the last run's stdout holds the line WANT exactly.
+# expect_line WANT: the last run's stdout holds the line WANT exactly.
 expect_line() {
     grep -Fqx -- "$1" "$work/out" || fail "stdout lacks the line '$1':
 $(head -c 2000 "$work/out")"
@@ -54,6 +55,56 @@ printf '\0\0\0' >"$work/nul.json"
 expect 2 "$V --replay: $work/nul.json:1:1: not valid JSON" verify --replay "$work/nul.json"
 printf '{\n  "schema": 1}\0' >"$work/nul-after.json"
 expect 2 "$V --replay: $work/nul-after.json:2:15: not valid JSON" verify --replay "$work/nul-after.json"
+
+# ---- item 11: every number in a table or a record is whole, in range, exact -----
+printf 'cc,max_blocks_per_sm\n9.0,1\0006\n' >"$work/nul.csv"
+expect 2 "$C --arch-table: $work/nul.csv:2: field 'max_blocks_per_sm': holds a NUL byte" \
+    $CALC --arch-table "$work/nul.csv"
+printf 'cc,max_blocks_per_sm\n9.0," 16"\n' >"$work/space.csv"
+expect 2 "$C --arch-table: $work/space.csv:2: field 'max_blocks_per_sm': ' 16' is not an integer" \
+    $CALC --arch-table "$work/space.csv"
+record=$SILK_TEST_DATA/verify/h200-header.json
+first='\["active_blocks",-1,49152,32,0,0,16,0\]'
+sed "s/$first/[\"active_blocks\",-1,49152,4294967328,0,0,16,0]/" "$record" >"$work/block.json"
+expect 2 "$V --replay: $work/block.json: kernels[0].answers[0][3] (block_size): 4294967328 is not a whole number in 0..65536" \
+    verify --replay "$work/block.json"
+sed "s/$first/[\"active_blocks\",-1,49152,32,0,0,1e300,0]/" "$record" >"$work/huge.json"
+expect 2 "$V --replay: $work/huge.json: kernels[0].answers[0][6] (result): 1e+300 is not a whole number in -1..1099511627776" \
+    verify --replay "$work/huge.json"
+sed 's/"sm_count":132/"sm_count":1e300/' "$record" >"$work/sms.json"
+expect 2 "$V --replay: $work/sms.json: device.sm_count: 1e+300 is not a whole number in 1..100000" \
+    verify --replay "$work/sms.json"
+# Counts past 2^53 in JSON, digit for digit.
+expect 0 "" $CALC --work 9007199254740993 --format json
+expect_line '	"work":	9007199254740993,'
+expect_line '	"ctas":	35184372088833,'
+
+# ---- item 12: names from files reach the terminal escaped ---------------------
+sed 's/"name":"NVIDIA H200"/"name":"NVIDIA H200\\n4711 checked, 0 disagree\\u001b[2J"/;
+     s/"name":"regs_free"/"name":"regs_free\\u001b[31m"/' "$record" >"$work/names.json"
+expect 0 "" verify --replay "$work/names.json"
+expect_line 'device 0: NVIDIA H200\n4711 checked, 0 disagree\x1b[2J, compute capability 9.0, 132 SMs'
+expect_line 'kernel regs_free\x1b[31m        114 regs      0 B smem  256 threads max    384 checked, 0 disagree'
+grep -q "$(printf '\033')" "$work/out" && fail "verify: an escape character reached stdout"
+printf 'cc,family\n9.0,"Hop\033[2Jper"\n' >"$work/family.csv"
+expect 2 "$A --arch-table: $work/family.csv:2: field 'family': holds a control character" \
+    arch list --arch-table "$work/family.csv"
+"$CRAFT_CUBIN" "$work/name.cubin" "$(printf 'k\n0 disagree\033[2J')" maxntid 128 1 1 || fail "craft_cubin"
+for format in text markdown; do
+    expect 0 "" report "$work/name.cubin" --arch sm_90 --format $format
+    grep -q "$(printf '\033')" "$work/out" && fail "report --format $format: an escape character reached stdout"
+done
+expect 0 "" report "$work/name.cubin" --arch sm_90
+expect_line "k\\n0 disagree\\x1b[2J ($work/name.cubin) on sm_90 (Hopper, compute capability 9.0)"
+
+# ---- item 10: a cubin's block-size bounds multiply without overflow -----------
+"$CRAFT_CUBIN" "$work/maxntid.cubin" k maxntid 65536 65537 1 || fail "craft_cubin"
+expect 0 "" report "$work/maxntid.cubin" --arch sm_90
+expect_line '  launch bounds: block size at most 2147483647; minimum CTAs per SM not recorded (a cubin keeps only the register cap it implies)'
+"$CRAFT_CUBIN" "$work/reqntid.cubin" k reqntid 2147483647 2147483647 2147483647 || fail "craft_cubin"
+expect 0 "" report "$work/reqntid.cubin" --arch sm_90
+expect_line '  launch bounds: block size fixed at 2147483647; minimum CTAs per SM not recorded (a cubin keeps only the register cap it implies)'
+expect_line '     none: no permitted block size has a resident CTA on sm_90'
 
 if [ $failures -gt 0 ]; then
     echo "$failures failed"

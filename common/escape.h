@@ -1,0 +1,38 @@
+/*
+ * escape.h: names from input files made safe to print on a terminal.
+ *
+ * A kernel name in a cubin's symbol table, a device or kernel name in a
+ * verify record, is whatever bytes the file holds: a newline in it could
+ * forge a line of the report ("0 disagree"), an escape sequence could
+ * recolour or clear the terminal.  Every text writer that prints such a
+ * name prints it through escape_text.  JSON output needs none of this:
+ * cJSON escapes control characters itself.
+ */
+#ifndef SILK_ESCAPE_H
+#define SILK_ESCAPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Whether `text` would print as it is: no control character (C0, DEL,
+ * C1), no backslash and no byte that is not part of valid UTF-8. */
+bool escape_is_plain(const char *text);
+
+/* `text` with \n, \r, \t and \\ for newline, carriage return, tab and
+ * backslash, and \xHH for every other control character, DEL, C1 control
+ * (U+0080..U+009F) and byte that is not valid UTF-8; other UTF-8 is kept.
+ * Written to buf as snprintf writes (cut to size - 1 bytes, never inside
+ * an escape); returns the length the whole would take. */
+size_t escape_text(const char *text, char *buf, size_t size);
+
+/* escape_text's text, written to `out`, however long. */
+void escape_fputs(const char *text, FILE *out);
+
+/* The same for text of several lines made by the program (host code with
+ * a kernel's name in it): each newline stays a line break and is followed
+ * by `indent`, and a backslash stays (the code's own "\n"); everything
+ * else is escaped as above. */
+void escape_fputs_lines(const char *text, const char *indent, FILE *out);
+
+#endif
