@@ -7,8 +7,16 @@
  * rounds every size within a unit to the same footprint.  Both are plain
  * scans rather than bisection because the carveout rule makes the CTA count
  * not quite monotonic in shared memory.
+ *
+ * The scans are bounded by a step count, not by the table's values: a real
+ * GPU has under 2,000 allocation units per CTA (227 KiB in 128-byte
+ * units), but a legal table row may have a billion (1 GiB in 1-byte
+ * units).  Past MAX_SMEM_STEPS units the scan strides several at a time,
+ * and its answer is then exact to within a stride.
  */
 #include "occupancy.h"
+
+enum { MAX_SMEM_STEPS = 4096 };
 
 static int blocks_with(const ArchLimits *arch, const KernelResources *k, int block_size,
                        uint64_t dynamic_smem)
@@ -63,9 +71,13 @@ static void smem_steps(const ArchLimits *arch, const KernelResources *k, int blo
     /* The largest total in allocation class c (footprint c units). */
     uint64_t first_class = (total + reserved + unit - 1) / unit;
 
+    uint64_t ceiling = (uint64_t)arch->smem_per_block_optin + reserved;
+    uint64_t stride = (ceiling / unit + MAX_SMEM_STEPS) / MAX_SMEM_STEPS;
+
     out->smem_to_cut = -1;
     out->smem_gained_blocks = -1;
-    for (uint64_t c = first_class; c-- > 0 && total > 0;) {
+    for (uint64_t c = first_class; c > 0 && total > 0;) {
+        c = c > stride ? c - stride : 0;
         uint64_t candidate = c * unit > reserved ? c * unit - reserved : 0;
         if (candidate >= total)
             continue;
@@ -79,8 +91,7 @@ static void smem_steps(const ArchLimits *arch, const KernelResources *k, int blo
             break;
     }
     out->smem_slack = 0;
-    uint64_t ceiling = (uint64_t)arch->smem_per_block_optin + reserved;
-    for (uint64_t c = first_class; c * unit <= ceiling; c++) {
+    for (uint64_t c = first_class; c * unit <= ceiling; c += stride) {
         uint64_t candidate = c * unit - reserved;
         if (candidate < total)
             continue;

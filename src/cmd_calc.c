@@ -239,16 +239,32 @@ static bool push_row(CalcModel *m, size_t *cap, SweepRow row)
     return true;
 }
 
-/* Every whole-warp block size, in one call of the engine. */
+/* A sweep's rows are bounded by what a person or a script can use, not by
+ * the table's values: a hostile but legal row (1 GiB of shared memory in
+ * 1-byte units) would otherwise ask for a billion rows. */
+enum { MAX_SWEEP_ROWS = 4096 };
+
+/* The step, `unit` or the least multiple of it, that covers 0..span in at
+ * most MAX_SWEEP_ROWS rows. */
+static uint64_t sweep_step(uint64_t span, uint64_t unit)
+{
+    uint64_t rows = span / unit + 1;
+    return unit * ((rows + MAX_SWEEP_ROWS - 1) / MAX_SWEEP_ROWS);
+}
+
+/* Whole-warp block sizes (every one on a real GPU), in one call of the
+ * engine. */
 static bool sweep_block_sizes(CalcModel *m, size_t *cap)
 {
     const ArchLimits *a = m->target.arch;
-    size_t n = (size_t)(a->max_threads_per_block / a->warp_size);
+    uint64_t max = (uint64_t)a->max_threads_per_block;
+    uint64_t step = sweep_step(max - (uint64_t)a->warp_size, (uint64_t)a->warp_size);
+    size_t n = (size_t)((max - (uint64_t)a->warp_size) / step + 1);
     int *sizes = malloc(n * sizeof *sizes);
     OccResult *results = malloc(n * sizeof *results);
     bool ok = sizes && results;
     for (size_t i = 0; ok && i < n; i++)
-        sizes[i] = (int)(i + 1) * a->warp_size;
+        sizes[i] = a->warp_size + (int)(i * step);
     ok = ok && occ_active_blocks_sizes(a, &m->kernel, m->dynamic_smem, sizes, n, results) == OCC_OK;
     for (size_t i = 0; ok && i < n; i++) {
         SweepRow row = {sizes[i], m->kernel.regs_per_thread, m->kernel.static_smem,
@@ -261,7 +277,8 @@ static bool sweep_block_sizes(CalcModel *m, size_t *cap)
 }
 
 /* Threads step by warps; registers by one; shared memory (the total per
- * CTA, the dynamic part growing) by the allocation unit. */
+ * CTA, the dynamic part growing) by the allocation unit: each coarser
+ * when that would pass MAX_SWEEP_ROWS. */
 static bool build_sweep(CalcModel *m)
 {
     const ArchLimits *a = m->target.arch;
@@ -271,13 +288,17 @@ static bool build_sweep(CalcModel *m)
     bool ok = true;
     if (m->sweep == SWEEP_THREADS)
         ok = sweep_block_sizes(m, &cap);
-    if (m->sweep == SWEEP_REGS)
-        for (int r = 0; r <= a->max_regs_per_thread && ok; r++)
+    if (m->sweep == SWEEP_REGS) {
+        int step = (int)sweep_step((uint64_t)a->max_regs_per_thread, 1);
+        for (int r = 0; r <= a->max_regs_per_thread && ok; r += step)
             ok = evaluate(m, m->threads, r, k->static_smem, m->dynamic_smem, &row) &&
                  push_row(m, &cap, row);
+    }
     if (m->sweep == SWEEP_SMEM) {
         uint64_t limit = (uint64_t)(k->smem_optin ? a->smem_per_block_optin : a->smem_per_block);
-        for (uint64_t dyn = 0; k->static_smem + dyn <= limit && ok; dyn += (uint64_t)a->smem_alloc_unit)
+        uint64_t room = limit > k->static_smem ? limit - k->static_smem : 0;
+        uint64_t step = sweep_step(room, (uint64_t)a->smem_alloc_unit);
+        for (uint64_t dyn = 0; k->static_smem + dyn <= limit && ok; dyn += step)
             ok = evaluate(m, m->threads, k->regs_per_thread, k->static_smem, dyn, &row) &&
                  push_row(m, &cap, row);
     }

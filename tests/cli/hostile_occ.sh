@@ -13,7 +13,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-LIMIT=60 # seconds: each case takes well under one
+LIMIT=30 # seconds: each case takes well under one
 
 # expect STATUS STDERR ARGS...: silk-occ ARGS exits STATUS with exactly
 # STDERR on stderr; its stdout is left in $work/out.
@@ -105,6 +105,32 @@ expect_line '  launch bounds: block size at most 2147483647; minimum CTAs per SM
 expect 0 "" report "$work/reqntid.cubin" --arch sm_90
 expect_line '  launch bounds: block size fixed at 2147483647; minimum CTAs per SM not recorded (a cubin keeps only the register cap it implies)'
 expect_line '     none: no permitted block size has a resident CTA on sm_90'
+
+# ---- item 14: extreme but legal table values bound no loop ----------------------
+# 1 GiB of shared memory in 1-byte units, 65536 one-thread warps per CTA,
+# 4096 registers per thread: every sweep stays within 4096 rows (a header
+# line and the rows in CSV), quickly.
+columns=cc,family,warp_size,max_threads_per_block,max_threads_per_sm,max_blocks_per_sm,regs_per_sm
+columns=$columns,regs_per_block,max_regs_per_thread,reg_alloc_limit_per_thread,reg_alloc_unit
+columns=$columns,reg_alloc_granularity,warp_alloc_granularity,sub_partitions,compat_sub_partitions
+columns=$columns,smem_per_sm,smem_per_block,smem_per_block_optin,reserved_smem_per_block
+columns=$columns,smem_alloc_unit,barriers_per_cta_slot,virtual_resources_per_sm,partitioned_gc
+columns=$columns,max_grid_x,max_grid_y,max_grid_z
+{
+    echo "$columns"
+    echo "9.9,Extreme,1,65536,1048576,65536,16777216,16777216,4096,4096,1,warp,1,1,0,1073741824,1073741824,1073741824,0,1,0,0,0,2147483647,2147483647,2147483647"
+} >"$work/extreme.csv"
+XCALC="calc --arch 9.9 --arch-table $work/extreme.csv --threads 256 --format csv"
+for sweep in smem threads regs; do
+    expect 0 "" $XCALC --regs 32 --sweep $sweep
+    rows=$(($(wc -l <"$work/out") - 1))
+    [ $rows -ge 2000 ] && [ $rows -le 4096 ] || fail "--sweep $sweep on the extreme row: $rows rows"
+done
+expect 0 "" $XCALC --regs 4096
+[ "$(wc -l <"$work/out")" = 2 ] || fail "--regs 4096 on the extreme row: $(head -c 500 "$work/out")"
+# The smem sweep steps by 262144 bytes: 1 GiB in 4096 rows.
+expect 0 "" $XCALC --regs 32 --sweep smem --smem 1K
+expect_line '"sm_99","",256,32,1024,262144,2048,524288,1048576,0.500000,"registers",4096,2048,4080,65536,"","",8192,263168'
 
 if [ $failures -gt 0 ]; then
     echo "$failures failed"
