@@ -4,10 +4,13 @@
  * A file is either the compute-capability table (its header has a "cc"
  * column and no "id") or the product table (it has "id").  Columns may come
  * in any order; the header names them.  Rows whose first field starts with
- * '#' are comments.  A row whose key (cc or id) is already known overrides
- * that row and may leave cells empty to keep their values; a new row must
- * fill every column but the text ones.  Every error names the origin, the
- * line and the field, and leaves the table as it was.
+ * '#' are comments; a UTF-8 byte-order mark before the header is skipped.
+ * A row whose key (cc or id) is already known from the built-in tables or
+ * an earlier file overrides that row and may leave cells empty to keep
+ * their values; a new row must fill every column but the text ones.  A key
+ * given twice in one file is an error naming both lines: within a file it
+ * is a mistake, not an override.  Every error names the origin, the line
+ * and the field, and leaves the table as it was.
  */
 #include "occupancy.h"
 
@@ -56,9 +59,11 @@ static const Column product_columns[] = {
 #undef PRODUCT_COLUMN
 };
 
+/* MAX_ROWS bounds each table (real ones have a few dozen rows), and so
+ * the linear search for a row's key. */
 enum { N_ARCH_COLUMNS = sizeof arch_columns / sizeof *arch_columns,
        N_PRODUCT_COLUMNS = sizeof product_columns / sizeof *product_columns,
-       MAX_COLUMNS = 64, MAX_FIELD = 256 };
+       MAX_COLUMNS = 64, MAX_FIELD = 256, MAX_ROWS = 4096 };
 
 typedef struct Loader {
     ArchTable *table; /* the staging copy being changed */
@@ -77,6 +82,8 @@ typedef struct Loader {
     int n_header;
     char fields[MAX_COLUMNS][MAX_FIELD];
     int n_fields;
+    long *row_lines;   /* per row of the table: the line of this file that
+                        * gave it, 0 when none did (MAX_ROWS entries) */
 } Loader;
 
 static void fail(Loader *ld, const char *fmt, ...)
@@ -282,36 +289,60 @@ static bool same_cc(const ArchLimits *a, int major, int minor)
     return a->major == major && a->minor == minor;
 }
 
-/* The row the key names: an existing one, or a new zeroed one at the end. */
+/* The index of the row the key names in rows of `size` bytes (n of them),
+ * or n when there is none. */
+static size_t find_row(Loader *ld, const char *key, const void *rows, size_t n, size_t size)
+{
+    int major = 0, minor = 0;
+    if (!ld->products)
+        parse_cc(key, &major, &minor);
+    for (size_t i = 0; i < n; i++) {
+        const void *row = (const char *)rows + i * size;
+        if (ld->products ? strcmp(((const GpuProduct *)row)->id, key) == 0
+                         : same_cc(row, major, minor))
+            return i;
+    }
+    return n;
+}
+
+/* Appends a zeroed row to *rows (n of `size` bytes); false when the table
+ * is full or memory is not there (said). */
+static bool append_row(Loader *ld, void **rows, size_t *n, size_t size)
+{
+    if (*n == MAX_ROWS) {
+        fail(ld, "more than %d %s", MAX_ROWS, ld->products ? "products" : "compute capabilities");
+        return false;
+    }
+    char *grown = realloc(*rows, (*n + 1) * size);
+    if (!grown) {
+        fail(ld, "out of memory");
+        return false;
+    }
+    memset(grown + *n * size, 0, size);
+    *rows = grown;
+    (*n)++;
+    return true;
+}
+
+/* The row the key names: an existing one, or a new zeroed one at the end;
+ * NULL (said) for a key this file gave already, or no room. */
 static void *row_for_key(Loader *ld, const char *key, bool *is_new)
 {
     ArchTable *t = ld->table;
-    *is_new = false;
-    if (ld->products) {
-        for (size_t i = 0; i < t->n_products; i++)
-            if (strcmp(t->products[i].id, key) == 0)
-                return &t->products[i];
-        GpuProduct *grown = realloc(t->products, (t->n_products + 1) * sizeof *grown);
-        if (!grown)
-            return NULL;
-        t->products = grown;
-        memset(&grown[t->n_products], 0, sizeof *grown);
-        *is_new = true;
-        return &grown[t->n_products++];
+    void **rows = ld->products ? (void **)&t->products : (void **)&t->archs;
+    size_t *n = ld->products ? &t->n_products : &t->n_archs;
+    size_t size = ld->products ? sizeof *t->products : sizeof *t->archs;
+    size_t i = find_row(ld, key, *rows, *n, size);
+    *is_new = i == *n;
+    if (!*is_new && ld->row_lines[i]) {
+        fail(ld, "field '%s': '%s' is given twice in the file (lines %ld and %ld)",
+             ld->products ? "id" : "cc", key, ld->row_lines[i], ld->row_line);
+        return NULL;
     }
-    int major, minor;
-    if (!parse_cc(key, &major, &minor))
+    if (*is_new && !append_row(ld, rows, n, size))
         return NULL;
-    for (size_t i = 0; i < t->n_archs; i++)
-        if (same_cc(&t->archs[i], major, minor))
-            return &t->archs[i];
-    ArchLimits *grown = realloc(t->archs, (t->n_archs + 1) * sizeof *grown);
-    if (!grown)
-        return NULL;
-    t->archs = grown;
-    memset(&grown[t->n_archs], 0, sizeof *grown);
-    *is_new = true;
-    return &grown[t->n_archs++];
+    ld->row_lines[i] = ld->row_line;
+    return (char *)*rows + i * size;
 }
 
 static void check_arch_row(Loader *ld, const ArchLimits *a)
@@ -374,10 +405,8 @@ static void read_row(Loader *ld)
         }
     }
     void *row = row_for_key(ld, key, &is_new);
-    if (!row) {
-        fail(ld, "out of memory");
+    if (!row)
         return;
-    }
     bool given[MAX_COLUMNS] = {false};
     for (int i = 0; i < ld->n_header && !ld->failed; i++) {
         const Column *col = &ld->columns[ld->column_of[i]];
@@ -508,14 +537,25 @@ int arch_table_load_text(ArchTable *table, const char *text, size_t len, const c
         return -1;
     }
     Loader ld = {.table = &staging, .origin = origin, .err = err, .at_row_start = true};
+    /* One line number per row the file may add or change, of either table
+     * (the header decides which); 0 for a row the file has not given. */
+    ld.row_lines = calloc(MAX_ROWS, sizeof *ld.row_lines);
     struct csv_parser parser;
-    if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI) != 0) {
+    if (!ld.row_lines || csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI) != 0) {
+        free(ld.row_lines);
         arch_table_free(&staging);
         snprintf(err->message, sizeof err->message, "%s: out of memory", origin);
         return -1;
     }
+    /* Spreadsheets save CSV with a byte-order mark; it is no part of the
+     * first column's name. */
+    if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+        text += 3;
+        len -= 3;
+    }
     parse_lines(&ld, &parser, text, len);
     csv_free(&parser);
+    free(ld.row_lines);
     if (!ld.failed && !ld.have_header) {
         ld.row_line = ld.line > 0 ? ld.line : 1;
         fail(&ld, "the file has no header row");

@@ -380,8 +380,19 @@ static const BadCase bad_cases[] = {
     {"cc,warp_size\r\n9.0,abc\r\n", "t.csv:2: field 'warp_size': 'abc' is not an integer"},
     {"cc,warp_size\n9.0,abc", "t.csv:2: field 'warp_size': 'abc' is not an integer"},
     /* the first row is good, the second is not: nothing is kept */
-    {"cc,max_blocks_per_sm\n9.0,16\n9.0,abc\n",
+    {"cc,max_blocks_per_sm\n9.0,16\n8.0,abc\n",
      "t.csv:3: field 'max_blocks_per_sm': 'abc' is not an integer"},
+    /* a key twice in one file is a mistake, not an override */
+    {"cc,max_blocks_per_sm\n9.0,16\n# x\n9.0,8\n",
+     "t.csv:4: field 'cc': '9.0' is given twice in the file (lines 2 and 4)"},
+    {"id,cc,sm_count,memory_gib\nx1,9.0,100,8\nx1,9.0,90,8\n",
+     "t.csv:3: field 'id': 'x1' is given twice in the file (lines 2 and 3)"},
+    /* a space, a sign alone or a control character in a cell (a NUL:
+     * tests/cli/hostile_occ.sh, as this table's texts end at one) */
+    {"cc,max_blocks_per_sm\n9.0,\" 16\"\n",
+     "t.csv:2: field 'max_blocks_per_sm': ' 16' is not an integer"},
+    {"cc,max_blocks_per_sm\n9.0,+\n", "t.csv:2: field 'max_blocks_per_sm': '+' is not an integer"},
+    {"cc,family\n9.0,\"a\nb\"\n", "t.csv:2: field 'family': holds a control character"},
     /* checks across fields */
     {"cc,max_threads_per_block\n9.0,4096\n",
      "t.csv:2: field 'max_threads_per_block': 4096 exceeds max_threads_per_sm (2048)"},
@@ -408,6 +419,18 @@ START_TEST(test_bad_text)
     ck_assert_int_eq(load(c->text, &err), -1);
     ck_assert_str_eq(err.message, c->message);
     assert_table_unchanged();
+}
+END_TEST
+
+/* A byte-order mark (as spreadsheets save CSV) is no part of the first
+ * column's name; a second text (a second file) overrides what the first
+ * gave, as one file may not. */
+START_TEST(test_bom_and_second_file)
+{
+    assert_loads("\xef\xbb\xbf" "cc,max_blocks_per_sm\n9.0,16\n");
+    ck_assert_int_eq(arch_table_find(&table, "sm_90")->max_blocks_per_sm, 16);
+    assert_loads("cc,max_blocks_per_sm\n9.0,8\n");
+    ck_assert_int_eq(arch_table_find(&table, "sm_90")->max_blocks_per_sm, 8);
 }
 END_TEST
 
@@ -499,6 +522,7 @@ static Suite *arch_suite(void)
     tcase_add_test(tc, test_new_product_row);
     tcase_add_test(tc, test_product_override);
     tcase_add_loop_test(tc, test_bad_text, 0, N(bad_cases));
+    tcase_add_test(tc, test_bom_and_second_file);
 
     tc = new_tcase(s, "load_file");
     tcase_add_test(tc, test_load_file);
