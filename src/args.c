@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <getopt.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,14 @@ static bool read_unsigned(const char *text, unsigned long long *value, const cha
     return errno != ERANGE;
 }
 
+/* A value is digits: "+5" and "-0" are refused as surely as "-5", so
+ * that integers and sizes read alike (silk-occ(1), OPTIONS). */
+static bool refuse_sign(const char *command, const char *option, const char *text)
+{
+    cli_error(command, "%s: '%s' has a sign; write it without one", option, text);
+    return false;
+}
+
 bool parse_integer(const char *command, const char *option, const char *text, long long min,
                    long long max, long long *out)
 {
@@ -92,6 +101,8 @@ bool parse_integer(const char *command, const char *option, const char *text, lo
         cli_error(command, "%s: '%s' is negative (at least %lld)", option, text, min);
         return false;
     }
+    if (digits != text)
+        return refuse_sign(command, option, text);
     if (value > (unsigned long long)max) {
         cli_error(command, "%s: '%s' is too large (at most %lld)", option, text, max);
         return false;
@@ -109,10 +120,12 @@ bool parse_size(const char *command, const char *option, const char *text, uint6
 {
     unsigned long long value;
     const char *end;
-    if (text[0] == '-') {
+    if (text[0] == '-' && isdigit((unsigned char)text[1 + strspn(text + 1, "0")])) {
         cli_error(command, "%s: '%s' is negative", option, text);
         return false;
     }
+    if ((text[0] == '-' || text[0] == '+') && isdigit((unsigned char)text[1]))
+        return refuse_sign(command, option, text);
     if (!read_unsigned(text, &value, &end)) {
         if (isdigit((unsigned char)*text))
             cli_error(command, "%s: '%s' is too large", option, text);
@@ -198,6 +211,17 @@ bool parse_carveout(const char *command, const char *text, int *out)
     return true;
 }
 
+void format_bytes_pair(uint64_t a, char *a_buf, uint64_t b, char *b_buf, size_t size)
+{
+    format_bytes(a, a_buf, size);
+    format_bytes(b, b_buf, size);
+    bool a_rounded = a >= 1024 && a % 1024, b_rounded = b >= 1024 && b % 1024;
+    if (a_rounded || b_rounded) {
+        snprintf(a_buf, size, "%llu B", (unsigned long long)a);
+        snprintf(b_buf, size, "%llu B", (unsigned long long)b);
+    }
+}
+
 const char *format_bytes(uint64_t bytes, char *buf, size_t size)
 {
     if (bytes >= 1024 && bytes % 1024 == 0)
@@ -237,14 +261,67 @@ int cli_print_json(const char *command, struct cJSON *root, FILE *out)
     return EXIT_OK;
 }
 
-int cli_getopt(const char *command, int argc, char **argv, const char *shortopts,
+bool cli_split_list(const char *command, const char *option, char *list, CliItemFn *take,
+                    void *context)
+{
+    if (!*list) {
+        cli_error(command, "%s: the list is empty", option);
+        return false;
+    }
+    for (char *item = list;;) {
+        char *comma = strchr(item, ',');
+        if (comma == item || !*item) {
+            cli_error(command, "%s: '%s' has an empty element", option, list);
+            return false;
+        }
+        if (comma)
+            *comma = '\0';
+        bool ok = take(item, context);
+        if (comma)
+            *comma = ',';
+        if (!ok)
+            return false;
+        if (!comma)
+            return true;
+        item = comma + 1;
+    }
+}
+
+/* The long name of the option getopt_long returned as `c`. */
+static const char *long_name(const struct option *options, int c)
+{
+    for (; options->name; options++)
+        if (options->val == c)
+            return options->name;
+    return "?";
+}
+
+/* A second --threads is a mistake (which one was meant?), not an
+ * override: said, unless the option is one that adds (`repeatable`). */
+static bool check_repeat(const char *command, const struct option *options, int c,
+                         const char *repeatable, bool seen[UCHAR_MAX + 1])
+{
+    unsigned char u = (unsigned char)c;
+    bool valued = false;
+    for (const struct option *o = options; o->name; o++)
+        valued = valued || (o->val == c && o->has_arg == required_argument);
+    if (seen[u] && valued && !strchr(repeatable, c)) {
+        cli_error(command, "--%s given twice", long_name(options, c));
+        return false;
+    }
+    seen[u] = true;
+    return true;
+}
+
+int cli_getopt(const char *command, int argc, char **argv, const char *repeatable,
                const struct option *options, void (*usage)(FILE *), CliOptionFn *take,
                void *context, int *first_operand)
 {
     int c;
+    bool seen[UCHAR_MAX + 1] = {false};
     opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, shortopts, options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
         if (c == 'h') {
             usage(stdout);
             return CLI_HELP;
@@ -253,7 +330,7 @@ int cli_getopt(const char *command, int argc, char **argv, const char *shortopts
             report_option_error(command, c, argv[optind - 1]);
             return EXIT_USAGE;
         }
-        if (!take(c, optarg, context))
+        if (!check_repeat(command, options, c, repeatable, seen) || !take(c, optarg, context))
             return EXIT_USAGE;
     }
     *first_operand = optind;

@@ -45,15 +45,25 @@ bool parse_format_among(const char *command, const char *text, unsigned accepted
 bool parse_carveout(const char *command, const char *text, int *out);
 
 /* The options of a subcommand, by getopt_long: each goes to take(c, arg,
- * context), which reports a bad value and returns false; --help (and -h
- * when `shortopts` has it) prints `usage` on stdout.  Returns EXIT_OK with
- * *first_operand set, EXIT_USAGE after one line, or CLI_HELP. */
+ * context), which reports a bad value and returns false; --help and -h
+ * print `usage` on stdout.  An option with a value given twice is an
+ * error ("--threads given twice") unless its code is in `repeatable`
+ * ("T" for --arch-table, which adds a file each time).  Returns EXIT_OK
+ * with *first_operand set, EXIT_USAGE after one line, or CLI_HELP. */
 enum { CLI_HELP = -1 };
 struct option;
 typedef bool CliOptionFn(int c, char *arg, void *context);
-int cli_getopt(const char *command, int argc, char **argv, const char *shortopts,
+int cli_getopt(const char *command, int argc, char **argv, const char *repeatable,
                const struct option *options, void (*usage)(FILE *), CliOptionFn *take,
                void *context, int *first_operand);
+
+/* A comma-separated list (--arch sm_80,sm_90; --block-sizes 64,96): each
+ * element, NUL-terminated for the call, to take(item, context), which says
+ * what is wrong and returns false.  An empty list or an empty element
+ * ("64,,128", "sm_90,", ",sm_90") is an error naming `option`. */
+typedef bool CliItemFn(char *item, void *context);
+bool cli_split_list(const char *command, const char *option, char *list, CliItemFn *take,
+                    void *context);
 
 /* Writes `root` as indented JSON to `out` and deletes it; EXIT_OK, or
  * EXIT_ENVIRONMENT after one line when there is no memory for the text. */
@@ -67,6 +77,11 @@ void cli_json_add_count(struct cJSON *o, const char *key, uint64_t value);
 
 /* "48 KiB", "1.5 KiB" or "200 B", written to buf. */
 const char *format_bytes(uint64_t bytes, char *buf, size_t size);
+/* Two sizes compared in one message: as format_bytes, but both in bytes
+ * when either is not a whole number of KiB, whose two decimals could hide
+ * the difference ("49153 B ... above the 49152 B limit", not "48.00 KiB
+ * ... above the 48 KiB limit"). */
+void format_bytes_pair(uint64_t a, char *a_buf, uint64_t b, char *b_buf, size_t size);
 
 /* The tables: built in, then each --arch-table file in order. */
 enum { MAX_TABLE_FILES = 16 };

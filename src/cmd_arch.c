@@ -274,7 +274,7 @@ int cmd_arch(int argc, char **argv)
     };
     ArchOptions o = {.format = FORMAT_TEXT};
     int first;
-    int rc = cli_getopt(COMMAND, argc, argv, ":", options, usage_arch, take_option, &o, &first);
+    int rc = cli_getopt(COMMAND, argc, argv, "T", options, usage_arch, take_option, &o, &first);
     if (rc != EXIT_OK)
         return rc == CLI_HELP ? EXIT_OK : rc;
     OutputFormat format = o.format;

@@ -115,7 +115,7 @@ static int parse_options(int argc, char **argv, CalcOptions *o)
 {
     *o = (CalcOptions){.barriers = 1, .optin = true, .carveout = OCC_CARVEOUT_DEFAULT};
     int first;
-    int rc = cli_getopt(COMMAND, argc, argv, ":", long_options, usage_calc, take_option, o, &first);
+    int rc = cli_getopt(COMMAND, argc, argv, "T", long_options, usage_calc, take_option, o, &first);
     if (rc != EXIT_OK)
         return rc;
     if (first < argc) {
@@ -159,28 +159,26 @@ static bool check_against_arch(const CalcOptions *o, const Target *t)
         return false;
     }
     if (o->smem > (uint64_t)a->smem_per_block) {
+        format_bytes_pair(o->smem, asked, (uint64_t)a->smem_per_block, limit, sizeof asked);
         cli_error(COMMAND,
                   "--smem: %s of static shared memory is above the %s static limit per block on %s; "
                   "larger sizes must be dynamic (--dyn-smem)",
-                  format_bytes(o->smem, asked, sizeof asked),
-                  format_bytes((uint64_t)a->smem_per_block, limit, sizeof limit), t->sm_name);
+                  asked, limit, t->sm_name);
         return false;
     }
     uint64_t per_block = (uint64_t)(o->optin ? a->smem_per_block_optin : a->smem_per_block);
     if (o->smem + o->dyn_smem > per_block) {
+        format_bytes_pair(o->smem + o->dyn_smem, asked, per_block, limit, sizeof asked);
         if (!o->optin && o->smem + o->dyn_smem <= (uint64_t)a->smem_per_block_optin)
             cli_error(COMMAND,
                       "--dyn-smem: %s of shared memory per block is above the %s default limit on %s; "
                       "drop --no-optin (the kernel opts in with cudaFuncSetAttribute(kernel, "
                       "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)) to use up to %s",
-                      format_bytes(o->smem + o->dyn_smem, asked, sizeof asked),
-                      format_bytes(per_block, limit, sizeof limit), t->sm_name,
+                      asked, limit, t->sm_name,
                       format_bytes((uint64_t)a->smem_per_block_optin, optin, sizeof optin));
         else
             cli_error(COMMAND, "--dyn-smem: %s of shared memory per block is above the %s %s limit on %s",
-                      format_bytes(o->smem + o->dyn_smem, asked, sizeof asked),
-                      format_bytes(per_block, limit, sizeof limit), o->optin ? "opt-in" : "default",
-                      t->sm_name);
+                      asked, limit, o->optin ? "opt-in" : "default", t->sm_name);
         return false;
     }
     return true;

@@ -101,31 +101,37 @@ static void add_size(ReportSettings *s, int size)
     s->sizes[i] = size;
 }
 
-static bool parse_block_sizes(ReportSettings *s, char *list)
+static bool take_block_size(char *item, void *settings)
 {
-    for (char *save = NULL, *item = strtok_r(list, ",", &save); item;
-         item = strtok_r(NULL, ",", &save)) {
-        long long size;
-        if (!parse_integer(COMMAND, "--block-sizes", item, 1, 1024, &size))
-            return false;
-        /* One place stays for a kernel's own .maxntid. */
-        if (s->n_sizes == REPORT_MAX_SIZES - 1) {
-            cli_error(COMMAND, "--block-sizes: at most %d more sizes", REPORT_MAX_SIZES - 1 - 5);
-            return false;
-        }
-        add_size(s, (int)size);
+    ReportSettings *s = settings;
+    long long size;
+    if (!parse_integer(COMMAND, "--block-sizes", item, 1, 1024, &size))
+        return false;
+    /* One place stays for a kernel's own .maxntid. */
+    if (s->n_sizes == REPORT_MAX_SIZES - 1) {
+        cli_error(COMMAND, "--block-sizes: at most %d more sizes", REPORT_MAX_SIZES - 1 - 5);
+        return false;
     }
+    add_size(s, (int)size);
     return true;
 }
 
+static bool parse_block_sizes(ReportSettings *s, char *list)
+{
+    return cli_split_list(COMMAND, "--block-sizes", list, take_block_size, s);
+}
+
+/* A percentage: digits, a fraction, a '%' (50, 62.5, 75%); not a hex
+ * float or a number after spaces, as strtod would take. */
 static bool parse_percent(const char *text, double *out)
 {
-    char *end;
-    errno = 0;
-    double p = strtod(text, &end);
-    if (end != text && *end == '%')
+    size_t whole = strspn(text, "0123456789");
+    size_t fraction = text[whole] == '.' ? strspn(text + whole + 1, "0123456789") : 0;
+    const char *end = text + whole + (text[whole] == '.' ? 1 + fraction : 0);
+    double p = whole ? strtod(text, NULL) : 0;
+    if (*end == '%')
         end++;
-    if (end == text || *end || errno || !(p > 0 && p <= 100)) {
+    if (!whole || (text[whole] == '.' && !fraction) || *end || !(p > 0 && p <= 100)) {
         cli_error(COMMAND, "--expect-occupancy: '%s' is not a percentage above 0 and at most 100", text);
         return false;
     }
@@ -204,7 +210,8 @@ static int parse_options(int argc, char **argv, ReportOptions *o)
     for (int i = 0; i < 5; i++)
         add_size(&o->settings, defaults[i]);
     int first;
-    int rc = cli_getopt(COMMAND, argc, argv, ":", long_options, usage_report, take_option, o,
+    /* --arch-table adds a file, --block-sizes more sizes: both repeat. */
+    int rc = cli_getopt(COMMAND, argc, argv, "Tb", long_options, usage_report, take_option, o,
                         &first);
     if (rc != EXIT_OK)
         return rc;
@@ -272,6 +279,23 @@ static bool device_target(const ArchTable *table, GpuProduct *device, Target *t)
     return true;
 }
 
+/* The targets of an --arch or --gpu list, as they are named. */
+typedef struct TargetList {
+    const ArchTable *table;
+    bool gpus;
+    Target *targets;
+    int *n;
+} TargetList;
+
+static bool take_target(char *name, void *context)
+{
+    TargetList *l = context;
+    Target t;
+    bool ok = l->gpus ? resolve_gpu(COMMAND, l->table, name, &t)
+                      : resolve_arch(COMMAND, l->table, name, &t);
+    return ok && add_target(l->targets, l->n, &t);
+}
+
 static bool resolve_targets(ReportOptions *o, const ArchTable *table, GpuProduct *device,
                             Target *targets, int *n)
 {
@@ -289,19 +313,9 @@ static bool resolve_targets(ReportOptions *o, const ArchTable *table, GpuProduct
     }
     if (!o->gpus && !o->archs && device_target(table, device, &t))
         return add_target(targets, n, &t);
-    bool gpus = o->gpus != NULL;
-    char *list = gpus ? o->gpus : o->archs ? o->archs : fallback;
-    for (char *save = NULL, *item = strtok_r(list, ",", &save); item;
-         item = strtok_r(NULL, ",", &save)) {
-        bool ok = gpus ? resolve_gpu(COMMAND, table, item, &t) : resolve_arch(COMMAND, table, item, &t);
-        if (!ok || !add_target(targets, n, &t))
-            return false;
-    }
-    if (*n == 0) {
-        cli_error(COMMAND, "%s: the list is empty", gpus ? "--gpu" : "--arch");
-        return false;
-    }
-    return true;
+    TargetList list = {table, o->gpus != NULL, targets, n};
+    return cli_split_list(COMMAND, list.gpus ? "--gpu" : "--arch",
+                          list.gpus ? o->gpus : o->archs ? o->archs : fallback, take_target, &list);
 }
 
 /* ---- measuring ------------------------------------------------------------ */

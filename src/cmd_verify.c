@@ -111,7 +111,7 @@ static int parse_options(int argc, char **argv, VerifyOptions *o)
         {NULL, 0, NULL, 0},
     };
     int first;
-    int rc = cli_getopt(COMMAND, argc, argv, ":h", options, usage_verify, option, o, &first);
+    int rc = cli_getopt(COMMAND, argc, argv, "T", options, usage_verify, option, o, &first);
     if (rc != EXIT_OK)
         return rc;
     o->files = argv + first;

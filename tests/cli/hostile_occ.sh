@@ -132,6 +132,51 @@ expect 0 "" $XCALC --regs 4096
 expect 0 "" $XCALC --regs 32 --sweep smem --smem 1K
 expect_line '"sm_99","",256,32,1024,262144,2048,524288,1048576,0.500000,"registers",4096,2048,4080,65536,"","",8192,263168'
 
+# ---- item 17: option values once taken silently -------------------------------
+S=$SILK_TEST_DATA/../../examples/saxpy.silk
+expect 2 "$R --block-sizes: the list is empty" report "$S" --block-sizes ''
+expect 2 "$R --block-sizes: ',' has an empty element" report "$S" --block-sizes ,
+expect 2 "$R --block-sizes: '64,,128' has an empty element" report "$S" --block-sizes 64,,128
+expect 2 "$R --arch: 'sm_90,' has an empty element" report "$S" --arch sm_90,
+expect 2 "$R --arch: ',sm_90' has an empty element" report "$S" --arch ,sm_90
+expect 2 "$R --gpu: 'h100,,l4' has an empty element" report "$S" --gpu h100,,l4
+expect 2 "$R --expect-occupancy: '0x32' is not a percentage above 0 and at most 100" \
+    report "$S" --expect-occupancy 0x32
+expect 2 "$R --expect-occupancy: ' 50' is not a percentage above 0 and at most 100" \
+    report "$S" --expect-occupancy ' 50'
+expect 2 "$R --expect-occupancy: '50.' is not a percentage above 0 and at most 100" \
+    report "$S" --expect-occupancy 50.
+expect 0 "" report "$S" --arch sm_90 --expect-occupancy 12.5%
+expect 0 "" report "$S" --arch sm_90 --block-sizes 96 --block-sizes 160 # adds, so repeats
+expect 2 "$C --threads: '+5' has a sign; write it without one" calc --arch sm_90 --threads +5 --regs 32
+expect 2 "$C --regs: '-0' has a sign; write it without one" calc --arch sm_90 --threads 64 --regs -0
+expect 2 "$C --smem: '+5' has a sign; write it without one" $CALC --smem +5
+expect 2 "$C --dyn-smem: '-0K' has a sign; write it without one" $CALC --dyn-smem -0K
+expect 2 "$C --smem: 49153 B of static shared memory is above the 49152 B static limit per block on sm_90; larger sizes must be dynamic (--dyn-smem)" \
+    $CALC --smem 49153
+expect 2 "$C --threads given twice" $CALC --threads 128
+expect 2 "$C --arch given twice" $CALC --arch sm_80
+expect 2 "$R --arch given twice" report "$S" --arch sm_90 --arch sm_80
+expect 2 "$A --format given twice" arch list --format json --format csv
+expect 2 "silk-occ verify: error: --device given twice" verify --device 0 --device 1
+expect 0 "" $CALC --arch-table "$SILK_TEST_DATA/arch-blocks16.csv" --arch-table "$SILK_TEST_DATA/arch-blocks16.csv"
+expect 0 "" $CALC --no-optin --no-optin
+for command in "arch list" calc report verify; do
+    # shellcheck disable=SC2086
+    expect 0 "" $command -h
+    head -1 "$work/out" | grep -q '^usage: silk-occ' || fail "$command -h: $(head -1 "$work/out")"
+done
+# A table saved with a byte-order mark; a key twice in one file.
+printf '\357\273\277cc,max_blocks_per_sm\n9.0,16\n' >"$work/bom.csv"
+expect 0 "" arch show sm_90 --arch-table "$work/bom.csv"
+expect_line '  CTAs per SM                16'
+printf 'cc,max_blocks_per_sm\n9.0,16\n# again\n9.0,8\n' >"$work/twice.csv"
+expect 2 "$A --arch-table: $work/twice.csv:4: field 'cc': '9.0' is given twice in the file (lines 2 and 4)" \
+    arch show sm_90 --arch-table "$work/twice.csv"
+printf 'cc,max_blocks_per_sm\n9.0,8\n' >"$work/later.csv"
+expect 0 "" arch show sm_90 --arch-table "$work/bom.csv" --arch-table "$work/later.csv"
+expect_line '  CTAs per SM                8'
+
 if [ $failures -gt 0 ]; then
     echo "$failures failed"
     exit 1
