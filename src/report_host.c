@@ -8,23 +8,38 @@
  */
 #include "report_model.h"
 
+#include "escape.h"
+
 #include <string.h>
+
+/* A name fit for one line of code: as it is, or (a symbol with a newline
+ * or an escape sequence in it, which no C++ source can spell) escaped, so
+ * it cannot break the snippet into lines or reach the terminal raw. */
+static const char *code_name(const char *name, char *buf, size_t size)
+{
+    if (escape_is_plain(name))
+        return name;
+    escape_text(name, buf, size);
+    return buf;
+}
 
 /* A Silk launch block's grid counts work items and must be a multiple of
  * the workspace, so it is the CTAs times the block size. */
 void report_silk_launch(const ReportEntry *e, char *buf, size_t size)
 {
     const ReportRow *r = report_selected(e);
+    char escaped[256];
+    const char *name = code_name(e->kernel.name, escaped, sizeof escaped);
     if (!r) {
-        snprintf(buf, size, "// %s cannot run on %s", e->kernel.name, e->target.sm_name);
+        snprintf(buf, size, "// %s cannot run on %s", name, e->target.sm_name);
         return;
     }
     if (e->have_work)
         snprintf(buf, size, "gpu (grid=%llu, workspace=%d) {\n  %s(...);\n}",
-                 (unsigned long long)(e->ctas * (uint64_t)r->threads), r->threads, e->kernel.name);
+                 (unsigned long long)(e->ctas * (uint64_t)r->threads), r->threads, name);
     else
         snprintf(buf, size, "gpu (grid=(n + %d) / %d * %d, workspace=%d) {\n  %s(...);\n}",
-                 r->threads - 1, r->threads, r->threads, r->threads, e->kernel.name);
+                 r->threads - 1, r->threads, r->threads, r->threads, name);
 }
 
 /* The grid and block of the CUDA launch: numbers for 1-D, dim3 for 2-D
@@ -58,9 +73,10 @@ static const char *instance_note(const ReportEntry *e)
 void report_cuda_launch(const ReportEntry *e, char *buf, size_t size)
 {
     const ReportRow *r = report_selected(e);
-    char grid[96], block[48];
+    char grid[96], block[48], escaped[256];
+    const char *name = code_name(e->kernel.cxx_name, escaped, sizeof escaped);
     if (!r) {
-        snprintf(buf, size, "// %s cannot run on %s", e->kernel.cxx_name, e->target.sm_name);
+        snprintf(buf, size, "// %s cannot run on %s", name, e->target.sm_name);
         return;
     }
     cuda_dims(e, r, grid, block, sizeof block);
@@ -71,13 +87,14 @@ void report_cuda_launch(const ReportEntry *e, char *buf, size_t size)
         snprintf(grid, sizeof grid, "%d", e->target.arch->max_grid_x);
         fold = "  // a grid-stride loop: the work needs more CTAs than gridDim.x x gridDim.y";
     }
-    snprintf(buf, size, "%s<<<%s, %s, %llu>>>(...);%s%s", e->kernel.cxx_name, grid, block,
+    snprintf(buf, size, "%s<<<%s, %s, %llu>>>(...);%s%s", name, grid, block,
              (unsigned long long)e->dynamic_smem, fold, instance_note(e));
 }
 
 void report_verify_snippet(const ReportEntry *e, char *buf, size_t size)
 {
     const ReportRow *r = report_selected(e);
+    char escaped[256];
     if (!r) {
         buf[0] = '\0';
         return;
@@ -86,6 +103,7 @@ void report_verify_snippet(const ReportEntry *e, char *buf, size_t size)
              "int blocks = 0;\n"
              "cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, %s, %d, %llu);\n"
              "// expect blocks == %d on %s (%.1f%% theoretical occupancy)",
-             e->kernel.cxx_name, r->threads, (unsigned long long)e->dynamic_smem,
+             code_name(e->kernel.cxx_name, escaped, sizeof escaped), r->threads,
+             (unsigned long long)e->dynamic_smem,
              r->result.active_blocks, e->target.sm_name, 100.0 * occ_occupancy(&r->result));
 }
