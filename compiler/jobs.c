@@ -13,9 +13,12 @@
 
 #include "jobs.h"
 
+#include "cleanup.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +28,16 @@
 #include <unistd.h>
 
 /* ---- finding programs ------------------------------------------------------ */
+
+const char *jobs_operand(const char *path, Arena *arena)
+{
+    if (path[0] != '-')
+        return path;
+    size_t size = strlen(path) + 3;
+    char *copy = arena_alloc(arena, size, 1);
+    snprintf(copy, size, "./%s", path);
+    return copy;
+}
 
 bool jobs_is_executable(const char *path)
 {
@@ -97,9 +110,14 @@ static void set_cloexec(int fd)
 /* The child: only async-signal-safe calls between fork and exec.  An exec
  * failure is reported as errno through `report`, which exec closes.  Both
  * pipe ends move above 2 first: a caller that closed its stdin or stdout
- * gets pipes there, and the dup2 calls would overwrite them. */
-static _Noreturn void exec_child(const char *path, char *const argv[], int output, int report)
+ * gets pipes there, and the dup2 calls would overwrite them.  The tool
+ * gets the signal mask the program had and the default file-size-limit
+ * action (output.h ignores SIGXFSZ in the program). */
+static _Noreturn void exec_child(const char *path, char *const argv[], int output, int report,
+                                 const sigset_t *mask)
 {
+    signal(SIGXFSZ, SIG_DFL);
+    cleanup_release(mask);
     int out = fcntl(output, F_DUPFD, 3);
     int rep = fcntl(report, F_DUPFD_CLOEXEC, 3);
     int null = open("/dev/null", O_RDONLY);
@@ -153,22 +171,32 @@ static bool start_job(const char *path, char *const argv[], Job *job)
     /* Later children must not inherit the read ends, nor exec keep `report`. */
     set_cloexec(output[0]);
     set_cloexec(report[1]);
+    /* Forked and registered with the signals held: a signal then finds
+     * the child known, to be stopped. */
+    sigset_t mask;
+    cleanup_hold(&mask);
     pid_t pid = fork();
     if (pid == 0) {
         close(output[0]);
         close(report[0]);
-        exec_child(path, argv, output[1], report[1]);
+        exec_child(path, argv, output[1], report[1], &mask);
     }
     int err = pid < 0 ? errno : 0;
+    if (pid > 0 && !cleanup_add_child(pid))
+        err = ENOMEM; /* reaped below, as a child that could not exec */
+    cleanup_release(&mask);
     close(output[1]);
     close(report[1]);
-    if (pid > 0)
+    if (pid > 0 && !err)
         err = exec_error(report[0]);
     close(report[0]);
     if (err) {
         int status;
-        if (pid > 0)
+        if (pid > 0) {
+            cleanup_forget_child(pid);
+            kill(pid, SIGKILL); /* running, when it could not be registered */
             wait_child(pid, &status);
+        }
         close(output[0]);
         errno = err;
         return false;
@@ -209,6 +237,8 @@ static void finish_job(Job *job, JobRun *run)
 {
     int status = 0;
     close(job->fd);
+    /* Forgotten first: once reaped, its pid may be another process's. */
+    cleanup_forget_child(job->pid);
     run->status = wait_child(job->pid, &status) < 0 ? 255 : exit_status(status);
     /* NUL-terminated: read_job leaves a byte of zeroed arena memory. */
     run->output = job->text ? job->text : "";

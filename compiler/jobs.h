@@ -9,7 +9,11 @@
  * with poll, so no child blocks on a full pipe, and results land in their
  * input slot whatever order the children finish in.  A failure to exec
  * comes back as the child's errno, told apart from a tool that ran and
- * failed.  Nothing here prints.
+ * failed.  A running child is known to cleanup.h, so a signal that ends
+ * the program stops it too.  Nothing here prints.
+ *
+ * A path handed to a tool must never read as one of its options: every
+ * file name in an argument vector goes through jobs_operand.
  */
 #ifndef SILK_JOBS_H
 #define SILK_JOBS_H
@@ -35,6 +39,10 @@ typedef struct JobRun {
 
 /* Run the n jobs, at most one per online core at a time. */
 void jobs_run(JobRun runs[], int n, Arena *arena);
+
+/* `path` as a tool's argument: "./-v.ptx" for "-v.ptx", which ptxas or
+ * nvcc would take for an option; other paths as they are.  In `arena`. */
+const char *jobs_operand(const char *path, Arena *arena);
 
 /* Whether `path` is an executable regular file. */
 bool jobs_is_executable(const char *path);

@@ -3,19 +3,21 @@
  * the cubins.
  *
  * The jobs run through jobs.h as ptxas's do: no shell, one per core, each
- * one's output kept for when it fails.  The cubins are written to a
- * directory made with mkdtemp under $TMPDIR (or /tmp), one file per
- * target (t0.cubin, t1.cubin, ...: the target names are the user's and
- * never become paths), removed with the directory once read, whatever
- * happened.  Flags come after -cubin -arch=ARCH, so a user's own -arch or
+ * one's output kept for when it fails, every path an operand
+ * (jobs_operand).  The cubins are written to a private directory
+ * (tempdir.h), one file per target (t0.cubin, t1.cubin, ...: the target
+ * names are the user's and never become paths), removed with the
+ * directory once read, whatever happened, a signal included.  Flags come after -cubin -arch=ARCH, so a user's own -arch or
  * -o is the one nvcc sees last; they are the user's business.
  */
 #include <config.h>
 
 #include "nvcc.h"
 
+#include "cleanup.h"
 #include "cubin.h"
 #include "jobs.h"
+#include "tempdir.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -103,16 +105,6 @@ bool nvcc_split_flags(const char *flags, Arena *arena, char ***words, int *count
 
 /* ---- compiling ----------------------------------------------------------------- */
 
-/* A path as an operand: "./-x.cu" for "-x.cu", which nvcc would take for
- * an option. */
-static char *operand(const char *path, Arena *arena)
-{
-    size_t size = strlen(path) + 3;
-    char *copy = arena_alloc(arena, size, 1);
-    snprintf(copy, size, "%s%s", path[0] == '-' ? "./" : "", path);
-    return copy;
-}
-
 /* `NVCC KIND -arch=ARCH FLAGS... -o OUTPUT CU` (KIND -cubin or -ptx), in
  * the arena. */
 static char **nvcc_argv(const char *program, const char *kind, const char *arch,
@@ -130,31 +122,21 @@ static char **nvcc_argv(const char *program, const char *kind, const char *arch,
     for (int i = 0; i < n_flags; i++)
         argv[k++] = flags[i];
     argv[k++] = "-o";
-    argv[k++] = operand(output, arena);
-    argv[k++] = operand(cu_path, arena);
+    argv[k++] = (char *)jobs_operand(output, arena);
+    argv[k++] = (char *)jobs_operand(cu_path, arena);
     argv[k] = NULL;
     return argv;
 }
 
-/* A private directory for the cubins; NULL with errno set. */
-static char *make_temp_dir(Arena *arena)
-{
-    const char *base = getenv("TMPDIR");
-    if (!base || !*base)
-        base = "/tmp";
-    size_t size = strlen(base) + sizeof "/silk-nvcc-XXXXXX";
-    char *dir = arena_alloc(arena, size, 1);
-    snprintf(dir, size, "%s/silk-nvcc-XXXXXX", base);
-    return mkdtemp(dir);
-}
-
-/* DIR/tI.EXT: the target names are the user's and never become paths. */
+/* DIR/tI.EXT, which nvcc will write: the target names are the user's and
+ * never become paths.  Registered with cleanup.h before nvcc runs, so a
+ * signal removes it with DIR; NULL when out of memory. */
 static char *output_path(const char *dir, int i, const char *ext, Arena *arena)
 {
     size_t size = strlen(dir) + strlen(ext) + 32;
     char *path = arena_alloc(arena, size, 1);
     snprintf(path, size, "%s/t%d.%s", dir, i, ext);
-    return path;
+    return cleanup_add_file(path) ? path : NULL;
 }
 
 /* Fills one target's report from its job and its cubin. */
@@ -185,6 +167,27 @@ static int first_failure(const JobRun *runs, const PtxasReport *out, int n)
     return 0;
 }
 
+/* Every target not started, with errno `err` (the temporary directory or
+ * its file names could not be made). */
+static int none_started(const char *archs[], int n, int err, Arena *arena, PtxasReport *out)
+{
+    for (int i = 0; i < n; i++)
+        out[i] = (PtxasReport){.arch = arena_strndup(arena, archs[i], strlen(archs[i])),
+                               .exit_status = PTXAS_NOT_STARTED};
+    errno = err;
+    return PTXAS_NOT_STARTED;
+}
+
+/* The output paths DIR/tI.EXT for n targets; false when out of memory. */
+static bool output_paths(const char *dir, int n, const char *ext, Arena *arena,
+                         const char *paths[])
+{
+    for (int i = 0; i < n; i++)
+        if (!(paths[i] = output_path(dir, i, ext, arena)))
+            return false;
+    return true;
+}
+
 int nvcc_compile_targets(const char *nvcc, const char *cu_path, char *const flags[], int n_flags,
                          const char *archs[], int n, Arena *arena, PtxasReport *out)
 {
@@ -194,30 +197,23 @@ int nvcc_compile_targets(const char *nvcc, const char *cu_path, char *const flag
         errno = EINVAL;
         return PTXAS_NOT_STARTED;
     }
-    const char *dir = make_temp_dir(arena);
-    if (!dir) {
-        int err = errno;
-        for (int i = 0; i < n; i++)
-            out[i] = (PtxasReport){.arch = arena_strndup(arena, archs[i], strlen(archs[i])),
-                                   .exit_status = PTXAS_NOT_STARTED};
-        errno = err;
-        return PTXAS_NOT_STARTED;
+    char *dir = tempdir_make("silk-nvcc", NULL);
+    const char **cubins = ARENA_ARRAY(arena, const char *, (size_t)n);
+    if (!dir || !output_paths(dir, n, "cubin", arena, cubins)) {
+        int err = dir ? ENOMEM : errno;
+        tempdir_remove(dir, 0);
+        return none_started(archs, n, err, arena, out);
     }
     const char *path = jobs_resolve_command(nvcc, arena);
     JobRun *runs = ARENA_ARRAY(arena, JobRun, (size_t)n);
-    char **cubins = ARENA_ARRAY(arena, char *, (size_t)n);
-    for (int i = 0; i < n; i++) {
-        cubins[i] = output_path(dir, i, "cubin", arena);
+    for (int i = 0; i < n; i++)
         runs[i] = (JobRun){.path = path,
                            .argv = nvcc_argv(path ? path : nvcc, "-cubin", archs[i], flags,
                                              n_flags, cubins[i], cu_path, arena)};
-    }
     jobs_run(runs, n, arena);
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n; i++)
         finish_target(&runs[i], cubins[i], archs[i], arena, &out[i]);
-        unlink(cubins[i]);
-    }
-    rmdir(dir);
+    tempdir_remove(dir, 0);
     return first_failure(runs, out, n);
 }
 
@@ -231,14 +227,14 @@ int nvcc_ptx_targets(const char *nvcc, const char *cu_path, char *const flags[],
         errno = EINVAL;
         return PTXAS_NOT_STARTED;
     }
+    if (!output_paths(dir, n, "ptx", arena, ptx_paths))
+        return none_started(archs, n, ENOMEM, arena, out);
     const char *path = jobs_resolve_command(nvcc, arena);
     JobRun *runs = ARENA_ARRAY(arena, JobRun, (size_t)n);
-    for (int i = 0; i < n; i++) {
-        ptx_paths[i] = output_path(dir, i, "ptx", arena);
+    for (int i = 0; i < n; i++)
         runs[i] = (JobRun){.path = path,
                            .argv = nvcc_argv(path ? path : nvcc, "-ptx", archs[i], flags, n_flags,
                                              ptx_paths[i], cu_path, arena)};
-    }
     jobs_run(runs, n, arena);
     for (int i = 0; i < n; i++) {
         out[i] = (PtxasReport){.arch = arena_strndup(arena, archs[i], strlen(archs[i]))};

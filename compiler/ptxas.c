@@ -69,6 +69,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ---- text slices ---------------------------------------------------------- */
 
@@ -592,13 +593,20 @@ static bool names_has(const Names *names, Slice name)
     return names->n && bsearch(&name, names->items, names->n, sizeof name, compare_names);
 }
 
-bool ptxas_needs_compile_only(const char *ptx, size_t len)
+/* What one scan of a module finds: the externs that need linking, the
+ * names it defines, its entries, and whether it defines a function other
+ * files may call.  ok is false when out of memory. */
+typedef struct ModuleScan {
+    Names externs, defined, entries;
+    bool relocatable, ok;
+} ModuleScan;
+
+static void scan_module(const char *ptx, size_t len, ModuleScan *scan)
 {
     Scanner sc = {.rest = {ptx, ptx ? len : 0}};
-    Names externs = {0}, defined = {0};
-    bool ok = true, relocatable = false;
+    *scan = (ModuleScan){.ok = true};
     next_token(&sc);
-    while (ok && sc.token.text.n) {
+    while (scan->ok && sc.token.text.n) {
         if (is_line_directive(&sc)) {
             do
                 next_token(&sc);
@@ -607,25 +615,44 @@ bool ptxas_needs_compile_only(const char *ptx, size_t len)
         }
         Decl d;
         read_decl(&sc, &d);
-        if (is_relocatable_function(&d)) {
-            externs.n = 0;
-            relocatable = true;
-            break;
-        }
+        scan->relocatable |= is_relocatable_function(&d);
         if (needs_linking(&d))
-            ok = names_add(&externs, d.name);
+            scan->ok = names_add(&scan->externs, d.name);
         else if (!d.external && d.kind && d.name.n)
-            ok = names_add(&defined, d.name);
+            scan->ok = names_add(&scan->defined, d.name) &&
+                       (strcmp(d.kind, ".entry") != 0 || names_add(&scan->entries, d.name));
     }
-    /* Out of memory: no -c.  Wrongly left out, ptxas fails and says why;
-     * wrongly added, it would change the figures without a word. */
-    bool needs = relocatable;
-    if (defined.n)
-        qsort(defined.items, defined.n, sizeof *defined.items, compare_names);
-    for (size_t i = 0; ok && !needs && i < externs.n; i++)
-        needs = !names_has(&defined, externs.items[i]);
-    free(externs.items);
-    free(defined.items);
+}
+
+static void scan_free(ModuleScan *scan)
+{
+    free(scan->externs.items);
+    free(scan->defined.items);
+    free(scan->entries.items);
+}
+
+/* Out of memory: no -c.  Wrongly left out, ptxas fails and says why;
+ * wrongly added, it would change the figures without a word. */
+static bool scan_needs_compile_only(ModuleScan *scan)
+{
+    if (!scan->ok)
+        return false;
+    if (scan->relocatable)
+        return true;
+    if (scan->defined.n)
+        qsort(scan->defined.items, scan->defined.n, sizeof *scan->defined.items, compare_names);
+    for (size_t i = 0; i < scan->externs.n; i++)
+        if (!names_has(&scan->defined, scan->externs.items[i]))
+            return true;
+    return false;
+}
+
+bool ptxas_needs_compile_only(const char *ptx, size_t len)
+{
+    ModuleScan scan;
+    scan_module(ptx, len, &scan);
+    bool needs = scan_needs_compile_only(&scan);
+    scan_free(&scan);
     return needs;
 }
 
@@ -648,18 +675,106 @@ const char *ptxas_find(void)
 
 /* ---- running ptxas -------------------------------------------------------- */
 
+/* What the driver needs to know of one PTX file before and after ptxas
+ * runs on it: whether it needs -c, and its entries, each of which a
+ * working ptxas reports (NUL-terminated, in the arena). */
+typedef struct PtxFacts {
+    bool compile_only;
+    const char **entries;
+    size_t n_entries;
+} PtxFacts;
+
+/* The whole file at `path`, malloc'd; NULL when it does not read (ptxas
+ * will say why). */
+static char *read_whole(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *text = NULL;
+    size_t capacity = 0;
+    bool ok = true;
+    *len = 0;
+    for (;;) {
+        if (*len == capacity) {
+            size_t grown = capacity ? 2 * capacity : 65536;
+            char *bigger = realloc(text, grown);
+            if (!(ok = bigger != NULL))
+                break;
+            text = bigger;
+            capacity = grown;
+        }
+        size_t got = fread(text + *len, 1, capacity - *len, f);
+        *len += got;
+        if (got == 0)
+            break;
+    }
+    ok = ok && !ferror(f);
+    fclose(f);
+    if (!ok) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+static PtxFacts read_facts(const char *path, Arena *arena)
+{
+    PtxFacts facts = {0};
+    size_t len;
+    char *text = read_whole(path, &len);
+    if (!text)
+        return facts;
+    ModuleScan scan;
+    scan_module(text, len, &scan);
+    facts.compile_only = scan_needs_compile_only(&scan);
+    facts.entries = ARENA_ARRAY(arena, const char *, scan.entries.n + 1);
+    for (size_t i = 0; scan.ok && i < scan.entries.n; i++)
+        facts.entries[facts.n_entries++] =
+            arena_strndup(arena, scan.entries.items[i].p, scan.entries.items[i].n);
+    scan_free(&scan);
+    free(text);
+    return facts;
+}
+
+/* A ptxas that exits 0 has written its output file and reported every
+ * entry it was given; one that did not (a wrong SILK_PTXAS, /bin/true) is
+ * no ptxas, and its silence must not pass for a kernel using nothing.
+ * NULL when it did, else what it left out. */
+static const char *missing_result(const PtxasReport *report, const PtxFacts *facts,
+                                  const char *cubin, Arena *arena)
+{
+    struct stat st;
+    if (cubin && (stat(cubin, &st) != 0 || (S_ISREG(st.st_mode) && st.st_size == 0)))
+        return "exited 0 without writing its output file";
+    for (size_t i = 0; i < facts->n_entries; i++)
+        if (!ptxas_kernel(report, facts->entries[i])) {
+            const char *format = "exited 0 without reporting the resources of kernel '%s'";
+            size_t size = strlen(format) + strlen(facts->entries[i]);
+            char *text = arena_alloc(arena, size, 1);
+            snprintf(text, size, format, facts->entries[i]);
+            return text;
+        }
+    return NULL;
+}
+
 /* Fills one pair's report from its job: ptxas's -v output parsed, or its
- * exit status with its output verbatim. */
-static void finish_pair(const JobRun *run, const char *arch, Arena *arena, PtxasReport *out)
+ * exit status with its output verbatim, or PTXAS_NO_RESULT with what a
+ * ptxas that exited 0 left out. */
+static void finish_pair(const JobRun *run, const char *arch, const PtxFacts *facts,
+                        const char *cubin, Arena *arena, PtxasReport *out)
 {
     if (run->status == JOBS_NOT_STARTED) {
         *out = (PtxasReport){.exit_status = PTXAS_NOT_STARTED};
     } else {
         int result = run->status;
+        const char *missing = NULL;
         if (result == 0 && !ptxas_parse(run->output, run->len, arena, out))
             result = PTXAS_BAD_OUTPUT;
+        if (result == 0 && (missing = missing_result(out, facts, cubin, arena)))
+            result = PTXAS_NO_RESULT;
         if (result != 0)
-            *out = (PtxasReport){.errors = run->output};
+            *out = (PtxasReport){.errors = missing ? missing : run->output};
         out->exit_status = result;
     }
     out->arch = arena_strndup(arena, arch, strlen(arch));
@@ -679,41 +794,11 @@ static int first_failure(const JobRun *runs, const PtxasReport *out, int n)
     return 0;
 }
 
-/* ptxas_needs_compile_only on the file at `path`; false when it does not
- * read (ptxas will say why). */
-static bool file_needs_compile_only(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return false;
-    char *text = NULL;
-    size_t len = 0, capacity = 0;
-    bool ok = true;
-    while (ok) {
-        if (len == capacity) {
-            char *grown = realloc(text, capacity ? 2 * capacity : 65536);
-            ok = grown != NULL;
-            if (!ok)
-                break;
-            text = grown;
-            capacity = capacity ? 2 * capacity : 65536;
-        }
-        size_t got = fread(text + len, 1, capacity - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    ok = ok && !ferror(f);
-    fclose(f);
-    bool needs = ok && ptxas_needs_compile_only(text, len);
-    free(text);
-    return needs;
-}
-
 /* ptxas_run_targets and ptxas_assemble_targets: `PTXAS [-c] -v --gpu-name
  * ARCH -o CUBIN PTX` per pair, CUBIN /dev/null when only the report is
  * wanted, -c when the PTX needs linking (ptxas_needs_compile_only; read
- * once for consecutive pairs of the same file). */
+ * once for consecutive pairs of the same file), both paths operands that
+ * cannot read as options (jobs_operand). */
 static int run_pool(const char *ptxas, const char *ptx_paths[], const char *archs[],
                     const char *cubin_paths[], int n, Arena *arena, PtxasReport *out)
 {
@@ -725,23 +810,25 @@ static int run_pool(const char *ptxas, const char *ptx_paths[], const char *arch
     }
     const char *path = jobs_resolve_command(ptxas, arena); /* NULL: no pair can start */
     JobRun *runs = ARENA_ARRAY(arena, JobRun, (size_t)n);
-    bool compile_only = false;
+    PtxFacts *facts = ARENA_ARRAY(arena, PtxFacts, (size_t)n);
     for (int i = 0; i < n; i++) {
-        if (i == 0 || strcmp(ptx_paths[i], ptx_paths[i - 1]) != 0)
-            compile_only = file_needs_compile_only(ptx_paths[i]);
-        const char *cubin = cubin_paths ? cubin_paths[i] : "/dev/null";
-        const char *args[] = {"-v", "--gpu-name", archs[i], "-o", cubin, ptx_paths[i], NULL};
+        bool same_file = i > 0 && strcmp(ptx_paths[i], ptx_paths[i - 1]) == 0;
+        facts[i] = same_file ? facts[i - 1] : read_facts(ptx_paths[i], arena);
+        const char *cubin = cubin_paths ? jobs_operand(cubin_paths[i], arena) : "/dev/null";
+        const char *args[] = {"-v", "--gpu-name", archs[i], "-o", cubin,
+                              jobs_operand(ptx_paths[i], arena), NULL};
         char **argv = ARENA_ARRAY(arena, char *, sizeof args / sizeof args[0] + 2);
         int k = 0;
         argv[k++] = (char *)(path ? path : ptxas);
-        if (compile_only)
+        if (facts[i].compile_only)
             argv[k++] = "-c";
         memcpy(argv + k, args, sizeof args);
         runs[i] = (JobRun){.path = path, .argv = argv};
     }
     jobs_run(runs, n, arena);
     for (int i = 0; i < n; i++)
-        finish_pair(&runs[i], archs[i], arena, &out[i]);
+        finish_pair(&runs[i], archs[i], &facts[i], cubin_paths ? cubin_paths[i] : NULL, arena,
+                    &out[i]);
     return first_failure(runs, out, n);
 }
 

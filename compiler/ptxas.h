@@ -54,6 +54,10 @@ typedef struct PtxasReport {
 enum {
     PTXAS_NOT_STARTED = -1, /* ptxas could not be started: errno says why */
     PTXAS_BAD_OUTPUT = -2,  /* ptxas succeeded but its -v output did not parse */
+    PTXAS_NO_RESULT = -3,   /* it exited 0 without its output file, or without
+                             * the figures of an entry of its input (a wrong
+                             * SILK_PTXAS, such as /bin/true): errors says which,
+                             * as "exited 0 without writing its output file" */
 };
 
 /* Parse the output of `ptxas -v` (`len` bytes; no NUL needed).  Lines it
@@ -67,7 +71,8 @@ bool ptxas_parse(const char *text, size_t len, Arena *arena, PtxasReport *out);
  * relocatable PTX, whose figures are then each kernel's own).  `ptxas` is a path, or a name looked up on $PATH.  Returns 0;
  * ptxas's nonzero exit status (128 + N when signal N killed it), with its
  * output verbatim in out->errors; PTXAS_BAD_OUTPUT, with the output in
- * out->errors; or PTXAS_NOT_STARTED with errno set.  out->exit_status is
+ * out->errors; PTXAS_NO_RESULT when its output names no figures for an
+ * .entry the file defines; or PTXAS_NOT_STARTED with errno set.  out->exit_status is
  * the same value. */
 int ptxas_run(const char *ptxas, const char *ptx_path, const char *arch, Arena *arena,
               PtxasReport *out);
@@ -80,9 +85,11 @@ int ptxas_run_targets(const char *ptxas, const char *ptx_paths[], const char *ar
                       Arena *arena, PtxasReport *out);
 
 /* ptxas_run_targets, but each pair's cubin is written to cubin_paths[i]
- * (`-o CUBIN` instead of `-o /dev/null`); the reports are the same.  After
- * a failure the cubin files of any pair may be missing or partial: the
- * caller removes them. */
+ * (`-o CUBIN` instead of `-o /dev/null`); the reports are the same, and a
+ * pair whose ptxas exits 0 but leaves no (or an empty) CUBIN is
+ * PTXAS_NO_RESULT.  After a failure the cubin files of any pair may be
+ * missing or partial: give paths in a temporary directory, never the
+ * user's output (output.h copies a cubin there once it is whole). */
 int ptxas_assemble_targets(const char *ptxas, const char *ptx_paths[], const char *archs[],
                            const char *cubin_paths[], int n, Arena *arena, PtxasReport *out);
 

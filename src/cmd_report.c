@@ -10,9 +10,9 @@
  */
 #include "report_input.h"
 #include "ptx.h"
+#include "tempdir.h"
 #include "verify.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
@@ -366,6 +366,11 @@ static int measure(Run *r, PtxasReport *reports)
             while (len > 0 && text[len - 1] == '\n')
                 len--;
             bool silk = s->kind == INPUT_SILK;
+            if (run[i].exit_status == PTXAS_NO_RESULT) {
+                cli_error(COMMAND, "%s, run as ptxas on %s for %s, %s", r->ptxas, s->path, archs[i],
+                          text);
+                return EXIT_ENVIRONMENT;
+            }
             if (len == 0 && run[i].exit_status > 128)
                 cli_error(COMMAND, "ptxas crashed (signal %d) on %s for %s%s", run[i].exit_status - 128,
                           s->path, archs[i], silk ? " (the compiler's PTX: a compiler bug)" : "");
@@ -700,24 +705,6 @@ static int analyse(Run *r, char **files, int n_files)
     return rc == EXIT_OK ? check_expectations(r) : rc;
 }
 
-/* Only files and directories this run wrote are there (a .cu file's PTX
- * in a directory of its own): removed one by one, `depth` levels down. */
-static void remove_tmpdir(const char *dir, int depth)
-{
-    char path[4352];
-    DIR *d = opendir(dir);
-    struct dirent *ent;
-    while (d && (ent = readdir(d)))
-        if (ent->d_name[0] != '.') {
-            snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
-            if (unlink(path) != 0 && depth > 0)
-                remove_tmpdir(path, depth - 1);
-        }
-    if (d)
-        closedir(d);
-    rmdir(dir);
-}
-
 int cmd_report(int argc, char **argv)
 {
     ReportOptions o;
@@ -741,17 +728,17 @@ int cmd_report(int argc, char **argv)
         o.load.targets_from_cubins = true;
     }
     rc = resolve_targets(&o, &table, &device, targets, &r.n_targets) ? EXIT_OK : EXIT_USAGE;
-    const char *tmp = getenv("TMPDIR");
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/silk-occ-report-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (rc == EXIT_OK && !mkdtemp(dir)) {
-        cli_error(COMMAND, "cannot make a temporary directory in %s: %s", tmp && *tmp ? tmp : "/tmp",
-                  strerror(errno));
+    /* The PTX ptxas reads, and a .cu file's directory of nvcc's PTX: gone
+     * at the end, or when a signal ends the run first (tempdir.h). */
+    const char *base;
+    char *dir = rc == EXIT_OK ? tempdir_make("silk-occ-report", &base) : NULL;
+    if (rc == EXIT_OK && !dir) {
+        cli_error(COMMAND, "cannot make a temporary directory in %s: %s", base, strerror(errno));
         rc = EXIT_ENVIRONMENT;
     } else if (rc == EXIT_OK) {
         r.tmpdir = dir;
         rc = analyse(&r, o.files, o.n_files);
-        remove_tmpdir(dir, 1);
+        tempdir_remove(dir, 1);
     }
     arena_free(r.arena);
     size_expr_free(o.dyn_smem);

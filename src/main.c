@@ -4,6 +4,8 @@
  */
 #include "cli.h"
 
+#include "output.h"
+
 #include <config.h>
 #include <string.h>
 
@@ -44,6 +46,7 @@ static void usage(FILE *out)
           "\n"
           "options: --help, --version\n"
           "exit status: 0 ok, 1 findings, 2 usage or input error, 3 environment missing\n"
+          "  (or an output that could not be written)\n"
           "See silk-occ(1).\n",
           out);
 }
@@ -63,7 +66,7 @@ static int help(int argc, char **argv)
     return EXIT_OK;
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -86,4 +89,12 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     return c->run(argc - 1, argv + 1);
+}
+
+/* Every command's standard output is checked at the end: a full disk or
+ * /dev/full is an error (exit 3), not a silent loss. */
+int main(int argc, char **argv)
+{
+    output_init();
+    return output_finish_stdout("silk-occ", dispatch(argc, argv), EXIT_ENVIRONMENT);
 }

@@ -9,6 +9,7 @@
  */
 #include "report_input.h"
 
+#include "cleanup.h"
 #include "nvcc.h"
 
 #include <errno.h>
@@ -59,6 +60,11 @@ static int compile_to_ptx(const char *path, const char *nvcc, char **flags, int 
     }
     char dir[4200];
     snprintf(dir, sizeof dir, "%s/cu%p", tmpdir, (void *)s);
+    /* Known to cleanup.h before it exists (tempdir.h), as nvcc's files in it are. */
+    if (!cleanup_add_dir(dir)) {
+        cli_error(COMMAND, "out of memory");
+        return EXIT_ENVIRONMENT;
+    }
     if (mkdir(dir, 0700) != 0) {
         cli_error(COMMAND, "cannot make %s: %s", dir, strerror(errno));
         return EXIT_ENVIRONMENT;

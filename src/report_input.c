@@ -10,6 +10,7 @@
  */
 #include "report_input.h"
 
+#include "cleanup.h"
 #include "compile.h"
 #include "demangle.h"
 #include "ir.h"
@@ -37,7 +38,7 @@ const char *report_write_temp(const char *dir, const char *stem, const char *tex
     size_t size = strlen(dir) + strlen(stem) + 8;
     char *path = arena_alloc(arena, size, 1);
     snprintf(path, size, "%s/%s.ptx", dir, stem);
-    FILE *f = fopen(path, "w");
+    FILE *f = cleanup_add_file(path) ? fopen(path, "w") : NULL; /* tempdir.h */
     bool ok = f && fwrite(text, 1, len, f) == len;
     if (f && fclose(f) != 0)
         ok = false;

@@ -5,10 +5,14 @@
  * `--dump-ast` prints each file's tree for golden tests.  `silkc compile`
  * goes on to the back end (silkc_compile.c).
  *
- * Exit status: 0 clean, 1 errors in the source, 2 a usage error, 3 a tool
- * the command needs (ptxas) is missing.
+ * Exit status: 0 clean, 1 errors in the source, 2 a usage error (an
+ * output that cannot be created or is an input included), 3 a tool the
+ * command needs (ptxas) is missing or broken, or an output could not be
+ * written (a full disk, standard output on /dev/full).
  */
 #include "silkc.h"
+
+#include "output.h"
 
 #include <config.h>
 #include <stdio.h>
@@ -23,7 +27,7 @@ static void usage(FILE *out)
           "\n"
           "check: checks Silk source files (together, the root package) and reports every problem.\n"
           "compile: also lowers the GPU functions and writes PTX for each target (or the IR,\n"
-          "  a cubin per target by ptxas, or a C header embedding the PTX);\n"
+          "  a cubin per target by ptxas, or a C header embedding the PTX; -o -: standard output);\n"
           "  -O0 skips the IR optimisation passes (see silkc(1)), which run by default;\n"
           "  --resource-usage runs ptxas -v on each and prints what every kernel uses\n"
           "  (without ptxas: an estimate from the IR, marked as such).\n"
@@ -40,7 +44,8 @@ static void usage(FILE *out)
           "  -fdiagnostics-format=json     diagnostics as JSON on stderr\n"
           "  --help                        this text (silkc --version: the version)\n"
           "\n"
-          "exit status: 0 clean, 1 errors, 2 usage, 3 no ptxas for --emit=cubin.  See silkc(1).\n",
+          "exit status: 0 clean, 1 errors, 2 usage, 3 no ptxas for --emit=cubin or a write error.\n"
+          "See silkc(1).\n",
           out);
 }
 
@@ -71,8 +76,11 @@ static bool compile_option(int argc, char **argv, int *i, SilkcRequest *r, int *
     const char *arg = argv[*i], *value;
     if ((value = option_value(argc, argv, i, "--arch")))
         r->archs = value;
-    else if (strcmp(arg, "-o") == 0 && *i + 1 < argc)
-        r->output = argv[++*i];
+    else if (strcmp(arg, "-o") == 0) {
+        r->output = *i + 1 < argc ? argv[++*i] : "";
+        if (!*r->output)
+            *rc = usage_error("%s", "-o needs a value");
+    }
     else if (strcmp(arg, "--emit=ptx") == 0)
         r->emit = EMIT_PTX;
     else if (strcmp(arg, "--emit=ir") == 0)
@@ -118,8 +126,11 @@ static int parse_arguments(int argc, char **argv, Compilation *c, const char **f
             o->dump_ast = true;
         else if (strcmp(arg, "--nostd") == 0)
             o->nostd = true;
-        else if ((value = option_value(argc, argv, &i, "--std-dir")))
-            o->std_dir = *value ? value : NULL;
+        else if ((value = option_value(argc, argv, &i, "--std-dir"))) {
+            if (!*value)
+                return usage_error("%s", "--std-dir needs a directory");
+            o->std_dir = value;
+        }
         else if ((value = option_value(argc, argv, &i, "-I"))) {
             if (!*value)
                 return usage_error("%s", "-I needs a directory");
@@ -162,16 +173,17 @@ static int run(int argc, char **argv, bool compile)
     compile_init(&c, stderr);
     const char **files = calloc(2 * (size_t)argc, sizeof *files);
     int n_files = 0;
-    SilkcRequest request = {.compile = compile};
+    SilkcRequest request = {.compile = compile, .inputs = files};
     int rc = files ? parse_arguments(argc, argv, &c, files, &n_files, &request)
                    : usage_error("%s", "out of memory");
+    request.n_inputs = n_files;
     for (int i = 0; rc == EXIT_CLEAN && i < n_files; i++)
         if (!load_root_file(&c, files[i])) {
             fprintf(stderr, "silkc: error: %s: cannot read: %s\n", files[i], strerror(errno));
             rc = EXIT_USAGE;
         }
     if (rc == EXIT_CLEAN && compile)
-        rc = silkc_compile(&c, &request, files[0]);
+        rc = silkc_compile(&c, &request);
     else if (rc == EXIT_CLEAN && request.archs)
         rc = silkc_check_targets(&c, &request);
     else if (rc == EXIT_CLEAN)
@@ -186,7 +198,7 @@ static int run(int argc, char **argv, bool compile)
     return rc == EXIT_HELP ? EXIT_CLEAN : rc;
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -203,4 +215,10 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "check") == 0 || strcmp(argv[1], "compile") == 0)
         return run(argc, argv, argv[1][1] == 'o');
     return usage_error("unknown command '%s' (silkc check|compile FILE...)", argv[1]);
+}
+
+int main(int argc, char **argv)
+{
+    output_init();
+    return output_finish_stdout("silkc", dispatch(argc, argv), EXIT_ENVIRONMENT);
 }

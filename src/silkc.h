@@ -25,11 +25,13 @@ typedef struct SilkcRequest {
     bool resource_usage; /* --resource-usage */
     bool json;           /* --format json */
     bool no_optimize;    /* -O0: no IR passes (pass.h) */
+    const char *const *inputs; /* the root files, as given ("-": standard input) */
+    int n_inputs;
 } SilkcRequest;
 
 /* The back end on checked, loaded files: lower, verify, write; returns an
  * exit code. */
-int silkc_compile(Compilation *c, const SilkcRequest *r, const char *first_file);
+int silkc_compile(Compilation *c, const SilkcRequest *r);
 
 /* `silkc check --arch ...`: the front end, then the occupancy warnings
  * (occ_warn.h) from each kernel's figures on each target, which needs the
@@ -37,12 +39,12 @@ int silkc_compile(Compilation *c, const SilkcRequest *r, const char *first_file)
  * code. */
 int silkc_check_targets(Compilation *c, const SilkcRequest *r);
 
-/* --emit=header: writes to `path` a C header (silkc_header.c) that embeds
+/* --emit=header: writes to `out` a C header (silkc_header.c) that embeds
  * ptx[i], the PTX of target archs[i], and describes every kernel of `m`
  * (its entry name, parameters from the IR with C types, launch bounds).
- * The names it defines start with the file's name as an identifier.
- * False, with a message on stderr, when the file cannot be written. */
-bool silkc_write_header(Compilation *c, const IrModule *m, const char *path,
-                        const char *const archs[], const char *const ptx[], int n);
+ * `name` is the header's file name ("dir/k.h"; the caller's output checks
+ * the writes): the names it defines start with it as an identifier. */
+void silkc_write_header(Compilation *c, const IrModule *m, const char *name,
+                        const char *const archs[], const char *const ptx[], int n, FILE *out);
 
 #endif

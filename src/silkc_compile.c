@@ -15,14 +15,19 @@
  * With one target the PTX (cubin) goes to OUT (default: the first file's
  * name with .ptx, .cubin); with several, to OUT with the target before
  * the extension (k.sm_90.ptx, k.sm_80.ptx).  The header is one file for
- * all targets, OUT (default: the first file's name with .h).  PTX that
- * only ptxas reads (for a cubin, or --resource-usage of a header) is
- * written to a private temporary directory, removed at the end.
+ * all targets, OUT (default: the first file's name with .h).  OUT "-" is
+ * standard output.  Every output goes through output.h: refused when it
+ * is an input, written beside its target and renamed there only when the
+ * build succeeded and every byte was written.  ptxas reads only its own
+ * copy of the PTX and writes its cubins only into a private temporary
+ * directory (tempdir.h), never the user's output, which may be a pipe,
+ * /dev/stdout or /dev/null.
  *
  * Each build also measures its kernels on every target (ptxas -v, else
  * the estimate), unless every occupancy warning is off, and reports the
- * occupancy warnings of occ_warn.h; when one is an error (-Werror) the
- * outputs are removed and the exit status is 1.  `silkc check --arch`
+ * occupancy warnings of occ_warn.h; when one is an error (-Werror) no
+ * output is written (an earlier build's file stays as it was) and the
+ * exit status is 1.  `silkc check --arch`
  * (silkc_check_targets) does the same without writing anything.
  */
 #include "silkc.h"
@@ -35,6 +40,10 @@
 #include "ptxas.h"
 #include "regest.h"
 
+#include "cleanup.h"
+#include "output.h"
+#include "tempdir.h"
+
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,10 +55,14 @@ enum { MAX_TARGETS = 16 };
 typedef struct Outputs {
     const char *archs[MAX_TARGETS];
     const char *paths[MAX_TARGETS];     /* what --emit writes per target (PTX, cubin) */
-    const char *ptx_paths[MAX_TARGETS]; /* where the PTX lies for ptxas; NULL: not on disk */
     const char *ptx[MAX_TARGETS];       /* the PTX text of each target */
+    const char *ptx_paths[MAX_TARGETS]; /* its copy for ptxas in tmpdir; NULL: none yet */
     const char *cap_paths[MAX_TARGETS]; /* temporary PTX with -Wocc-limit's register caps */
     const char *header;                 /* --emit=header: its path */
+    Output files[MAX_TARGETS];          /* the outputs open, committed at the end */
+    int n_files;
+    bool ptx_out;                       /* --emit=ptx: files[i] holds ptx[i] */
+    bool ptx_rejected;                  /* ptxas rejected it: kept for the bug report */
     char *tmpdir;                       /* the temporary directory, once made */
     int n;
 } Outputs;
@@ -89,10 +102,9 @@ static size_t stem_length(const char *path)
 
 /* OUT for one target; OUT with ".sm_XX" before its extension for several.
  * Without -o, the first file's name with `ext`. */
-static void output_paths(Compilation *c, const SilkcRequest *r, const char *first_file,
-                         const char *ext, Outputs *o)
+static void output_paths(Compilation *c, const SilkcRequest *r, const char *ext, Outputs *o)
 {
-    const char *base = r->output ? r->output : first_file;
+    const char *base = r->output ? r->output : r->inputs[0];
     size_t stem = stem_length(base);
     if (r->output && base[stem])
         ext = base + stem;
@@ -111,16 +123,95 @@ static void output_paths(Compilation *c, const SilkcRequest *r, const char *firs
     }
 }
 
-/* --emit=header: OUT, else the first file's name with .h. */
-static const char *header_path(Compilation *c, const SilkcRequest *r, const char *first_file)
+/* The first file's name with .h: --emit=header's default output, and its
+ * name for the identifiers when it goes to standard output. */
+static const char *default_header(Compilation *c, const SilkcRequest *r)
 {
-    if (r->output)
-        return r->output;
-    size_t stem = stem_length(first_file);
+    const char *first = r->inputs[0];
+    size_t stem = stem_length(first);
     char *path = arena_alloc(c->arena, stem + 3, 1);
-    snprintf(path, stem + 3, "%.*s.h", (int)stem, first_file);
+    snprintf(path, stem + 3, "%.*s.h", (int)stem, first);
     return path;
 }
+
+/* -o - is standard output, as in cc: one file's worth, so one target's
+ * PTX or cubin (or the header), and no cubin onto a terminal. */
+static int check_standard_output(const SilkcRequest *r, const Outputs *o)
+{
+    if (!r->output || strcmp(r->output, "-") != 0)
+        return EXIT_CLEAN;
+    if (r->emit != EMIT_HEADER && o->n > 1) {
+        fprintf(stderr, "silkc: error: -o -: standard output takes one target's %s; give one "
+                        "--arch, or -o FILE for one file per target\n",
+                r->emit == EMIT_CUBIN ? "cubin" : "PTX");
+        return EXIT_USAGE;
+    }
+    if (r->emit == EMIT_CUBIN && isatty(STDOUT_FILENO)) {
+        fprintf(stderr, "silkc: error: -o -: a cubin is binary, not written to a terminal\n");
+        return EXIT_USAGE;
+    }
+    return EXIT_CLEAN;
+}
+
+/* ---- outputs ----------------------------------------------------------------------------- */
+
+/* An output that could not be opened or written: its line, and the exit
+ * code (a target the user named wrongly is usage, a full disk the
+ * environment). */
+static int output_failed(const Output *out)
+{
+    fprintf(stderr, "silkc: error: %s\n", out->error);
+    return out->failure == OUTPUT_CANNOT_WRITE ? EXIT_ENVIRONMENT : EXIT_USAGE;
+}
+
+/* Every file the compilation read, as given: no output may be one of them. */
+static const char **input_files(Compilation *c, const SilkcRequest *r, int *n)
+{
+    const char **inputs = ARENA_ARRAY(c->arena, const char *, (size_t)r->n_inputs + c->n_modules + 1);
+    *n = 0;
+    for (int i = 0; i < r->n_inputs; i++)
+        inputs[(*n)++] = r->inputs[i];
+    for (uint32_t i = 0; i < c->n_modules; i++)
+        if (c->modules[i]->path)
+            inputs[(*n)++] = c->modules[i]->path;
+    return inputs;
+}
+
+/* Opens each of the n `targets` as o->files (output.h: a temporary beside
+ * it until committed); on failure the ones opened are aborted. */
+static int open_outputs(Compilation *c, const SilkcRequest *r, const char *const targets[], int n,
+                        Outputs *o)
+{
+    int n_inputs;
+    const char **inputs = input_files(c, r, &n_inputs);
+    for (o->n_files = 0; o->n_files < n; o->n_files++)
+        if (!output_open(&o->files[o->n_files], targets[o->n_files], inputs, n_inputs)) {
+            int rc = output_failed(&o->files[o->n_files]);
+            while (o->n_files > 0)
+                output_abort(&o->files[--o->n_files]);
+            return rc;
+        }
+    return EXIT_CLEAN;
+}
+
+/* The end of a build: each output committed when it succeeded (`rc`
+ * clean), else removed, leaving what was there before; but PTX that
+ * ptxas rejected is kept, whole, for the bug report. */
+static int close_outputs(Outputs *o, int rc)
+{
+    bool commit = rc == EXIT_CLEAN || o->ptx_rejected;
+    for (int i = 0; i < o->n_files; i++)
+        if (!commit) {
+            output_abort(&o->files[i]);
+        } else if (!output_commit(&o->files[i])) {
+            rc = output_failed(&o->files[i]);
+            commit = false; /* the first failure is the one reported */
+        }
+    o->n_files = 0;
+    return rc;
+}
+
+/* ---- the PTX, and ptxas's files ---------------------------------------------------------- */
 
 /* One target's PTX of `m`, in the arena; NULL when it cannot be made
  * (reported). */
@@ -150,79 +241,59 @@ static bool emit_ptx(Compilation *c, const IrModule *m, Outputs *o)
     return true;
 }
 
-static bool write_text(const char *path, const char *text)
+/* The private temporary directory (tempdir.h), made on first use. */
+static bool make_tmpdir(Outputs *o)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "silkc: error: %s: cannot write: %s\n", path, strerror(errno));
-        return false;
-    }
-    bool ok = fputs(text, f) >= 0;
-    ok = fclose(f) == 0 && ok;
-    if (!ok)
-        fprintf(stderr, "silkc: error: %s: cannot write: %s\n", path, strerror(errno));
-    return ok;
-}
-
-/* The private temporary directory, made on first use. */
-static bool make_tmpdir(Compilation *c, Outputs *o)
-{
-    if (o->tmpdir)
-        return true;
-    const char *dir = getenv("TMPDIR");
-    size_t len = strlen(dir && *dir ? dir : "/tmp") + sizeof "/silkc-XXXXXX";
-    char *name = arena_alloc(c->arena, len, 1);
-    snprintf(name, len, "%s/silkc-XXXXXX", dir && *dir ? dir : "/tmp");
-    if (!mkdtemp(name)) {
-        fprintf(stderr, "silkc: error: %s: cannot make a temporary directory: %s\n", name,
+    const char *base;
+    if (!o->tmpdir && !(o->tmpdir = tempdir_make("silkc", &base))) {
+        fprintf(stderr, "silkc: error: cannot make a temporary directory in %s: %s\n", base,
                 strerror(errno));
         return false;
     }
-    o->tmpdir = name;
     return true;
 }
 
-/* DIR/ARCH.EXT in the temporary directory. */
+/* DIR/ARCH.EXT in the temporary directory, registered with cleanup.h
+ * before anything makes it; NULL (reported) when out of memory. */
 static const char *temporary_path(Compilation *c, const Outputs *o, const char *arch,
                                   const char *ext)
 {
     size_t len = strlen(o->tmpdir) + strlen(arch) + strlen(ext) + 2;
     char *path = arena_alloc(c->arena, len, 1);
     snprintf(path, len, "%s/%s%s", o->tmpdir, arch, ext);
+    if (cleanup_add_file(path))
+        return path;
+    fprintf(stderr, "silkc: error: out of memory\n");
+    return NULL;
+}
+
+/* `text` to DIR/ARCH.EXT for ptxas; its path, or NULL (reported). */
+static const char *write_temporary(Compilation *c, Outputs *o, const char *arch, const char *ext,
+                                   const char *text)
+{
+    const char *path = make_tmpdir(o) ? temporary_path(c, o, arch, ext) : NULL;
+    if (!path)
+        return NULL;
+    FILE *f = fopen(path, "w");
+    bool ok = f && fputs(text, f) >= 0;
+    ok = f && fclose(f) == 0 && ok;
+    if (!ok) {
+        fprintf(stderr, "silkc: error: %s: cannot write: %s\n", path, strerror(errno));
+        return NULL;
+    }
     return path;
 }
 
-/* The PTX of every target where ptxas can read it: `temporary`, in a new
- * private directory (ARCH.ptx), else at the --emit=ptx paths. */
-static bool write_ptx_files(Compilation *c, Outputs *o, bool temporary)
+/* The PTX of every target where ptxas reads it: always a private copy
+ * (ARCH.ptx in the temporary directory), never the user's output, which
+ * may be a pipe, /dev/stdout or /dev/null. */
+static bool write_ptx_files(Compilation *c, Outputs *o)
 {
-    if (temporary && !make_tmpdir(c, o))
-        return false;
-    for (int i = 0; i < o->n; i++) {
-        const char *path = o->paths[i];
-        if (temporary)
-            path = temporary_path(c, o, o->archs[i], ".ptx");
-        if (!write_text(path, o->ptx[i]))
+    for (int i = 0; i < o->n; i++)
+        if (!o->ptx_paths[i] && !(o->ptx_paths[i] = write_temporary(c, o, o->archs[i], ".ptx",
+                                                                     o->ptx[i])))
             return false;
-        o->ptx_paths[i] = path;
-    }
     return true;
-}
-
-/* Removes the temporary PTX and its directory, if any (the directory may
- * hold only the capped PTX while the PTX lies at the --emit=ptx paths). */
-static void remove_temporary(Outputs *o)
-{
-    if (!o->tmpdir)
-        return;
-    for (int i = 0; i < o->n; i++) {
-        if (o->ptx_paths[i] && strncmp(o->ptx_paths[i], o->tmpdir, strlen(o->tmpdir)) == 0)
-            unlink(o->ptx_paths[i]);
-        if (o->cap_paths[i])
-            unlink(o->cap_paths[i]);
-    }
-    rmdir(o->tmpdir);
-    o->tmpdir = NULL;
 }
 
 /* ---- resource usage ---------------------------------------------------------------- */
@@ -294,22 +365,35 @@ static void estimate_usage(Compilation *c, const IrModule *m, const Outputs *o,
         reports[i] = (PtxasReport){.arch = o->archs[i], .kernels = kernels, .n_kernels = n};
 }
 
-/* ptxas refused: its own words, for the bug report. */
-static int ptxas_failed(const char *ptxas, const Outputs *o, const PtxasReport *reports, int status)
+/* ptxas failed: a rejection of our PTX is a compiler bug, shown in
+ * ptxas's own words for the report; a "ptxas" that exited 0 without its
+ * results is a broken tool (the environment's fault). */
+static int ptxas_failed(const char *ptxas, Outputs *o, const PtxasReport *reports, int status)
 {
+    int rc = EXIT_ERRORS;
     for (int i = 0; i < o->n; i++) {
-        if (!reports[i].errors)
-            continue;
-        if (o->tmpdir)
+        if (reports[i].exit_status == PTXAS_NO_RESULT) {
+            fprintf(stderr, "silkc: error: %s, run as ptxas for %s, %s\n", ptxas, o->archs[i],
+                    reports[i].errors);
+            rc = EXIT_ENVIRONMENT;
+        } else if (reports[i].exit_status > 128 && !*reports[i].errors) {
+            /* Killed without a word: no rejection (ulimit -f, the OOM killer, a crash). */
+            fprintf(stderr, "silkc: error: %s for %s died of signal %d (%s)\n", ptxas,
+                    o->archs[i], reports[i].exit_status - 128,
+                    strsignal(reports[i].exit_status - 128));
+        } else if (reports[i].errors && o->ptx_out) {
+            o->ptx_rejected = true;
+            fprintf(stderr, "silkc: error: ptxas rejected %s for %s (a compiler bug):\n%s",
+                    strcmp(o->paths[i], "-") == 0 ? "the PTX on standard output" : o->paths[i],
+                    o->archs[i], reports[i].errors);
+        } else if (reports[i].errors) {
             fprintf(stderr, "silkc: error: ptxas rejected the PTX for %s (a compiler bug; "
                             "--emit=ptx writes that PTX):\n%s", o->archs[i], reports[i].errors);
-        else
-            fprintf(stderr, "silkc: error: ptxas rejected %s for %s (a compiler bug):\n%s",
-                    o->ptx_paths[i], o->archs[i], reports[i].errors);
+        }
     }
     if (status == PTXAS_NOT_STARTED)
         fprintf(stderr, "silkc: error: cannot start %s: %s\n", ptxas, strerror(errno));
-    return EXIT_ERRORS;
+    return rc;
 }
 
 /* Every kernel's figures on every target: ptxas -v on the PTX, else the
@@ -322,8 +406,8 @@ static PtxasReport *measure(Compilation *c, const IrModule *m, Outputs *o, int *
         estimate_usage(c, m, o, reports);
         return reports;
     }
-    if (!o->ptx_paths[0] && !write_ptx_files(c, o, true)) {
-        *rc = EXIT_ERRORS;
+    if (!write_ptx_files(c, o)) {
+        *rc = EXIT_ENVIRONMENT;
         return NULL;
     }
     int status = ptxas_run_targets(ptxas, o->ptx_paths, o->archs, o->n, c->arena, reports);
@@ -366,10 +450,7 @@ static PtxasReport *measure_at_caps(Compilation *c, const IrModule *m, Outputs *
         if (!occ_warn_register_caps(c, m, &reports[i], caps))
             continue;
         const char *text = ptx_with_caps(c, m, o->archs[i], caps);
-        if (!text || !make_tmpdir(c, o))
-            return NULL;
-        o->cap_paths[i] = temporary_path(c, o, o->archs[i], ".caps.ptx");
-        if (!write_text(o->cap_paths[i], text))
+        if (!text || !(o->cap_paths[i] = write_temporary(c, o, o->archs[i], ".caps.ptx", text)))
             return NULL;
         paths[n] = o->cap_paths[i];
         archs[n] = o->archs[i];
@@ -403,7 +484,29 @@ static int judge_usage(Compilation *c, const SilkcRequest *r, const IrModule *m,
     return EXIT_CLEAN;
 }
 
-/* --emit=cubin: ptxas assembles each target's PTX into its cubin; a cubin
+/* Copies the file at `path` (a cubin ptxas wrote) to `out`; false
+ * (reported) when it does not read.  Write errors are the output's, found
+ * when it is committed. */
+static bool copy_file(const char *path, FILE *out)
+{
+    FILE *in = fopen(path, "rb");
+    char buf[65536];
+    size_t got;
+    while (in && (got = fread(buf, 1, sizeof buf, in)) > 0)
+        if (fwrite(buf, 1, got, out) != got)
+            break;
+    bool ok = in && !ferror(in);
+    if (!ok)
+        fprintf(stderr, "silkc: error: %s: cannot read ptxas's cubin: %s\n", path,
+                strerror(errno));
+    if (in)
+        fclose(in);
+    return ok;
+}
+
+/* --emit=cubin: ptxas assembles each target's PTX into a cubin in the
+ * temporary directory (never straight into the output, which may be a
+ * pipe or one of the inputs), copied to the output once whole; a cubin
  * cannot be estimated, so without ptxas this exits 3.  Its -v report is
  * the --resource-usage. */
 static int assemble(Compilation *c, const SilkcRequest *r, const IrModule *m, Outputs *o)
@@ -414,47 +517,48 @@ static int assemble(Compilation *c, const SilkcRequest *r, const IrModule *m, Ou
                         "(install the CUDA toolkit, or set SILK_PTXAS)\n");
         return EXIT_ENVIRONMENT;
     }
-    if (!write_ptx_files(c, o, true))
-        return EXIT_ERRORS;
+    const char *cubins[MAX_TARGETS];
+    if (!write_ptx_files(c, o))
+        return EXIT_ENVIRONMENT;
+    for (int i = 0; i < o->n; i++)
+        if (!(cubins[i] = temporary_path(c, o, o->archs[i], ".cubin")))
+            return EXIT_ENVIRONMENT;
     PtxasReport *reports = ARENA_ARRAY(c->arena, PtxasReport, (size_t)o->n);
-    int status = ptxas_assemble_targets(ptxas, o->ptx_paths, o->archs, o->paths, o->n, c->arena,
+    int status = ptxas_assemble_targets(ptxas, o->ptx_paths, o->archs, cubins, o->n, c->arena,
                                         reports);
-    if (status != 0) {
-        for (int i = 0; i < o->n; i++)
-            unlink(o->paths[i]); /* none half-written, nor one of an earlier run */
+    if (status != 0)
         return ptxas_failed(ptxas, o, reports, status);
+    for (int i = 0; i < o->n; i++) {
+        if (!copy_file(cubins[i], o->files[i].file))
+            return EXIT_ENVIRONMENT;
+        output_flush(&o->files[i]);
     }
     return judge_usage(c, r, m, o, reports);
 }
 
-/* Everything after the PTX is in memory: the files --emit asks for, then
- * --resource-usage. */
-static int emit_outputs(Compilation *c, const SilkcRequest *r, const IrModule *m,
-                        const char *first_file, Outputs *o)
+/* Everything after the PTX is in memory: open the files --emit asks for,
+ * write them, then --resource-usage; the files are committed by the
+ * caller. */
+static int emit_outputs(Compilation *c, const SilkcRequest *r, const IrModule *m, Outputs *o)
 {
+    bool header = r->emit == EMIT_HEADER;
+    int rc = header ? open_outputs(c, r, &o->header, 1, o) : open_outputs(c, r, o->paths, o->n, o);
+    if (rc != EXIT_CLEAN)
+        return rc;
     if (r->emit == EMIT_CUBIN)
         return assemble(c, r, m, o);
-    if (r->emit == EMIT_HEADER) {
-        o->header = header_path(c, r, first_file);
-        if (!silkc_write_header(c, m, o->header, o->archs, o->ptx, o->n))
-            return EXIT_ERRORS;
-    } else if (!write_ptx_files(c, o, false)) {
-        return EXIT_ERRORS;
+    if (header) {
+        const char *name = strcmp(o->header, "-") == 0 ? default_header(c, r) : o->header;
+        silkc_write_header(c, m, name, o->archs, o->ptx, o->n, o->files[0].file);
+        output_flush(&o->files[0]);
+    } else {
+        for (int i = 0; i < o->n; i++) {
+            fputs(o->ptx[i], o->files[i].file);
+            output_flush(&o->files[i]);
+        }
+        o->ptx_out = true;
     }
     return judge_usage(c, r, m, o, NULL);
-}
-
-/* A warning made an error fails the build: what it wrote goes, so that
- * make does not take a failed target for an up-to-date one. */
-static void remove_outputs(const Outputs *o, EmitKind emit)
-{
-    if (emit == EMIT_HEADER) {
-        if (o->header)
-            unlink(o->header);
-        return;
-    }
-    for (int i = 0; i < o->n; i++)
-        unlink(o->paths[i]);
 }
 
 /* ---- the command ------------------------------------------------------------------------ */
@@ -494,11 +598,23 @@ int silkc_check_targets(Compilation *c, const SilkcRequest *r)
     PtxasReport *reports = measure(c, m, &o, &rc);
     if (reports)
         occ_warn_module(c, m, reports, measure_at_caps(c, m, &o, reports), o.n);
-    remove_temporary(&o);
+    tempdir_remove(o.tmpdir, 0);
     return rc;
 }
 
-int silkc_compile(Compilation *c, const SilkcRequest *r, const char *first_file)
+/* --emit=ir: the module's text to -o, else standard output. */
+static int emit_ir(Compilation *c, const SilkcRequest *r, const IrModule *m)
+{
+    Outputs o = {0};
+    const char *target = r->output ? r->output : "-";
+    int rc = open_outputs(c, r, &target, 1, &o);
+    if (rc != EXIT_CLEAN)
+        return rc;
+    ir_print(m, o.files[0].file);
+    return close_outputs(&o, EXIT_CLEAN);
+}
+
+int silkc_compile(Compilation *c, const SilkcRequest *r)
 {
     if (!r->archs && r->emit != EMIT_IR) {
         fprintf(stderr, "silkc: error: --arch: give the targets, as --arch sm_90,sm_80\n");
@@ -506,30 +622,23 @@ int silkc_compile(Compilation *c, const SilkcRequest *r, const char *first_file)
     }
     Outputs o = {0};
     int rc = r->archs ? split_targets(c, r->archs, &o) : EXIT_CLEAN;
-    if (rc != EXIT_CLEAN)
-        return rc;
-    IrModule *m = build_module(c, r, &rc);
+    if (rc == EXIT_CLEAN && r->emit != EMIT_IR)
+        rc = check_standard_output(r, &o);
+    IrModule *m = rc == EXIT_CLEAN ? build_module(c, r, &rc) : NULL;
     if (!m)
         return rc;
-    if (r->emit == EMIT_IR) {
-        FILE *f = r->output ? fopen(r->output, "w") : stdout;
-        if (!f) {
-            fprintf(stderr, "silkc: error: %s: cannot write: %s\n", r->output, strerror(errno));
-            return EXIT_USAGE;
-        }
-        ir_print(m, f);
-        if (f != stdout)
-            fclose(f);
-        return EXIT_CLEAN;
-    }
-    output_paths(c, r, first_file, r->emit == EMIT_CUBIN ? ".cubin" : ".ptx", &o);
+    if (r->emit == EMIT_IR)
+        return emit_ir(c, r, m);
+    output_paths(c, r, r->emit == EMIT_CUBIN ? ".cubin" : ".ptx", &o);
+    o.header = r->output ? r->output : default_header(c, r);
     if (!emit_ptx(c, m, &o))
         return EXIT_ERRORS;
-    rc = emit_outputs(c, r, m, first_file, &o);
-    remove_temporary(&o);
-    if (rc == EXIT_CLEAN && c->diag.errors > 0) {
-        remove_outputs(&o, r->emit);
+    rc = emit_outputs(c, r, m, &o);
+    /* A warning made an error fails the build: nothing is written, so
+     * that make does not take a failed target for an up-to-date one. */
+    if (rc == EXIT_CLEAN && c->diag.errors > 0)
         rc = EXIT_ERRORS;
-    }
+    rc = close_outputs(&o, rc);
+    tempdir_remove(o.tmpdir, 0);
     return rc;
 }

@@ -315,16 +315,11 @@ static void write_intro(Compilation *c, const char *path, const char *prefix, co
             f && f->maxntid ? f->maxntid : 256, f && f->n_params ? "params" : "NULL");
 }
 
-bool silkc_write_header(Compilation *c, const IrModule *m, const char *path,
-                        const char *const archs[], const char *const ptx[], int n)
+void silkc_write_header(Compilation *c, const IrModule *m, const char *name,
+                        const char *const archs[], const char *const ptx[], int n, FILE *out)
 {
-    FILE *out = fopen(path, "w");
-    if (!out) {
-        fprintf(stderr, "silkc: error: %s: cannot write: %s\n", path, strerror(errno));
-        return false;
-    }
-    const char *prefix = header_prefix(c, path);
-    write_intro(c, path, prefix, m, archs[0], out);
+    const char *prefix = header_prefix(c, name);
+    write_intro(c, name, prefix, m, archs[0], out);
     fprintf(out, "#ifndef %s_SILKC_HEADER\n#define %s_SILKC_HEADER\n\n#include <stdint.h>\n\n",
             prefix, prefix);
     write_types(out);
@@ -334,9 +329,4 @@ bool silkc_write_header(Compilation *c, const IrModule *m, const char *path,
             write_kernel(c, prefix, m->funcs[k], out);
     write_kernel_table(prefix, m, out);
     fputs("\n#endif\n", out);
-    bool ok = !ferror(out);
-    ok = fclose(out) == 0 && ok;
-    if (!ok)
-        fprintf(stderr, "silkc: error: %s: cannot write: %s\n", path, strerror(errno));
-    return ok;
 }

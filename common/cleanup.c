@@ -1,0 +1,203 @@
+/*
+ * cleanup.c: the list of cleanup.h and its signal handler.
+ *
+ * The handler may call only async-signal-safe functions (kill, waitpid,
+ * unlink, rmdir, getpid, signal, raise), so everything it needs is in
+ * place before a signal can come: paths are copied when registered, and
+ * the list is changed only with the signals held, so the handler never
+ * sees it half-updated.  It is installed on the first registration, for
+ * the signals not ignored at that moment.
+ */
+#include "cleanup.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct Entry {
+    char *path;
+    bool is_dir;
+} Entry;
+
+static struct {
+    Entry *entries;
+    size_t n_entries, entry_capacity;
+    pid_t *children;
+    size_t n_children, child_capacity;
+    pid_t owner; /* the process that installed the handler; 0: not yet */
+} list;
+
+static const int SIGNALS[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+enum { N_SIGNALS = sizeof SIGNALS / sizeof SIGNALS[0] };
+
+static void signal_set(sigset_t *set)
+{
+    sigemptyset(set);
+    for (int i = 0; i < N_SIGNALS; i++)
+        sigaddset(set, SIGNALS[i]);
+}
+
+void cleanup_hold(sigset_t *saved)
+{
+    sigset_t set;
+    signal_set(&set);
+    sigprocmask(SIG_BLOCK, &set, saved);
+}
+
+void cleanup_release(const sigset_t *saved)
+{
+    sigprocmask(SIG_SETMASK, saved, NULL);
+}
+
+/* ---- the handler --------------------------------------------------------- */
+
+static void stop_children(void)
+{
+    for (size_t i = 0; i < list.n_children; i++)
+        kill(list.children[i], SIGTERM);
+    for (size_t i = 0; i < list.n_children; i++)
+        while (waitpid(list.children[i], NULL, 0) < 0 && errno == EINTR)
+            continue;
+}
+
+static void on_signal(int sig)
+{
+    /* A child between fork and exec has the handler too, and must not
+     * touch its parent's files. */
+    if (getpid() == list.owner) {
+        int saved_errno = errno;
+        stop_children();
+        for (size_t i = list.n_entries; i-- > 0;)
+            (void)(list.entries[i].is_dir ? rmdir(list.entries[i].path)
+                                          : unlink(list.entries[i].path));
+        errno = saved_errno;
+    }
+    /* Die of the same signal, so the caller sees what happened (130 for
+     * SIGINT in a shell); it is delivered when the handler returns. */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_handler(void)
+{
+    if (list.owner == getpid())
+        return;
+    list.owner = getpid();
+    struct sigaction action = {.sa_handler = on_signal};
+    signal_set(&action.sa_mask); /* one handler at a time */
+    for (int i = 0; i < N_SIGNALS; i++) {
+        struct sigaction old;
+        if (sigaction(SIGNALS[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            sigaction(SIGNALS[i], &action, NULL);
+    }
+}
+
+/* ---- the list ------------------------------------------------------------ */
+
+/* `items` with room for one more item of `size` bytes (moved, perhaps);
+ * NULL when out of memory, `items` then left as it was. */
+static void *reserve(void *items, size_t n, size_t *capacity, size_t size)
+{
+    if (n < *capacity)
+        return items;
+    size_t grown = *capacity ? 2 * *capacity : 16;
+    void *bigger = realloc(items, grown * size);
+    if (bigger)
+        *capacity = grown;
+    return bigger;
+}
+
+static bool add_entry(const char *path, bool is_dir)
+{
+    char *copy = strdup(path);
+    if (!copy)
+        return false;
+    sigset_t saved;
+    cleanup_hold(&saved);
+    install_handler();
+    Entry *entries = reserve(list.entries, list.n_entries, &list.entry_capacity,
+                             sizeof *entries);
+    bool ok = entries != NULL;
+    if (ok) {
+        entries[list.n_entries++] = (Entry){copy, is_dir};
+        list.entries = entries;
+    }
+    cleanup_release(&saved);
+    if (!ok)
+        free(copy);
+    return ok;
+}
+
+bool cleanup_add_file(const char *path)
+{
+    return add_entry(path, false);
+}
+
+bool cleanup_add_dir(const char *path)
+{
+    return add_entry(path, true);
+}
+
+/* Whether `path` is `dir` or lies under it. */
+static bool is_under(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+    return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+/* Drops the entries `path` matches: itself, or (tree) anything under it. */
+static void forget_entries(const char *path, bool tree)
+{
+    sigset_t saved;
+    cleanup_hold(&saved);
+    size_t kept = 0;
+    for (size_t i = 0; i < list.n_entries; i++) {
+        const char *p = list.entries[i].path;
+        if (tree ? is_under(p, path) : strcmp(p, path) == 0)
+            free(list.entries[i].path);
+        else
+            list.entries[kept++] = list.entries[i];
+    }
+    list.n_entries = kept;
+    cleanup_release(&saved);
+}
+
+void cleanup_forget(const char *path)
+{
+    forget_entries(path, false);
+}
+
+void cleanup_forget_tree(const char *dir)
+{
+    forget_entries(dir, true);
+}
+
+bool cleanup_add_child(pid_t pid)
+{
+    sigset_t saved;
+    cleanup_hold(&saved);
+    install_handler();
+    pid_t *children = reserve(list.children, list.n_children, &list.child_capacity,
+                              sizeof *children);
+    bool ok = children != NULL;
+    if (ok) {
+        children[list.n_children++] = pid;
+        list.children = children;
+    }
+    cleanup_release(&saved);
+    return ok;
+}
+
+void cleanup_forget_child(pid_t pid)
+{
+    sigset_t saved;
+    cleanup_hold(&saved);
+    for (size_t i = 0; i < list.n_children; i++)
+        if (list.children[i] == pid) {
+            list.children[i] = list.children[--list.n_children];
+            break;
+        }
+    cleanup_release(&saved);
+}
