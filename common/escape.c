@@ -115,3 +115,11 @@ void escape_fputs_lines(const char *text, const char *indent, FILE *out)
 {
     write_escaped(text, indent, out);
 }
+
+const char *escape_if_needed(const char *text, char *buf, size_t size)
+{
+    if (escape_is_plain(text))
+        return text;
+    escape_text(text, buf, size);
+    return buf;
+}

@@ -26,6 +26,10 @@ bool escape_is_plain(const char *text);
  * an escape); returns the length the whole would take. */
 size_t escape_text(const char *text, char *buf, size_t size);
 
+/* `text` itself when it is plain (the usual case, however long), else
+ * its escape_text written to buf (cut to size as escape_text cuts). */
+const char *escape_if_needed(const char *text, char *buf, size_t size);
+
 /* escape_text's text, written to `out`, however long. */
 void escape_fputs(const char *text, FILE *out);
 

@@ -84,17 +84,22 @@ static bool read_bounded(int fd, size_t limit, char **text, size_t *len)
     return true;
 }
 
+char *read_file_fd(int fd, unsigned limit_mib, size_t *len)
+{
+    char *text = NULL;
+    return read_bounded(fd, READ_FILE_MIB(limit_mib), &text, len) ? text : NULL;
+}
+
 char *read_file(const char *path, unsigned limit_mib, size_t *len)
 {
     int fd = open(path, O_RDONLY);
     if (fd < 0)
         return NULL;
-    char *text = NULL;
-    bool ok = read_bounded(fd, READ_FILE_MIB(limit_mib), &text, len);
+    char *text = read_file_fd(fd, limit_mib, len);
     int saved = errno;
     close(fd);
     errno = saved;
-    return ok ? text : NULL;
+    return text;
 }
 
 const char *read_file_error(int errnum, unsigned limit_mib, char *buf, size_t size)

@@ -29,6 +29,10 @@ enum { READ_FILE_DATA_LIMIT_MIB = 64 };
  * MiB. */
 char *read_file(const char *path, unsigned limit_mib, size_t *len);
 
+/* The same for what is left to read on an open descriptor (standard
+ * input), which stays open. */
+char *read_file_fd(int fd, unsigned limit_mib, size_t *len);
+
 /* Why read_file failed with `errnum`, after the path: "larger than the
  * 256 MiB limit" for EFBIG, else "cannot read: " and strerror's text.
  * Written to buf. */

@@ -12,6 +12,7 @@
 
 #include "lex.h"
 #include "parse.h"
+#include "read_file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -100,7 +101,11 @@ Module *compile_std_gpu(Compilation *c, Span use)
         char path[4096];
         snprintf(path, sizeof path, "%s/gpu.silk", c->options.std_dir);
         c->std_gpu = compile_load(c, path, "std/gpu", PKG_STD);
-        if (!c->std_gpu)
+        if (!c->std_gpu && errno == EFBIG)
+            diag_error(&c->diag, use,
+                       "cannot read the standard library %s: larger than the %d MiB limit", path,
+                       READ_FILE_CODE_LIMIT_MIB);
+        else if (!c->std_gpu)
             diag_error(&c->diag, use, "cannot read the standard library %s: %s", path,
                        strerror(errno));
     } else {

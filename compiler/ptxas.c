@@ -61,6 +61,7 @@
 #include "ptxas.h"
 
 #include "jobs.h"
+#include "read_file.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -684,47 +685,13 @@ typedef struct PtxFacts {
     size_t n_entries;
 } PtxFacts;
 
-/* The whole file at `path`, malloc'd; NULL when it does not read (ptxas
- * will say why). */
-static char *read_whole(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *text = NULL;
-    size_t capacity = 0;
-    bool ok = true;
-    *len = 0;
-    for (;;) {
-        if (*len == capacity) {
-            size_t grown = capacity ? 2 * capacity : 65536;
-            char *bigger = realloc(text, grown);
-            if (!(ok = bigger != NULL))
-                break;
-            text = bigger;
-            capacity = grown;
-        }
-        size_t got = fread(text + *len, 1, capacity - *len, f);
-        *len += got;
-        if (got == 0)
-            break;
-    }
-    ok = ok && !ferror(f);
-    fclose(f);
-    if (!ok) {
-        free(text);
-        return NULL;
-    }
-    return text;
-}
-
 static PtxFacts read_facts(const char *path, Arena *arena)
 {
     PtxFacts facts = {0};
     size_t len;
-    char *text = read_whole(path, &len);
+    char *text = read_file(path, READ_FILE_CODE_LIMIT_MIB, &len);
     if (!text)
-        return facts;
+        return facts; /* ptxas will say why */
     ModuleScan scan;
     scan_module(text, len, &scan);
     facts.compile_only = scan_needs_compile_only(&scan);

@@ -8,6 +8,7 @@
  * target that compiles it (report_model.c), ask ptxas what the advised
  * register cap costs, print, and check the --expect options.
  */
+#include "escape.h"
 #include "report_input.h"
 #include "ptx.h"
 #include "tempdir.h"
@@ -632,14 +633,16 @@ static int check_expectations(const Run *r)
         int blocks = row ? row->result.active_blocks : 0;
         double occupancy = row ? 100.0 * occ_occupancy(&row->result) : 0;
         int threads = row ? row->threads : 0;
+        char escaped[256];
+        const char *name = escape_if_needed(e->kernel.name, escaped, sizeof escaped);
         if (o->expect_blocks > 0 && blocks < o->expect_blocks) {
             cli_error(COMMAND, "%s on %s: %d CTAs per SM at %d threads, below --expect-blocks-per-sm %lld",
-                      e->kernel.name, e->target.sm_name, blocks, threads, o->expect_blocks);
+                      name, e->target.sm_name, blocks, threads, o->expect_blocks);
             rc = EXIT_FINDINGS;
         }
         if (o->expect_occupancy > 0 && occupancy + 1e-9 < o->expect_occupancy) {
             cli_error(COMMAND, "%s on %s: %.1f%% occupancy at %d threads, below --expect-occupancy %g%%",
-                      e->kernel.name, e->target.sm_name, occupancy, threads, o->expect_occupancy);
+                      name, e->target.sm_name, occupancy, threads, o->expect_occupancy);
             rc = EXIT_FINDINGS;
         }
     }

@@ -296,6 +296,26 @@ static void outcome_free(Outcome *out)
     free(out->disagreements);
 }
 
+/* --record FILE, which may be none of the files the command read. */
+static bool write_record(const VerifyOptions *o, const VerifyRecord *rec, char *error, size_t size)
+{
+    const char **inputs = malloc((MAX_TABLE_FILES + 1 + (size_t)o->n_files) * sizeof *inputs);
+    if (!inputs) {
+        snprintf(error, size, "out of memory");
+        return false;
+    }
+    int n = 0;
+    for (int i = 0; i < o->n_tables; i++)
+        inputs[n++] = o->tables[i];
+    for (int i = 0; i < o->n_files; i++)
+        inputs[n++] = o->files[i];
+    if (o->replay)
+        inputs[n++] = o->replay;
+    bool ok = verify_record_write(o->record, inputs, n, rec, error, size);
+    free(inputs);
+    return ok;
+}
+
 int cmd_verify(int argc, char **argv)
 {
     VerifyOptions o = {.format = FORMAT_TEXT};
@@ -313,7 +333,7 @@ int cmd_verify(int argc, char **argv)
         rc = live_run(&o, &rec);
     if (o.replay && rc != EXIT_OK)
         cli_error(COMMAND, "--replay: %s", error);
-    if (rc == EXIT_OK && o.record && !verify_record_write(o.record, &rec, error, sizeof error)) {
+    if (rc == EXIT_OK && o.record && !write_record(&o, &rec, error, sizeof error)) {
         cli_error(COMMAND, "--record: %s", error);
         rc = EXIT_USAGE;
     }

@@ -4,7 +4,9 @@
  * launch with the kernel's C++ name, and the
  * cudaOccupancyMaxActiveBlocksPerMultiprocessor call that checks the
  * estimate on a device.  With a work size the grid is a number; without
- * one it is written over `n`, the work the caller has.
+ * one it is written over `n`, the work the caller has.  A symbol with a
+ * newline or an escape sequence in it (no C++ source can spell one) is
+ * escaped, so it cannot split a line of the code or reach the terminal.
  */
 #include "report_model.h"
 
@@ -12,24 +14,13 @@
 
 #include <string.h>
 
-/* A name fit for one line of code: as it is, or (a symbol with a newline
- * or an escape sequence in it, which no C++ source can spell) escaped, so
- * it cannot break the snippet into lines or reach the terminal raw. */
-static const char *code_name(const char *name, char *buf, size_t size)
-{
-    if (escape_is_plain(name))
-        return name;
-    escape_text(name, buf, size);
-    return buf;
-}
-
 /* A Silk launch block's grid counts work items and must be a multiple of
  * the workspace, so it is the CTAs times the block size. */
 void report_silk_launch(const ReportEntry *e, char *buf, size_t size)
 {
     const ReportRow *r = report_selected(e);
     char escaped[256];
-    const char *name = code_name(e->kernel.name, escaped, sizeof escaped);
+    const char *name = escape_if_needed(e->kernel.name, escaped, sizeof escaped);
     if (!r) {
         snprintf(buf, size, "// %s cannot run on %s", name, e->target.sm_name);
         return;
@@ -74,7 +65,7 @@ void report_cuda_launch(const ReportEntry *e, char *buf, size_t size)
 {
     const ReportRow *r = report_selected(e);
     char grid[96], block[48], escaped[256];
-    const char *name = code_name(e->kernel.cxx_name, escaped, sizeof escaped);
+    const char *name = escape_if_needed(e->kernel.cxx_name, escaped, sizeof escaped);
     if (!r) {
         snprintf(buf, size, "// %s cannot run on %s", name, e->target.sm_name);
         return;
@@ -103,7 +94,7 @@ void report_verify_snippet(const ReportEntry *e, char *buf, size_t size)
              "int blocks = 0;\n"
              "cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, %s, %d, %llu);\n"
              "// expect blocks == %d on %s (%.1f%% theoretical occupancy)",
-             code_name(e->kernel.cxx_name, escaped, sizeof escaped), r->threads,
+             escape_if_needed(e->kernel.cxx_name, escaped, sizeof escaped), r->threads,
              (unsigned long long)e->dynamic_smem,
              r->result.active_blocks, e->target.sm_name, 100.0 * occ_occupancy(&r->result));
 }

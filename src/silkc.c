@@ -13,11 +13,13 @@
 #include "silkc.h"
 
 #include "output.h"
+#include "read_file.h"
 
 #include <config.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void usage(FILE *out)
 {
@@ -150,17 +152,9 @@ static bool load_root_file(Compilation *c, const char *path)
 {
     if (strcmp(path, "-") != 0)
         return compile_load(c, path, path, PKG_ROOT) != NULL;
-    size_t len = 0, cap = 1 << 16;
-    char *text = malloc(cap);
-    size_t n;
-    while (text && (n = fread(text + len, 1, cap - len, stdin)) > 0)
-        if ((len += n) == cap) {
-            char *grown = realloc(text, cap *= 2);
-            if (!grown)
-                free(text);
-            text = grown;
-        }
-    bool ok = text && !ferror(stdin) && compile_add_text(c, "<stdin>", text, len, PKG_ROOT);
+    size_t len = 0;
+    char *text = read_file_fd(STDIN_FILENO, READ_FILE_CODE_LIMIT_MIB, &len);
+    bool ok = text && compile_add_text(c, "<stdin>", text, len, PKG_ROOT);
     free(text);
     return ok;
 }
@@ -179,7 +173,9 @@ static int run(int argc, char **argv, bool compile)
     request.n_inputs = n_files;
     for (int i = 0; rc == EXIT_CLEAN && i < n_files; i++)
         if (!load_root_file(&c, files[i])) {
-            fprintf(stderr, "silkc: error: %s: cannot read: %s\n", files[i], strerror(errno));
+            char reason[96];
+            fprintf(stderr, "silkc: error: %s: %s\n", files[i],
+                    read_file_error(errno, READ_FILE_CODE_LIMIT_MIB, reason, sizeof reason));
             rc = EXIT_USAGE;
         }
     if (rc == EXIT_CLEAN && compile)

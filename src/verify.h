@@ -130,7 +130,8 @@ typedef struct VerifyRecord {
 
 /* Reads a record; errors name the file and, for bad JSON, line and column. */
 bool verify_record_read(const char *path, VerifyRecord *out, char *error, size_t size);
-bool verify_record_write(const char *path, const VerifyRecord *r, char *error, size_t size);
+bool verify_record_write(const char *path, const char *const inputs[], int n_inputs,
+                         const VerifyRecord *r, char *error, size_t size);
 void verify_record_free(VerifyRecord *r);
 
 /* ---- the plan and the comparison ------------------------------------------ */

@@ -14,6 +14,7 @@
  */
 #include "verify.h"
 
+#include "output.h"
 #include "read_file.h"
 
 #include <cjson/cJSON.h>
@@ -344,7 +345,8 @@ static cJSON *answer_json(const VerifyQuery *q, const VerifyAnswer *a)
     return row;
 }
 
-bool verify_record_write(const char *path, const VerifyRecord *r, char *error, size_t size)
+bool verify_record_write(const char *path, const char *const inputs[], int n_inputs,
+                         const VerifyRecord *r, char *error, size_t size)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "schema", SCHEMA);
@@ -361,12 +363,16 @@ bool verify_record_write(const char *path, const VerifyRecord *r, char *error, s
     }
     char *text = cJSON_PrintUnformatted(root);
     cJSON_Delete(root);
-    FILE *f = text ? fopen(path, "w") : NULL;
-    bool ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
-    if (f && fclose(f) != 0)
-        ok = false;
+    /* Whole or not there, and never over one of the inputs (output.h). */
+    Output out;
+    bool ok = text && output_open(&out, path, inputs, n_inputs);
+    if (ok) {
+        fputs(text, out.file);
+        fputc('\n', out.file);
+        ok = output_commit(&out);
+    }
     if (!ok)
-        snprintf(error, size, "%s: cannot write: %s", path, text ? strerror(errno) : "out of memory");
+        snprintf(error, size, "%s", text ? out.error : "out of memory");
     free(text);
     return ok;
 }

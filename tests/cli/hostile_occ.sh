@@ -96,6 +96,10 @@ for format in text markdown; do
 done
 expect 0 "" report "$work/name.cubin" --arch sm_90
 expect_line "k\\n0 disagree\\x1b[2J ($work/name.cubin) on sm_90 (Hopper, compute capability 9.0)"
+expect_line '     k\n0 disagree\x1b[2J<<<(n + 127) / 128, 128, 0>>>(...);'
+expect_line '     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k\n0 disagree\x1b[2J, 128, 0);'
+expect 1 "$R k\\n0 disagree\\x1b[2J on sm_90: 16 CTAs per SM at 128 threads, below --expect-blocks-per-sm 64" \
+    report "$work/name.cubin" --arch sm_90 --expect-blocks-per-sm 64
 
 # ---- item 10: a cubin's block-size bounds multiply without overflow -----------
 "$CRAFT_CUBIN" "$work/maxntid.cubin" k maxntid 65536 65537 1 || fail "craft_cubin"

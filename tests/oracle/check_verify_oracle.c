@@ -20,7 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "read_file.h"
 #include "verify.h"
 
 #ifdef HAVE_CUDA_OCCUPANCY_H
@@ -206,7 +208,8 @@ START_TEST(h200_record_round_trips)
     int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
     char error[512];
-    ck_assert_msg(verify_record_write(out ? out : path, &rec, error, sizeof error), "%s", error);
+    ck_assert_msg(verify_record_write(out ? out : path, NULL, 0, &rec, error, sizeof error), "%s",
+                  error);
     ck_assert_msg(verify_record_read(out ? out : path, &back, error, sizeof error), "%s", error);
     remove(path);
     ck_assert_int_eq(back.n_kernels, N_BUILTIN);
@@ -230,6 +233,34 @@ START_TEST(h200_record_round_trips)
 }
 END_TEST
 
+/* --record never writes over one of the command's inputs, and a record
+ * that cannot be written is an error naming the file, with nothing left. */
+START_TEST(record_refuses_inputs_and_missing_directories)
+{
+    DeviceProps p = h200();
+    VerifyRecord rec = {0};
+    ask_header(&p, &rec);
+    char path[] = "/tmp/verify-input-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, "input\n", 6), 6);
+    close(fd);
+    const char *inputs[] = {"some.cubin", path};
+    char error[512], want[600];
+    ck_assert(!verify_record_write(path, inputs, 2, &rec, error, sizeof error));
+    snprintf(want, sizeof want, "%s: the output would overwrite the input %s", path, path);
+    ck_assert_str_eq(error, want);
+    size_t len;
+    char *text = read_file(path, 1, &len);
+    ck_assert_str_eq(text, "input\n");
+    free(text);
+    remove(path);
+    ck_assert(!verify_record_write("/nonexistent-dir/r.json", NULL, 0, &rec, error, sizeof error));
+    ck_assert_str_eq(error, "/nonexistent-dir/r.json: cannot create: No such file or directory");
+    verify_record_free(&rec);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("verify-oracle");
@@ -237,6 +268,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, every_row_agrees);
     tcase_add_test(tc, h200_record_round_trips);
+    tcase_add_test(tc, record_refuses_inputs_and_missing_directories);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
@@ -246,6 +278,34 @@ int main(void)
 }
 
 #else
+
+/* --record never writes over one of the command's inputs, and a record
+ * that cannot be written is an error naming the file, with nothing left. */
+START_TEST(record_refuses_inputs_and_missing_directories)
+{
+    DeviceProps p = h200();
+    VerifyRecord rec = {0};
+    ask_header(&p, &rec);
+    char path[] = "/tmp/verify-input-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, "input\n", 6), 6);
+    close(fd);
+    const char *inputs[] = {"some.cubin", path};
+    char error[512], want[600];
+    ck_assert(!verify_record_write(path, inputs, 2, &rec, error, sizeof error));
+    snprintf(want, sizeof want, "%s: the output would overwrite the input %s", path, path);
+    ck_assert_str_eq(error, want);
+    size_t len;
+    char *text = read_file(path, 1, &len);
+    ck_assert_str_eq(text, "input\n");
+    free(text);
+    remove(path);
+    ck_assert(!verify_record_write("/nonexistent-dir/r.json", NULL, 0, &rec, error, sizeof error));
+    ck_assert_str_eq(error, "/nonexistent-dir/r.json: cannot create: No such file or directory");
+    verify_record_free(&rec);
+}
+END_TEST
 
 int main(void)
 {
