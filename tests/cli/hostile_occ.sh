@@ -46,6 +46,13 @@ for kind in ptx cubin silk; do
     ln -s /dev/zero "$work/zero.$kind"
     expect 2 "$R $work/zero.$kind: larger than the 256 MiB limit" report "$work/zero.$kind" --arch sm_90
 done
+# silkc reads a file, and its standard input, with the same limit.
+timeout $LIMIT "$SILKC" check "$work/zero.silk" 2>"$work/err"
+[ $? = 2 ] && [ "$(cat "$work/err")" = "silkc: error: $work/zero.silk: larger than the 256 MiB limit" ] ||
+    fail "silkc check zero.silk: $(cat "$work/err")"
+timeout $LIMIT "$SILKC" check - </dev/zero 2>"$work/err"
+[ $? = 2 ] && [ "$(cat "$work/err")" = "silkc: error: -: larger than the 256 MiB limit" ] ||
+    fail "silkc check - </dev/zero: $(cat "$work/err")"
 ln -s /dev/zero "$work/zero.json"
 expect 2 "$V --replay: $work/zero.json: larger than the 64 MiB limit" verify --replay "$work/zero.json"
 ln -s /dev/zero "$work/zero.csv"
