@@ -279,34 +279,6 @@ int main(void)
 
 #else
 
-/* --record never writes over one of the command's inputs, and a record
- * that cannot be written is an error naming the file, with nothing left. */
-START_TEST(record_refuses_inputs_and_missing_directories)
-{
-    DeviceProps p = h200();
-    VerifyRecord rec = {0};
-    ask_header(&p, &rec);
-    char path[] = "/tmp/verify-input-XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    ck_assert_int_eq(write(fd, "input\n", 6), 6);
-    close(fd);
-    const char *inputs[] = {"some.cubin", path};
-    char error[512], want[600];
-    ck_assert(!verify_record_write(path, inputs, 2, &rec, error, sizeof error));
-    snprintf(want, sizeof want, "%s: the output would overwrite the input %s", path, path);
-    ck_assert_str_eq(error, want);
-    size_t len;
-    char *text = read_file(path, 1, &len);
-    ck_assert_str_eq(text, "input\n");
-    free(text);
-    remove(path);
-    ck_assert(!verify_record_write("/nonexistent-dir/r.json", NULL, 0, &rec, error, sizeof error));
-    ck_assert_str_eq(error, "/nonexistent-dir/r.json: cannot create: No such file or directory");
-    verify_record_free(&rec);
-}
-END_TEST
-
 int main(void)
 {
     puts("SKIP: cuda_occupancy.h was not found by configure (install the CUDA toolkit)");
