@@ -72,25 +72,46 @@ static const char *option_value(int argc, char **argv, int *i, const char *name)
     return *i + 1 < argc ? argv[++*i] : "";
 }
 
+/* A single-valued option: given twice, which value was meant is unknown,
+ * so it is an error rather than the last one silently winning. */
+static bool set_once(const char **slot, const char *value, const char *name, int *rc)
+{
+    if (*slot) {
+        *rc = usage_error("%s given twice", name);
+        return false;
+    }
+    *slot = value;
+    return true;
+}
+
+/* --emit=KIND; false with *rc set for an unknown kind or a second --emit. */
+static bool set_emit(const char *arg, SilkcRequest *r, const char **given, int *rc)
+{
+    static const char *const kinds[] = {"ptx", "ir", "cubin", "header"};
+    static const EmitKind emits[] = {EMIT_PTX, EMIT_IR, EMIT_CUBIN, EMIT_HEADER};
+    for (int k = 0; k < 4; k++)
+        if (strcmp(arg + 7, kinds[k]) == 0) {
+            r->emit = emits[k];
+            return set_once(given, arg, "--emit", rc);
+        }
+    *rc = usage_error("--emit: '%s' is not ptx, ir, cubin or header", arg + 7);
+    return false;
+}
+
 /* An option only `silkc compile` takes; false if `arg` is none of them. */
 static bool compile_option(int argc, char **argv, int *i, SilkcRequest *r, int *rc)
 {
     const char *arg = argv[*i], *value;
     if ((value = option_value(argc, argv, i, "--arch")))
-        r->archs = value;
+        set_once(&r->archs, value, "--arch", rc);
     else if (strcmp(arg, "-o") == 0) {
-        r->output = *i + 1 < argc ? argv[++*i] : "";
-        if (!*r->output)
+        value = *i + 1 < argc ? argv[++*i] : "";
+        if (!*value)
             *rc = usage_error("%s", "-o needs a value");
-    }
-    else if (strcmp(arg, "--emit=ptx") == 0)
-        r->emit = EMIT_PTX;
-    else if (strcmp(arg, "--emit=ir") == 0)
-        r->emit = EMIT_IR;
-    else if (strcmp(arg, "--emit=cubin") == 0)
-        r->emit = EMIT_CUBIN;
-    else if (strcmp(arg, "--emit=header") == 0)
-        r->emit = EMIT_HEADER;
+        else
+            set_once(&r->output, value, "-o", rc);
+    } else if (strncmp(arg, "--emit=", 7) == 0)
+        set_emit(arg, r, &r->emit_given, rc);
     else if (strcmp(arg, "-O0") == 0)
         r->no_optimize = true;
     else if (strcmp(arg, "--resource-usage") == 0)
@@ -98,10 +119,9 @@ static bool compile_option(int argc, char **argv, int *i, SilkcRequest *r, int *
     else if ((value = option_value(argc, argv, i, "--format"))) {
         if (strcmp(value, "json") != 0 && strcmp(value, "text") != 0)
             *rc = usage_error("--format: '%s' is not text or json", value);
-        r->json = strcmp(value, "json") == 0;
-    } else if (strncmp(arg, "--emit=", 7) == 0)
-        *rc = usage_error("--emit: '%s' is not ptx, ir, cubin or header", arg + 7);
-    else
+        else if (set_once(&r->format, value, "--format", rc))
+            r->json = strcmp(value, "json") == 0;
+    } else
         return false;
     return true;
 }
@@ -122,8 +142,10 @@ static int parse_arguments(int argc, char **argv, Compilation *c, const char **f
         if (r->compile && compile_option(argc, argv, &i, r, &rc)) {
             if (rc != EXIT_CLEAN)
                 return rc;
-        } else if (!r->compile && (value = option_value(argc, argv, &i, "--arch")))
-            r->archs = value; /* check: the targets of the occupancy warnings */
+        } else if (!r->compile && (value = option_value(argc, argv, &i, "--arch"))) {
+            if (!set_once(&r->archs, value, "--arch", &rc)) /* check: the warnings' targets */
+                return rc;
+        }
         else if (strcmp(arg, "--dump-ast") == 0)
             o->dump_ast = true;
         else if (strcmp(arg, "--nostd") == 0)
@@ -131,7 +153,8 @@ static int parse_arguments(int argc, char **argv, Compilation *c, const char **f
         else if ((value = option_value(argc, argv, &i, "--std-dir"))) {
             if (!*value)
                 return usage_error("%s", "--std-dir needs a directory");
-            o->std_dir = value;
+            if (!set_once(&o->std_dir, value, "--std-dir", &rc))
+                return rc;
         }
         else if ((value = option_value(argc, argv, &i, "-I"))) {
             if (!*value)

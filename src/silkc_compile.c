@@ -67,12 +67,20 @@ typedef struct Outputs {
     int n;
 } Outputs;
 
-/* "sm_90,sm_80" -> each known target, or a usage error naming the bad one. */
+/* "sm_90,sm_80" -> each known target, or a usage error naming the bad one
+ * (an empty element, as in "sm_90," or ",sm_90", included). */
 static int split_targets(Compilation *c, const char *list, Outputs *out)
 {
-    const char *p = list;
-    while (*p) {
+    if (!*list) {
+        fprintf(stderr, "silkc: error: --arch: give at least one target, as --arch sm_90\n");
+        return EXIT_USAGE;
+    }
+    for (const char *p = list;; p++) {
         size_t len = strcspn(p, ",");
+        if (len == 0) {
+            fprintf(stderr, "silkc: error: --arch: '%s' has an empty element\n", list);
+            return EXIT_USAGE;
+        }
         char *arch = arena_strndup(c->arena, p, len);
         if (!ptx_isa_version(arch)) {
             fprintf(stderr, "silkc: error: --arch: unknown target '%s' (sm_75 to sm_121)\n", arch);
@@ -83,13 +91,10 @@ static int split_targets(Compilation *c, const char *list, Outputs *out)
             return EXIT_USAGE;
         }
         out->archs[out->n++] = arch;
-        p += len + (p[len] == ',');
+        p += len;
+        if (!*p)
+            return EXIT_CLEAN;
     }
-    if (out->n == 0) {
-        fprintf(stderr, "silkc: error: --arch: give at least one target, as --arch sm_90\n");
-        return EXIT_USAGE;
-    }
-    return EXIT_CLEAN;
 }
 
 /* The length of `path` without its extension (a dot in its last part). */

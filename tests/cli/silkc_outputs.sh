@@ -163,11 +163,22 @@ expect 3 \
 [ ! -s out ] || fail "SILK_PTXAS=/bin/true --resource-usage printed a table: $(cat out)"
 unset SILK_PTXAS
 
-# ---- item 17: options without their value ----------------------------------------------------
+# ---- item 17: options without their value, or given twice -------------------------------------------------
 expect 2 "$E -o needs a value$U" compile k.silk --arch sm_90 -o
 expect 2 "$E -o needs a value$U" compile k.silk --arch sm_90 -o ''
 expect 2 "$E --std-dir needs a directory$U" check --std-dir '' k.silk
 expect 2 "$E --std-dir needs a directory$U" check k.silk --std-dir
+# A single-valued option given twice, and an empty --arch element.
+expect 2 "$E -o given twice$U" compile k.silk --arch sm_90 -o a.ptx -o b.ptx
+expect 2 "$E --arch given twice$U" compile k.silk --arch sm_90 --arch sm_80
+expect 2 "$E --arch given twice$U" check k.silk --arch sm_90 --arch sm_80
+expect 2 "$E --emit given twice$U" compile k.silk --arch sm_90 --emit=ptx --emit=ir
+expect 2 "$E --format given twice$U" compile k.silk --arch sm_90 --resource-usage --format json --format text
+expect 2 "$E --std-dir given twice$U" check k.silk --std-dir a --std-dir b
+expect 2 "$E --arch: 'sm_90,' has an empty element" compile k.silk --arch sm_90,
+expect 2 "$E --arch: ',sm_90' has an empty element" check k.silk --arch ,sm_90
+expect 2 "$E --arch: 'sm_90,,sm_80' has an empty element" compile k.silk --arch sm_90,,sm_80
+[ ! -e a.ptx ] && [ ! -e b.ptx ] || fail "-o given twice wrote a file"
 no_leftovers "all the runs above"
 
 # ---- a signal: no temporary left ------------------------------------------------------------------
