@@ -313,6 +313,19 @@ static bool check_repeat(const char *command, const struct option *options, int 
     return true;
 }
 
+/* The option getopt just refused, when it had been at argv[at].  Inside a
+ * group of short options ("-xy") getopt has not moved past the group, so
+ * the word before it is not the one: the unknown letter is named alone. */
+static const char *refused_option(char **argv, int at)
+{
+    static char letter[3] = "-?";
+    if (optind == at && optopt != 0) {
+        letter[1] = (char)optopt;
+        return letter;
+    }
+    return argv[optind - 1];
+}
+
 int cli_getopt(const char *command, int argc, char **argv, const char *repeatable,
                const struct option *options, void (*usage)(FILE *), CliOptionFn *take,
                void *context, int *first_operand)
@@ -320,14 +333,14 @@ int cli_getopt(const char *command, int argc, char **argv, const char *repeatabl
     int c;
     bool seen[UCHAR_MAX + 1] = {false};
     opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+    optind = 0; /* glibc: start afresh, inside a group of short options too */
+    for (int at = 1; (c = getopt_long(argc, argv, ":h", options, NULL)) != -1; at = optind) {
         if (c == 'h') {
             usage(stdout);
             return CLI_HELP;
         }
         if (c == '?' || c == ':') {
-            report_option_error(command, c, argv[optind - 1]);
+            report_option_error(command, c, refused_option(argv, at));
             return EXIT_USAGE;
         }
         if (!check_repeat(command, options, c, repeatable, seen) || !take(c, optarg, context))

@@ -144,6 +144,10 @@ expect 0 "" $XCALC --regs 32 --sweep smem --smem 1K
 expect_line '"sm_99","",256,32,1024,262144,2048,524288,1048576,0.500000,"registers",4096,2048,4080,65536,"","",8192,263168'
 
 # ---- item 17: option values once taken silently -------------------------------
+# An unknown letter in a group of short options is named, not the word before it.
+expect 2 "$C unknown option '-x'; 'silk-occ help calc' lists them" calc -xy
+expect 2 "$C unknown option '-t'; 'silk-occ help calc' lists them" calc --arch sm_90 -tx
+expect 2 "$C unknown option '--foo'; 'silk-occ help calc' lists them" calc --arch sm_90 --foo
 S=$SILK_TEST_DATA/../../examples/saxpy.silk
 expect 2 "$R --block-sizes: the list is empty" report "$S" --block-sizes ''
 expect 2 "$R --block-sizes: ',' has an empty element" report "$S" --block-sizes ,
