@@ -4,12 +4,15 @@
  * argument vector after "silk-occ": its first word names the command
  * ("calc\0--arch\0sm_90\0--threads\0256\0--regs\032"), the rest are its
  * arguments, and the command's entry (cmd_calc, cmd_arch) runs on them as
- * main would call it, its output and messages discarded.  Built with
- * `./configure --enable-fuzz CC=clang` as tests/fuzz/fuzz_options and run
- * by `make fuzz` from tests/fuzz/seeds/options with tests/fuzz/options.dict.
+ * main would call it, its output discarded and its messages kept.  Built
+ * with `./configure --enable-fuzz CC=clang` as tests/fuzz/fuzz_options and
+ * run by `make fuzz` from tests/fuzz/seeds/options with
+ * tests/fuzz/options.dict.
  *
  * Any crash, sanitizer report, leak or hang is a bug; so is an exit status
- * that silk-occ(1) does not document.
+ * that silk-occ(1) does not document, a usage error (2) without its
+ * "silk-occ COMMAND: error: " line, and an "unknown option 'WORD'" whose
+ * WORD is not on the command line.
  */
 #include "cli.h"
 
@@ -26,20 +29,65 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* A command line longer than this is no more interesting, only slower. */
 enum { MAX_WORDS = 64 };
 
-/* The commands' output goes nowhere.  glibc's stdout and stderr are plain
- * variables (the GNU C Library manual, "Standard Streams"), so pointing
- * them at /dev/null silences the commands while libFuzzer keeps the
- * stream it saved at start-up and the sanitizers write to descriptor 2. */
+/* glibc's stdout and stderr are plain variables (the GNU C Library manual,
+ * "Standard Streams"): the commands' output goes to /dev/null, and their
+ * messages to a memory stream per run, while libFuzzer keeps the stream it
+ * saved at start-up and the sanitizers write to descriptor 2. */
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    FILE *null = fopen("/dev/null", "w");
-    if (!null)
+    stdout = fopen("/dev/null", "w");
+    if (!stdout)
         abort();
-    stdout = null;
-    stderr = null;
     return 0;
+}
+
+static void require(bool promise)
+{
+    if (!promise)
+        abort();
+}
+
+/* Whether `text` has a line that starts with `prefix`. */
+static bool has_line(const char *text, const char *prefix)
+{
+    for (const char *line = text; line; line = strchr(line, '\n'))
+        if (strncmp(line + (line != text), prefix, strlen(prefix)) == 0)
+            return true;
+    return false;
+}
+
+/* Whether the word an "unknown option 'WORD'; 'silk-occ help ..." message
+ * quotes is one the user typed after the command. */
+static bool names_a_typed_word(const char *messages, char *const words[], int n)
+{
+    static const char start[] = "unknown option '", end[] = "'; 'silk-occ help";
+    const char *word = strstr(messages, start);
+    if (!word)
+        return true;
+    word += strlen(start);
+    const char *stop = strstr(word, end);
+    size_t len = stop ? (size_t)(stop - word) : 0;
+    for (int i = 1; stop && i < n; i++)
+        if (strlen(words[i]) == len && strncmp(words[i], word, len) == 0)
+            return true;
+    return false;
+}
+
+/* What silk-occ(1) says of exit statuses and messages; on a broken
+ * promise the messages go to descriptor 2 (libFuzzer's log) first. */
+static void check_outcome(int status, const char *messages, char *const words[], int n)
+{
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "silk-occ %s: error: ", words[0]);
+    bool documented = status == EXIT_OK || status == EXIT_FINDINGS || status == EXIT_USAGE ||
+                      status == EXIT_ENVIRONMENT;
+    if (documented && (status != EXIT_USAGE || has_line(messages, prefix)) &&
+        names_a_typed_word(messages, words, n))
+        return;
+    dprintf(2, "exit status %d; the messages:\n%s", status, messages);
+    abort();
 }
 
 /* GNU getopt keeps a pointer into the last argument vector between calls
@@ -57,12 +105,23 @@ static void reset_getopt(void)
 
 /* "--arch-table FILE" would read any file of this machine (a FIFO, a
  * device) by the fuzzer's choice; the table loader has its own target
- * (fuzz_arch_table.c).  getopt_long takes any unambiguous prefix, and
- * "--arch-" is the shortest that can only mean --arch-table. */
+ * (fuzz_arch_table.c).  getopt_long takes any unambiguous prefix of a long
+ * option, with or without "=VALUE": in arch, "--a" already means
+ * --arch-table; in calc, which has --arch too, only what goes past
+ * "--arch" does. */
+static bool opens_a_file(const char *command, const char *word)
+{
+    static const char option[] = "--arch-table";
+    size_t len = strcspn(word, "=");
+    if (len < 3 || len > strlen(option) || strncmp(word, option, len) != 0)
+        return false;
+    return strcmp(command, "arch") == 0 || len > strlen("--arch");
+}
+
 static bool names_a_file(char *const words[], int n)
 {
-    for (int i = 0; i < n; i++)
-        if (strncmp(words[i], "--arch-", 7) == 0)
+    for (int i = 1; i < n; i++)
+        if (opens_a_file(words[0], words[i]))
             return true;
     return false;
 }
@@ -97,11 +156,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(text);
         return -1; /* not a command line of interest: keep it out of the corpus */
     }
+    char *messages = NULL;
+    size_t messages_len = 0;
+    stderr = open_memstream(&messages, &messages_len);
+    require(stderr != NULL);
     int status = command(n, words);
     reset_getopt();
+    require(fclose(stderr) == 0);
+    check_outcome(status, messages, words, n);
+    free(messages);
     free(text);
-    if (status != EXIT_OK && status != EXIT_FINDINGS && status != EXIT_USAGE &&
-        status != EXIT_ENVIRONMENT)
-        abort(); /* silk-occ(1) documents 0 to 3 only */
     return 0;
 }
