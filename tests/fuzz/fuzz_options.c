@@ -58,19 +58,24 @@ static bool has_line(const char *text, const char *prefix)
     return false;
 }
 
-/* Whether the word an "unknown option 'WORD'; 'silk-occ help ..." message
- * quotes is one the user typed after the command. */
+/* Whether the message "silk-occ CMD: error: unknown option 'WORD'; 'silk-occ
+ * help CMD' lists them", when that is what was printed, quotes a word the
+ * user typed after the command.  Option parsing stops at the first bad
+ * option, so its message is all there is; WORD may hold quotes and line
+ * ends of its own, so it is what lies between the two fixed ends. */
 static bool names_a_typed_word(const char *messages, char *const words[], int n)
 {
-    static const char start[] = "unknown option '", end[] = "'; 'silk-occ help";
-    const char *word = strstr(messages, start);
-    if (!word)
+    char head[64], tail[64];
+    snprintf(head, sizeof head, "silk-occ %s: error: unknown option '", words[0]);
+    snprintf(tail, sizeof tail, "'; 'silk-occ help %s' lists them\n", words[0]);
+    size_t len = strlen(messages), head_len = strlen(head), tail_len = strlen(tail);
+    if (len < head_len + tail_len || strncmp(messages, head, head_len) != 0 ||
+        strcmp(messages + len - tail_len, tail) != 0)
         return true;
-    word += strlen(start);
-    const char *stop = strstr(word, end);
-    size_t len = stop ? (size_t)(stop - word) : 0;
-    for (int i = 1; stop && i < n; i++)
-        if (strlen(words[i]) == len && strncmp(words[i], word, len) == 0)
+    const char *word = messages + head_len;
+    size_t word_len = len - head_len - tail_len;
+    for (int i = 1; i < n; i++)
+        if (strlen(words[i]) == word_len && strncmp(words[i], word, word_len) == 0)
             return true;
     return false;
 }
