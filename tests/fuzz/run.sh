@@ -46,6 +46,19 @@ copy_seeds() {
     fi
 }
 
+# The first lines of what went wrong in libFuzzer's log $1: a sanitizer's
+# or libFuzzer's report, or what a target printed before it aborted
+# ("exit status ..."); the end of the log when none is found.
+report_start() {
+    first=$(grep -n -m 1 -E '^==[0-9]+== ?ERROR|runtime error:|^exit status|^--format' "$1" |
+        cut -d: -f1)
+    if [ -n "$first" ]; then
+        sed -n "${first},$((first + 15))p" "$1"
+    else
+        tail -n 16 "$1"
+    fi
+}
+
 # Runs one target; 0 when it ran its time and found nothing.
 fuzz_one() {
     target=$1
@@ -75,8 +88,8 @@ fuzz_one() {
     fi
     runs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$work/fuzz.log" | tail -n 1)
     echo "fuzz $target: FOUND (libFuzzer exit $rc${runs:+, ${runs#stat::}}): ${found:-see the log}"
-    echo "  log: $work/fuzz.log; its end:"
-    tail -n 30 "$work/fuzz.log" | sed 's/^/  | /'
+    echo "  log: $work/fuzz.log; the report in it:"
+    report_start "$work/fuzz.log" | sed 's/^/  | /'
     return 1
 }
 
