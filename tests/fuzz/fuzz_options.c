@@ -12,7 +12,8 @@
  * Any crash, sanitizer report, leak or hang is a bug; so is an exit status
  * that silk-occ(1) does not document, a usage error (2) without its
  * "silk-occ COMMAND: error: " line, and an "unknown option 'WORD'" whose
- * WORD is not on the command line.
+ * WORD is not on the command line (a word, or one letter of a group of
+ * short options).
  */
 #include "cli.h"
 
@@ -58,11 +59,25 @@ static bool has_line(const char *text, const char *prefix)
     return false;
 }
 
+/* Whether `word` (len bytes) is a word the user typed after the command,
+ * or "-L" for a letter L of a typed group of short options ("-xy"). */
+static bool was_typed(const char *word, size_t len, char *const words[], int n)
+{
+    for (int i = 1; i < n; i++) {
+        if (strlen(words[i]) == len && strncmp(words[i], word, len) == 0)
+            return true;
+        bool short_group = words[i][0] == '-' && words[i][1] != '-';
+        if (short_group && len == 2 && word[0] == '-' && strchr(words[i] + 1, word[1]))
+            return true;
+    }
+    return false;
+}
+
 /* Whether the message "silk-occ CMD: error: unknown option 'WORD'; 'silk-occ
- * help CMD' lists them", when that is what was printed, quotes a word the
- * user typed after the command.  Option parsing stops at the first bad
- * option, so its message is all there is; WORD may hold quotes and line
- * ends of its own, so it is what lies between the two fixed ends. */
+ * help CMD' lists them", when that is what was printed, quotes what the
+ * user typed.  Option parsing stops at the first bad option, so its
+ * message is all there is; WORD may hold quotes and line ends of its own,
+ * so it is what lies between the two fixed ends. */
 static bool names_a_typed_word(const char *messages, char *const words[], int n)
 {
     char head[64], tail[64];
@@ -72,12 +87,7 @@ static bool names_a_typed_word(const char *messages, char *const words[], int n)
     if (len < head_len + tail_len || strncmp(messages, head, head_len) != 0 ||
         strcmp(messages + len - tail_len, tail) != 0)
         return true;
-    const char *word = messages + head_len;
-    size_t word_len = len - head_len - tail_len;
-    for (int i = 1; i < n; i++)
-        if (strlen(words[i]) == word_len && strncmp(words[i], word, word_len) == 0)
-            return true;
-    return false;
+    return was_typed(messages + head_len, len - head_len - tail_len, words, n);
 }
 
 /* What silk-occ(1) says of exit statuses and messages; on a broken
