@@ -14,6 +14,7 @@
  */
 #include "occupancy.h"
 
+#include "escape.h"
 #include "read_file.h"
 
 #include <csv.h>
@@ -91,12 +92,16 @@ static void fail(Loader *ld, const char *fmt, ...)
     if (ld->failed)
         return;
     ld->failed = true;
-    int n = snprintf(ld->err->message, sizeof ld->err->message, "%s:%ld: ", ld->origin,
-                     ld->row_line);
+    char what[sizeof ld->err->message];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(ld->err->message + n, sizeof ld->err->message - (size_t)n, fmt, ap);
+    vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
+    /* A cell or header quoted back is the file's bytes: escaped, so that a
+     * newline or an escape sequence in it cannot forge or hide a line. */
+    int n = snprintf(ld->err->message, sizeof ld->err->message, "%s:%ld: ", ld->origin,
+                     ld->row_line);
+    escape_text(what, ld->err->message + n, sizeof ld->err->message - (size_t)n);
 }
 
 static bool is_blank(const char *s)

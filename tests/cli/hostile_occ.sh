@@ -96,6 +96,9 @@ grep -q "$(printf '\033')" "$work/out" && fail "verify: an escape character reac
 printf 'cc,family\n9.0,"Hop\033[2Jper"\n' >"$work/family.csv"
 expect 2 "$A --arch-table: $work/family.csv:2: field 'family': holds a control character" \
     arch list --arch-table "$work/family.csv"
+printf 'cc,warp_size\n9.0,"3\033[2J\n0 disagree"\n' >"$work/forged.csv"
+expect 2 "$A --arch-table: $work/forged.csv:2: field 'warp_size': '3\\x1b[2J\\n0 disagree' is not an integer" \
+    arch list --arch-table "$work/forged.csv"
 "$CRAFT_CUBIN" "$work/name.cubin" "$(printf 'k\n0 disagree\033[2J')" maxntid 128 1 1 || fail "craft_cubin"
 for format in text markdown; do
     expect 0 "" report "$work/name.cubin" --arch sm_90 --format $format
