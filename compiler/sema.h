@@ -59,6 +59,9 @@ struct Symbol {
     bool read;         /* for -Wunused-variable */
     ConstValue value;  /* an immutable local with a constant initializer */
     FuncInfo *func;    /* SYM_FUNC */
+    /* Lowering's cache: 1 + the index of this symbol's latest slot-0 entry
+     * in the variable map (lower.c), 0 for none; checked before use. */
+    uint32_t lower_entry;
 };
 
 typedef struct ScopeEntry ScopeEntry;
