@@ -5,6 +5,7 @@
 # and generous for a loaded machine; the C stack is the usual 8 MiB.
 #   - a 32,000-term `1.0 + 1.0 + ...` checks, compiles and is reported
 #     (it overflowed the stack; 16,000 terms took 1.1 s);
+#   - a 100,000-term tile sum compiles (it overflowed the stack);
 #   - 20,000 statements in one kernel compile (over 60 s before: CSE);
 #   - 5,000 ifs in a row compile (the dominator walk overflowed the stack);
 #   - parentheses, and a postfix chain, nested past 200 levels are the
@@ -49,6 +50,13 @@ awk -v h="$header" 'BEGIN { printf "%s\n  if u[0] > 0u32", h
     for (i = 1; i < 20000; i++) printf " && u[%d] > 0u32", i % 1024
     printf " {\n    o[0] = 1.0\n  }\n}\n" }' > and.silk
 run 20 "$SILKC" check and.silk || fail "check of 20,000 '&&' exited $?"
+
+# a tile expression of 100,000 terms (it overflowed the stack)
+awk 'BEGIN { printf "kernel k(o: tensor<f32>[16, 16]) {\n  let t: tile<f32>[16, 16] = o[0 +: 16, 0 +: 16]\n"
+    printf "  let s: tile<f32>[16, 16] = t"
+    for (i = 1; i < 100000; i++) printf " + t"
+    printf "\n  o[0 +: 16, 0 +: 16] = s\n}\n" }' > tile.silk
+run 30 "$SILKC" compile --arch sm_90 --emit=ptx tile.silk -o tile.ptx || fail "compile of a 100,000-term tile sum exited $?"
 
 # ---- long kernels ---------------------------------------------------------------------
 awk -v h="$header" 'BEGIN { print h
