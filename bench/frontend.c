@@ -9,8 +9,18 @@
  * the same shape and size.  Goal: at least 1,000,000 lines per second on
  * one core, and memory linear in the input (constant bytes per line).
  *
+ * Then one kernel of 25,000, 50,000 and 100,000 lines (one body, not many
+ * kernels: the size the optimiser and the register estimate see): the time
+ * of `silkc check` and of `silkc compile --arch sm_90 --emit=ptx` as a user
+ * types it (which runs ptxas, when there is one, for the occupancy
+ * warnings), and of the same compile with SILK_PTXAS=none (silkc's own
+ * work), and the ratio of the 100,000-line time to the 25,000-line one:
+ * 4 when the time is linear.  Goal (issue 11): check under 1 s and the
+ * compile under 3 s at 100,000 lines.
+ *
  * Run with `make bench` (which also runs bench/engine).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +113,31 @@ static void generate(const char *path, int lines, int silk)
     fclose(f);
 }
 
+enum { KERNEL_LINES_PER_STEP = 4 };
+
+/* One kernel whose body is `lines` lines of arithmetic, loads and stores,
+ * each value used again a few lines on. */
+static void generate_kernel(const char *path, int lines)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        exit(1);
+    }
+    fputs("@launch(256)\n"
+          "kernel long_body(x: tensor<f32>[4096], y: tensor<f32>[4096]) {\n"
+          "  let i = ctx.gid\n"
+          "  var acc: f32 = 0.0\n", f);
+    for (int k = 0; k < (lines - 5) / KERNEL_LINES_PER_STEP; k++)
+        fprintf(f, "  let a%d = x[(i + %du64) %% 4096u64] * 2.0 + 1.0\n"
+                   "  acc = acc * a%d + 0.5\n"
+                   "  y[(i + %du64) %% 4096u64] = acc - a%d\n"
+                   "  acc = acc / 3.0\n",
+                k, k, k, k, k);
+    fputs("}\n", f);
+    fclose(f);
+}
+
 typedef struct Run {
     double seconds;
     long peak_kib;
@@ -116,11 +151,11 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* Runs argv, with its output discarded; the best time of three runs. */
-static Run run(char *const argv[])
+/* Runs argv, with its output discarded; the best time of `attempts` runs. */
+static Run run_n(char *const argv[], int attempts)
 {
     Run best = {0, 0, 0};
-    for (int attempt = 0; attempt < 3; attempt++) {
+    for (int attempt = 0; attempt < attempts; attempt++) {
         fflush(stdout); /* or the child's freopen would write our buffer */
         double start = now();
         pid_t pid = fork();
@@ -140,6 +175,72 @@ static Run run(char *const argv[])
         best.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     }
     return best;
+}
+
+static Run run(char *const argv[]) { return run_n(argv, 3); }
+
+static int failed(const char *what, int status)
+{
+    fprintf(stderr, "bench/frontend: %s failed (%d) on the generated kernel\n", what, status);
+    return 1;
+}
+
+/* One kernel of each size: check, compile (ptxas as found), compile
+ * without ptxas.  ptxas itself takes minutes and gigabytes on a kernel
+ * this long, so the compile with it runs once, under `timeout` with
+ * BENCH_PTXAS_LIMIT seconds (default 300); past it the figure is printed
+ * as that limit with '>' and the ratio is not given. */
+static int bench_kernel(const char *silkc)
+{
+    const char *limit = getenv("BENCH_PTXAS_LIMIT") ? getenv("BENCH_PTXAS_LIMIT") : "300";
+    static const int sizes[] = {25000, 50000, 100000};
+    double first[3] = {0}, last[3] = {0};
+    bool ptx_ratio_known = true;
+    printf("\none kernel of N lines%s\n%8s  %10s  %14s  %18s\n", getenv("SILK_PTXAS") ? " (SILK_PTXAS set)" : "",
+           "lines", "check s", "compile ptx s", "  without ptxas s");
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        char path[] = "/tmp/silk-bench-XXXXXX.silk", out[] = "/tmp/silk-bench-XXXXXX.ptx";
+        close(mkstemps(path, 5));
+        close(mkstemps(out, 4));
+        generate_kernel(path, sizes[i]);
+        char *compile[] = {(char *)silkc, "compile", "--arch", "sm_90", "--emit=ptx", path, "-o", out, NULL};
+        Run check = run((char *const[]){(char *)silkc, "check", path, NULL});
+        char *limited[] = {"timeout", (char *)limit, (char *)silkc, "compile", "--arch", "sm_90", "--emit=ptx",
+                           path, "-o", out, NULL};
+        Run ptx = run_n(limited, 1);
+        bool ptx_timed_out = ptx.status == 124;
+        if (ptx_timed_out)
+            ptx.status = 0;
+        const char *saved = getenv("SILK_PTXAS");
+        setenv("SILK_PTXAS", "none", 1);
+        Run own = run(compile);
+        if (saved)
+            setenv("SILK_PTXAS", saved, 1);
+        else
+            unsetenv("SILK_PTXAS");
+        unlink(path);
+        unlink(out);
+        if (check.status != 0 || ptx.status != 0 || own.status != 0)
+            return failed(check.status ? "silkc check" : "silkc compile", check.status ? check.status : ptx.status ? ptx.status : own.status);
+        if (ptx_timed_out)
+            printf("%8d  %10.3f  %13s%s  %18.3f\n", sizes[i], check.seconds, ">", limit, own.seconds);
+        else
+            printf("%8d  %10.3f  %14.3f  %18.3f\n", sizes[i], check.seconds, ptx.seconds, own.seconds);
+        ptx_ratio_known &= !ptx_timed_out;
+        double t[3] = {check.seconds, ptx.seconds, own.seconds};
+        for (int k = 0; k < 3; k++) {
+            if (i == 0)
+                first[k] = t[k];
+            last[k] = t[k];
+        }
+    }
+    if (ptx_ratio_known)
+        printf("%8s  %10.2f  %14.2f  %18.2f   (4.00: linear)\n", "100k/25k", last[0] / first[0],
+               last[1] / first[1], last[2] / first[2]);
+    else
+        printf("%8s  %10.2f  %14s  %18.2f   (4.00: linear)\n", "100k/25k", last[0] / first[0], "-",
+               last[2] / first[2]);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -167,5 +268,5 @@ int main(int argc, char **argv)
                s.peak_kib, s.peak_kib * 1024.0 / sizes[i], sizes[i] / c.seconds, c.peak_kib,
                c.seconds / s.seconds);
     }
-    return 0;
+    return bench_kernel(silkc);
 }

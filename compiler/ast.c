@@ -1,5 +1,5 @@
 /*
- * ast.c: making AST nodes and naming their kinds.
+ * ast.c: making AST nodes, naming their kinds, and walking a tree.
  */
 #include "ast.h"
 
@@ -29,3 +29,29 @@ void ast_push(Arena *arena, NodeList *list, Node *node)
 }
 
 const char *ast_kind_name(NodeKind kind) { return kind_names[kind]; }
+
+/* Children go on the stack last first, so they come off in the order a
+ * recursive walk takes them: a, b, c, d, list, list2. */
+static void push_children(Arena *scratch, NodeList *stack, Node *n)
+{
+    for (uint32_t i = n->list2.count; i-- > 0;)
+        ast_push(scratch, stack, n->list2.items[i]);
+    for (uint32_t i = n->list.count; i-- > 0;)
+        ast_push(scratch, stack, n->list.items[i]);
+    Node *kids[] = {n->a, n->b, n->c, n->d};
+    for (int i = 4; i-- > 0;)
+        if (kids[i])
+            ast_push(scratch, stack, kids[i]);
+}
+
+void ast_walk(Node *root, Arena *scratch, void (*visit)(Node *n, void *data), void *data)
+{
+    NodeList stack = {0};
+    if (root)
+        ast_push(scratch, &stack, root);
+    while (stack.count) {
+        Node *n = stack.items[--stack.count];
+        visit(n, data);
+        push_children(scratch, &stack, n);
+    }
+}

@@ -50,6 +50,7 @@ struct Node {
     LiteralSuffix suffix : 4;
     bool overflow : 1;
     uint8_t folded : 2; /* constant evaluation: 0 not yet, 1 constant (in int_value), 2 not constant */
+    uint8_t flexible : 2; /* the checker's is_flexible: 0 not yet, 1 yes, 2 no */
     uint32_t flags;
     uint32_t str_len;
     union {
@@ -73,6 +74,11 @@ Node *ast_new(Arena *arena, NodeKind kind, Span span);
 void ast_push(Arena *arena, NodeList *list, Node *node);
 
 const char *ast_kind_name(NodeKind kind);
+
+/* Calls `visit` on every node of the tree at `root` in preorder (a node,
+ * then the trees of a, b, c, d, list, list2), with a stack in `scratch`,
+ * not the C stack: a chain of binary operators is as deep as it is long. */
+void ast_walk(Node *root, Arena *scratch, void (*visit)(Node *n, void *data), void *data);
 
 /* The stable text form used by golden tests (silkc check --dump-ast):
  * one node a line, indented, with its kind, fields and line:col span. */

@@ -16,6 +16,7 @@
 #include "types.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 
 static const struct {
     uint32_t flag;
@@ -77,18 +78,9 @@ static void dump_details(const Node *n, FILE *out)
     }
 }
 
-static void dump_node(const Node *n, const SourceMap *sources, int depth, FILE *out);
-
-static void dump_list(const NodeList *list, const SourceMap *sources, int depth, FILE *out)
+/* One node's line. */
+static void dump_line(const Node *n, const SourceMap *sources, int depth, FILE *out)
 {
-    for (uint32_t i = 0; i < list->count; i++)
-        dump_node(list->items[i], sources, depth, out);
-}
-
-static void dump_node(const Node *n, const SourceMap *sources, int depth, FILE *out)
-{
-    if (!n)
-        return;
     fprintf(out, "%*s%s", depth * 2, "", ast_kind_name(n->kind));
     if (n->name && n->kind != ND_STRING && n->kind != ND_IMPORT)
         fprintf(out, " %s", n->name);
@@ -107,25 +99,70 @@ static void dump_node(const Node *n, const SourceMap *sources, int depth, FILE *
     uint32_t line, col;
     source_line_col(&sources->files[n->span.file], n->span.start, &line, &col);
     fprintf(out, " %" PRIu32 ":%" PRIu32 "\n", line, col);
+}
 
-    if (n->attrs)
-        dump_list(n->attrs, sources, depth + 1, out);
-    if (n->kind == ND_FUNC) {
-        dump_list(&n->list2, sources, depth + 1, out);
-        dump_list(&n->list, sources, depth + 1, out);
-        dump_node(n->a, sources, depth + 1, out);
-        dump_node(n->c, sources, depth + 1, out);
-        dump_node(n->b, sources, depth + 1, out);
+/* A node still to print, and its depth.  The walk keeps them on a stack
+ * of its own: a chain of binary operators is as deep as it is long. */
+typedef struct DumpItem {
+    const Node *node;
+    int depth;
+} DumpItem;
+
+typedef struct DumpStack {
+    DumpItem *items;
+    size_t count, capacity;
+} DumpStack;
+
+static void push_item(DumpStack *s, const Node *n, int depth)
+{
+    if (!n)
         return;
+    if (s->count == s->capacity) {
+        s->capacity = s->capacity ? 2 * s->capacity : 64;
+        DumpItem *grown = realloc(s->items, s->capacity * sizeof *s->items);
+        if (!grown) {
+            fputs("silkc: out of memory\n", stderr);
+            exit(3);
+        }
+        s->items = grown;
     }
-    const Node *children[] = {n->a, n->b, n->c, n->d};
-    for (int i = 0; i < 4; i++)
-        dump_node(children[i], sources, depth + 1, out);
-    dump_list(&n->list, sources, depth + 1, out);
-    dump_list(&n->list2, sources, depth + 1, out);
+    s->items[s->count++] = (DumpItem){n, depth};
+}
+
+static void push_list(DumpStack *s, const NodeList *list, int depth)
+{
+    for (uint32_t i = list ? list->count : 0; i-- > 0;)
+        push_item(s, list->items[i], depth);
+}
+
+/* The children of `n`, last first, so that they come off the stack in the
+ * order the header comment gives. */
+static void push_children(DumpStack *s, const Node *n, int depth)
+{
+    if (n->kind == ND_FUNC) {
+        push_item(s, n->b, depth);
+        push_item(s, n->c, depth);
+        push_item(s, n->a, depth);
+        push_list(s, &n->list, depth);
+        push_list(s, &n->list2, depth);
+    } else {
+        push_list(s, &n->list2, depth);
+        push_list(s, &n->list, depth);
+        const Node *children[] = {n->a, n->b, n->c, n->d};
+        for (int i = 4; i-- > 0;)
+            push_item(s, children[i], depth);
+    }
+    push_list(s, n->attrs, depth);
 }
 
 void ast_dump(const Node *node, const SourceMap *sources, FILE *out)
 {
-    dump_node(node, sources, 0, out);
+    DumpStack stack = {0};
+    push_item(&stack, node, 0);
+    while (stack.count) {
+        DumpItem item = stack.items[--stack.count];
+        dump_line(item.node, sources, item.depth, out);
+        push_children(&stack, item.node, item.depth + 1);
+    }
+    free(stack.items);
 }

@@ -422,19 +422,47 @@ static int gutter_width(uint32_t line)
     return digits > 5 ? digits : 5;
 }
 
+/* A longer source line is shown as a window of this many bytes around the
+ * caret, with "..." where it is cut: one error on a 10 MB line printed
+ * 20 MB (the line and the spaces under it). */
+enum { SNIPPET_MAX_BYTES = 256 };
+
+/* The part of a line of `len` bytes shown with the caret at byte `caret`:
+ * [*from, *to), both on the start of a UTF-8 character. */
+static void snippet_window(const char *text, uint32_t len, uint32_t caret, uint32_t *from, uint32_t *to)
+{
+    *from = 0;
+    *to = len;
+    if (len <= SNIPPET_MAX_BYTES)
+        return;
+    *from = caret > SNIPPET_MAX_BYTES / 2 ? caret - SNIPPET_MAX_BYTES / 2 : 0;
+    if (*from > len - SNIPPET_MAX_BYTES)
+        *from = len - SNIPPET_MAX_BYTES;
+    *to = *from + SNIPPET_MAX_BYTES;
+    while (*from < caret && is_continuation(text[*from]))
+        (*from)++;
+    while (*to < len && *to > caret && is_continuation(text[*to]))
+        (*to)--;
+}
+
 /* The span's first line under a gutter, and the underline.  A span running
- * onto later lines is underlined to the end of its first. */
+ * onto later lines is underlined to the end of its first; a long line is
+ * cut to a window around the caret. */
 static void print_snippet(const Diag *d, const SourceFile *file, Span at)
 {
-    uint32_t line, col, len;
+    uint32_t line, col, len, from, to;
     source_line_col(file, at.start, &line, &col);
-    const char *text = source_line_text(file, line, &len); /* without "\n" or "\r\n" */
+    const char *text = source_line_text(file, line, &len); /* without its line end */
     uint32_t caret = col - 1 < len ? col - 1 : len;
     uint32_t stop = at.end - at.start < len - caret ? caret + (at.end - at.start) : len;
+    snippet_window(text, len, caret, &from, &to);
+    if (stop > to)
+        stop = to;
+    const char *before = from > 0 ? "..." : "", *after = to < len ? "..." : "";
     int width = gutter_width(line);
-    fprintf(d->out, "%*u | %.*s\n", width, line, (int)len, text);
-    fprintf(d->out, "%*s | ", width, "");
-    print_underline(d, text, caret, stop);
+    fprintf(d->out, "%*u | %s%.*s%s\n", width, line, before, (int)(to - from), text + from, after);
+    fprintf(d->out, "%*s | %*s", width, "", (int)strlen(before), "");
+    print_underline(d, text + from, caret - from, stop - from);
     fputc('\n', d->out);
 }
 

@@ -25,6 +25,7 @@ typedef struct IrCfg {
     int *idom;           /* by block: immediate dominator; the entry its own; -1 unreachable */
     uint32_t **children; /* by block: the blocks it immediately dominates, in rpo */
     uint32_t *n_children;
+    uint32_t *enter, *leave; /* by block: its interval in a preorder walk of the dominator tree */
 } IrCfg;
 
 /* A natural loop: its header and the blocks of its body (header included). */

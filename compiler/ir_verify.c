@@ -24,6 +24,7 @@
 
 #include <assert.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum {
@@ -121,17 +122,38 @@ static void check_block_shape(Verifier *v, uint32_t b)
     }
 }
 
+/* Block positions ordered by id, then by position. */
+typedef struct BlockKey {
+    uint32_t id, index;
+} BlockKey;
+
+static int compare_block_keys(const void *x, const void *y)
+{
+    const BlockKey *a = x, *b = y;
+    if (a->id != b->id)
+        return a->id < b->id ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* Every block whose id an earlier block has, in block order.  Sorted, not
+ * compared pairwise: a kernel can have tens of thousands of blocks. */
 static void check_block_ids(Verifier *v)
 {
     const IrFunc *f = v->f;
-    if (f->n_blocks == 0)
+    if (f->n_blocks == 0) {
         report(v, UINT32_MAX, NO_INST, "the function has no blocks");
+        return;
+    }
+    BlockKey *keys = ARENA_ARRAY(v->scratch, BlockKey, f->n_blocks);
+    bool *repeated = ARENA_ARRAY(v->scratch, bool, f->n_blocks);
+    for (uint32_t b = 0; b < f->n_blocks; b++)
+        keys[b] = (BlockKey){f->blocks[b]->id, b};
+    qsort(keys, f->n_blocks, sizeof *keys, compare_block_keys);
+    for (uint32_t k = 1; k < f->n_blocks; k++)
+        repeated[keys[k].index] = keys[k].id == keys[k - 1].id;
     for (uint32_t b = 1; b < f->n_blocks; b++)
-        for (uint32_t c = 0; c < b; c++)
-            if (f->blocks[c]->id == f->blocks[b]->id) {
-                report(v, b, NO_INST, "two blocks are numbered @b%u", f->blocks[b]->id);
-                break;
-            }
+        if (repeated[b])
+            report(v, b, NO_INST, "two blocks are numbered @b%u", f->blocks[b]->id);
 }
 
 /* ---- registers -------------------------------------------------------------- */

@@ -18,9 +18,12 @@
  * closer pops back to its own opener (dropping openers left unclosed in
  * between, the parser reports those), and a closer with no opener of its
  * kind open pops nothing, so one stray ')' or ']' does not switch semicolon
- * insertion off for the rest of the file.  An inserted semicolon has an
- * empty span at the end of its line: the offset of the '\n', or of the '\r'
- * of a "\r\n", so its column is one past the line's text either way.
+ * insertion off for the rest of the file.  A line ends at "\n", "\r\n" or a
+ * lone "\r" (classic Mac files, as source.c's line table counts them), so
+ * that a file of CR line ends is not one line, all of it a comment after
+ * the first "//".  An inserted semicolon has an empty span at the end of
+ * its line: the offset of the '\n', or of the '\r' of a "\r\n" or a lone
+ * '\r', so its column is one past the line's text either way.
  *
  * Errors are reported and the lexer goes on.  A malformed number or string
  * still becomes a token of its kind (a number's value is then 0), so that
@@ -308,13 +311,24 @@ static bool newline_may_end_statement(const Lexer *lx)
     return lx->depth == 0 || lx->brackets[lx->depth - 1] == TK_LBRACE;
 }
 
-/* A line ends at `newline` (the offset of a '\n'). */
-static void end_line(Lexer *lx, uint32_t newline)
+/* A line ends at `at`, the offset of its '\n', or of the '\r' of a
+ * "\r\n" or a lone '\r'. */
+static void end_line(Lexer *lx, uint32_t at)
 {
     if (!newline_may_end_statement(lx))
         return;
-    uint32_t at = newline > 0 && lx->text[newline - 1] == '\r' ? newline - 1 : newline;
     emit(lx, TK_SEMI, at, at)->implicit = true;
+}
+
+/* The first line end in text[from, to): a '\n' or a '\r', or NULL.  A
+ * byte loop: a memchr for each of the two would rescan a file without
+ * '\n' to its end for every comment. */
+static const char *find_line_end(const char *from, const char *to)
+{
+    for (const char *p = from; p < to; p++)
+        if (*p == '\n' || *p == '\r')
+            return p;
+    return NULL;
 }
 
 /* ---- whitespace and comments --------------------------------------------- */
@@ -330,7 +344,7 @@ static void skip_block_comment(Lexer *lx)
         }
     }
     const char *body_end = close ? close : end;
-    const char *newline = memchr(body, '\n', (size_t)(body_end - body));
+    const char *newline = find_line_end(body, body_end);
     if (!close)
         lex_error(lx, lx->pos, lx->pos + 2, "unterminated block comment");
     if (newline)
@@ -341,8 +355,8 @@ static void skip_block_comment(Lexer *lx)
 static void skip_line_comment(Lexer *lx)
 {
     const char *from = lx->text + lx->pos;
-    const char *newline = memchr(from, '\n', lx->len - lx->pos);
-    lx->pos = newline ? (uint32_t)(newline - lx->text) : lx->len; /* the '\n' ends the line */
+    const char *newline = find_line_end(from, lx->text + lx->len);
+    lx->pos = newline ? (uint32_t)(newline - lx->text) : lx->len; /* the line end ends the line */
 }
 
 /* Skips blanks and comments, inserting semicolons where lines end. */
@@ -350,8 +364,12 @@ static void skip_trivia(Lexer *lx)
 {
     for (;;) {
         switch (lx->text[lx->pos]) {
-        case ' ': case '\t': case '\r': case '\f': case '\v':
+        case ' ': case '\t': case '\f': case '\v':
             lx->pos++;
+            break;
+        case '\r': /* "\r\n" or a lone '\r': one line end */
+            end_line(lx, lx->pos);
+            lx->pos += lx->text[lx->pos + 1] == '\n' ? 2 : 1;
             break;
         case '\n':
             end_line(lx, lx->pos);
@@ -639,13 +657,13 @@ static uint32_t scan_string(const Lexer *lx, uint32_t p, bool *closed, bool *has
             *closed = true;
             return p;
         }
-        if (c == '\n' || (c == '\0' && p >= lx->len)) {
+        if (c == '\n' || c == '\r' || (c == '\0' && p >= lx->len)) {
             *closed = false;
             return p;
         }
         if (c == '\\') {
             *has_escape = true;
-            if (text[p + 1] != '\n' && p + 1 < lx->len)
+            if (text[p + 1] != '\n' && text[p + 1] != '\r' && p + 1 < lx->len)
                 p++;
         }
     }
@@ -764,6 +782,8 @@ TokenArray lex_file(const SourceMap *sources, uint32_t file, Diag *diag, Arena *
     uint32_t end = lx.len;
     if (end > 0 && lx.text[end - 1] == '\n')
         end -= end > 1 && lx.text[end - 2] == '\r' ? 2 : 1;
+    else if (end > 0 && lx.text[end - 1] == '\r')
+        end--;
     if (newline_may_end_statement(&lx))
         emit(&lx, TK_SEMI, end, end)->implicit = true;
     emit(&lx, TK_EOF, end, end);

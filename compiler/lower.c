@@ -42,11 +42,27 @@ void lower_unsupported(Lower *l, Span at, const char *what)
     l->errors++;
 }
 
+/* Whether map entry `i` is symbol s's slot `slot`. */
+static bool entry_is(const Lower *l, uint32_t i, const Symbol *s, uint32_t slot)
+{
+    return i < l->n_vars && l->vars[i].symbol == s && l->vars[i].slot == slot;
+}
+
+/* The latest entry wins.  A slot 0 (every scalar) is found through the
+ * symbol's cached index, which lower_define_slot keeps at its latest
+ * entry; a scan of the map from the top made a kernel of n lets cost n
+ * times n (25,000 lines: 0.4 s, 100,000: 3 s).  The scan stays for the
+ * other slots and for a cache left stale when a scope was dropped. */
 IrValue *lower_var_slot(Lower *l, Symbol *s, uint32_t slot)
 {
+    if (slot == 0 && s->lower_entry && entry_is(l, s->lower_entry - 1, s, 0))
+        return &l->vars[s->lower_entry - 1].value;
     for (uint32_t i = l->n_vars; i-- > 0;)
-        if (l->vars[i].symbol == s && l->vars[i].slot == slot)
+        if (entry_is(l, i, s, slot)) {
+            if (slot == 0)
+                s->lower_entry = i + 1;
             return &l->vars[i].value;
+        }
     return NULL;
 }
 
@@ -56,6 +72,8 @@ void lower_define_slot(Lower *l, Symbol *s, uint32_t slot, IrValue v)
 {
     l->vars = ir_grow(l->m->arena, l->vars, l->n_vars, sizeof *l->vars);
     l->vars[l->n_vars++] = (LowerVar){.symbol = s, .slot = slot, .value = v};
+    if (slot == 0)
+        s->lower_entry = l->n_vars;
 }
 
 void lower_define(Lower *l, Symbol *s, IrValue v) { lower_define_slot(l, s, 0, v); }

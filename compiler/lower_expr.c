@@ -200,11 +200,10 @@ IrOp lower_arith_op(TokenKind op, const Type *t)
     }
 }
 
-/* a && b, a || b: b is evaluated only when it decides. */
-static IrValue logical(Lower *l, Node *e)
+/* a && b, a || b, `a` already lowered: b is evaluated only when it decides. */
+static IrValue logical(Lower *l, Node *e, IrValue a)
 {
     bool is_and = e->op == TK_ANDAND;
-    IrValue a = lower_expr(l, e->a);
     IrBlock *from = l->cur;
     IrBlock *rhs = ir_new_block(l->m, l->f), *join = ir_new_block(l->m, l->f);
     IrInst *cbr = lower_emit(l, IR_CBR, IRT_VOID, 1);
@@ -225,14 +224,28 @@ static IrValue logical(Lower *l, Node *e)
     return ir_reg(phi);
 }
 
-static IrValue binary(Lower *l, Node *e)
+static bool is_logical(const Node *e) { return e->op == TK_ANDAND || e->op == TK_OROR; }
+
+static bool is_folded_integer(const Node *e)
 {
-    if (e->op == TK_ANDAND || e->op == TK_OROR)
-        return logical(l, e);
+    return e->folded == 1 && e->type && type_is_integer(e->type);
+}
+
+/* Whether binary operator `e` is lowered from its operands' values (and
+ * so is a step of a chain): not a folded constant, not a tile value. */
+static bool lowers_operands(const Node *e)
+{
+    if (e->kind != ND_BINARY || is_folded_integer(e))
+        return false;
+    return is_logical(e) || !(lower_is_tile_like(e->a->type) || lower_is_tile_like(e->b->type) ||
+                              lower_type(e->type) == IRT_VOID);
+}
+
+/* Arithmetic or a comparison, `a` already lowered. */
+static IrValue arithmetic(Lower *l, Node *e, IrValue a)
+{
     const Type *t = e->a->type;
-    if (lower_is_tile_like(t) || lower_is_tile_like(e->b->type) || lower_type(e->type) == IRT_VOID)
-        return unsupported(l, e, "a tile value outside a tile statement");
-    IrValue a = lower_expr(l, e->a), b = lower_expr(l, e->b);
+    IrValue b = lower_expr(l, e->b);
     IrOp op = lower_arith_op(e->op, t);
     if (e->op == TK_SHL || e->op == TK_SHR) /* the count may be any integer type */
         b = lower_convert(l, b, e->b->type, t);
@@ -241,6 +254,28 @@ static IrValue binary(Lower *l, Node *e)
     if (lower_is_comparison(e->op))
         return lower_cmp(l, lower_cmp_op(e->op, t), a, b);
     return unsupported(l, e, "this binary operator");
+}
+
+/* A chain of binary operators leans left and is as deep as the source is
+ * long: its left spine is gathered in a list and lowered bottom up, not
+ * by recursion (which overflowed the stack at 32,000 terms).  Only the
+ * right sides recurse, as deep as the parser's nesting limit allows. */
+static IrValue binary(Lower *l, Node *top)
+{
+    if (!lowers_operands(top))
+        return unsupported(l, top, "a tile value outside a tile statement");
+    Node **spine = NULL;
+    uint32_t n = 0;
+    Node *e = top;
+    for (; lowers_operands(e); e = e->a) {
+        if ((n & (n - 1)) == 0) /* 0, 1, 2, 4...: full, double it */
+            spine = arena_grow(l->m->arena, spine, n, n ? 2 * (size_t)n : 1, sizeof *spine);
+        spine[n++] = e;
+    }
+    IrValue v = lower_expr(l, e);
+    while (n-- > 0)
+        v = is_logical(spine[n]) ? logical(l, spine[n], v) : arithmetic(l, spine[n], v);
+    return v;
 }
 
 /* ---- memory ------------------------------------------------------------------------------ */

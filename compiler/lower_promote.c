@@ -53,8 +53,9 @@ static void each_child(Promote *p, Node *n, void (*f)(Promote *, Node *))
         f(p, n->list2.items[i]);
 }
 
-static void collect(Promote *p, Node *n)
+static void collect(Node *n, void *promote)
 {
+    Promote *p = promote;
     if (n->kind == ND_LET && n->symbol && fits(p->l, n->symbol)) {
         Arena *a = p->l->m->arena;
         p->candidates = ir_grow(a, p->candidates, p->n, sizeof *p->candidates);
@@ -62,7 +63,6 @@ static void collect(Promote *p, Node *n)
         p->candidates[p->n] = n->symbol;
         p->kept[p->n++] = true;
     }
-    each_child(p, n, collect);
 }
 
 static bool is_reduction(const Node *e)
@@ -75,9 +75,17 @@ static void walk(Promote *p, Node *n, bool elementwise);
 
 static void walk_opaque(Promote *p, Node *n) { walk(p, n, false); }
 
-/* `elementwise`: n's value is used only at the element being computed. */
+/* `elementwise`: n's value is used only at the element being computed.
+ * A chain of binary operators is walked down its left spine in a loop:
+ * it is as deep as the source is long. */
 static void walk(Promote *p, Node *n, bool elementwise)
 {
+    while (n->kind == ND_BINARY) {
+        bool inner = elementwise && lower_is_tile_like(n->type) && n->op != TK_AT;
+        walk(p, n->b, inner);
+        n = n->a;
+        elementwise = inner;
+    }
     bool tile = lower_is_tile_like(n->type);
     switch (n->kind) {
     case ND_NAME:
@@ -92,10 +100,6 @@ static void walk(Promote *p, Node *n, bool elementwise)
     case ND_ASSIGN:
         walk(p, n->a, n->a->kind == ND_NAME);
         walk(p, n->b, lower_is_tile_like(n->a->type));
-        return;
-    case ND_BINARY:
-        walk(p, n->a, elementwise && tile && n->op != TK_AT);
-        walk(p, n->b, elementwise && tile && n->op != TK_AT);
         return;
     case ND_UNARY:
         walk(p, n->a, elementwise && tile);
@@ -117,7 +121,7 @@ void lower_promote_tiles(Lower *l, Node *body)
     Promote p = {.l = l};
     l->promoted = NULL;
     l->n_promoted = 0;
-    collect(&p, body);
+    ast_walk(body, l->m->arena, collect, &p);
     if (p.n == 0)
         return;
     walk(&p, body, false);

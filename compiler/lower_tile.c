@@ -66,6 +66,8 @@ typedef struct Tile {
     Lower *l;
     TilePrep *items;
     uint32_t count;
+    uint32_t *index;     /* open addressing by node: 1 + an item's position, 0 empty */
+    uint32_t index_size; /* a power of two, at least twice count; 0 before the first add */
     bool reads_shared;
     bool has_registers; /* a @registers operand used element by element: unroll */
     bool needs_index;   /* a view or a product: the multi-index, not only the flat one */
@@ -205,18 +207,45 @@ IrValue lower_count_close(Lower *l, LowerCount *c, IrValue step, IrValue next)
 
 /* ---- operands ------------------------------------------------------------------------------ */
 
+/* The prepared operands are found by node through a hash of its address
+ * (only looked up, never iterated, so the order of the output does not
+ * depend on it): a scan made a statement of n operands cost n times n. */
+static uint32_t node_slot(const Tile *t, const Node *e)
+{
+    uint64_t h = (uint64_t)(uintptr_t)e * UINT64_C(0x9E3779B97F4A7C15);
+    return (uint32_t)(h >> 32) & (t->index_size - 1);
+}
+
 static TilePrep *find(Tile *t, const Node *e)
 {
-    for (uint32_t i = 0; i < t->count; i++)
-        if (t->items[i].node == e)
-            return &t->items[i];
+    if (!t->index_size)
+        return NULL;
+    for (uint32_t i = node_slot(t, e); t->index[i]; i = (i + 1) & (t->index_size - 1))
+        if (t->items[t->index[i] - 1].node == e)
+            return &t->items[t->index[i] - 1];
     return NULL;
+}
+
+static void index_item(Tile *t, uint32_t item)
+{
+    uint32_t i = node_slot(t, t->items[item].node);
+    while (t->index[i])
+        i = (i + 1) & (t->index_size - 1);
+    t->index[i] = item + 1;
 }
 
 static void add(Tile *t, Node *e, IrValue scalar, TileOperand *op)
 {
     t->items = ir_grow(t->l->m->arena, t->items, t->count, sizeof *t->items);
     t->items[t->count++] = (TilePrep){.node = e, .scalar = scalar, .operand = op};
+    if (2 * (uint64_t)t->count > t->index_size) { /* rebuild at twice the size */
+        t->index_size = t->index_size ? 2 * t->index_size : 16;
+        t->index = ARENA_ARRAY(t->l->m->arena, uint32_t, t->index_size);
+        for (uint32_t k = 0; k < t->count; k++)
+            index_item(t, k);
+    } else {
+        index_item(t, t->count - 1);
+    }
 }
 
 /* The operand a name or view stands for; NULL (reported) otherwise. */
@@ -310,7 +339,28 @@ static TileOperand *materialize(Lower *l, Node *e)
 
 /* Scalars evaluated, operands made; `matrix`: read at other threads'
  * elements (an operand of a product), so it must be in memory. */
-static void prepare(Tile *t, Node *e, bool matrix)
+static void prepare(Tile *t, Node *e, bool matrix);
+
+/* A binary operator on tiles that prepare and element take apart (the
+ * step of a chain): `a + b + ...` leans left and is as deep as it is
+ * long, so both walk its left spine in a loop, keeping the spine in a
+ * list, and recurse only on right sides. */
+static bool is_tile_step(const Node *e, bool matrix)
+{
+    return e->kind == ND_BINARY && !matrix && lower_is_tile_like(e->type);
+}
+
+/* Appends `e` to an arena list that doubles. */
+static Node **push_node(Tile *t, Node **list, uint32_t *n, Node *e)
+{
+    if ((*n & (*n - 1)) == 0) /* 0, 1, 2, 4...: full, double it */
+        list = arena_grow(t->l->m->arena, list, *n, *n ? 2 * (size_t)*n : 1, sizeof *list);
+    list[(*n)++] = e;
+    return list;
+}
+
+/* One operand of a statement that is not a step of a chain. */
+static void prepare_operand(Tile *t, Node *e, bool matrix)
 {
     Lower *l = t->l;
     if (!lower_is_tile_like(e->type)) {
@@ -326,11 +376,6 @@ static void prepare(Tile *t, Node *e, bool matrix)
             t->has_registers = true;
     } else if (matrix) {
         op = materialize(l, e);
-    } else if (e->kind == ND_BINARY) {
-        t->needs_index |= e->op == TK_AT;
-        prepare(t, e->a, e->op == TK_AT);
-        prepare(t, e->b, e->op == TK_AT);
-        return;
     } else if (e->kind == ND_UNARY) {
         prepare(t, e->a, false);
         return;
@@ -348,6 +393,20 @@ static void prepare(Tile *t, Node *e, bool matrix)
     if (op && op->view)
         t->needs_index = true;
     add(t, e, op ? (IrValue){0} : lower_zero(e->type->elem), op);
+}
+
+static void prepare(Tile *t, Node *e, bool matrix)
+{
+    Node **spine = NULL;
+    uint32_t n = 0;
+    for (; is_tile_step(e, matrix); e = e->a) {
+        t->needs_index |= e->op == TK_AT;
+        spine = push_node(t, spine, &n, e);
+        matrix = e->op == TK_AT;
+    }
+    prepare_operand(t, e, matrix);
+    while (n-- > 0)
+        prepare(t, spine[n]->b, spine[n]->op == TK_AT);
 }
 
 /* ---- elements ------------------------------------------------------------------------------- */
@@ -405,12 +464,10 @@ static IrValue qgemm(Tile *t, Node *e, const LowerTileIndex *ix)
     return lower_op2(l, IR_MUL, lower_type(f), real, s);
 }
 
-static IrValue binary(Tile *t, Node *e, const LowerTileIndex *ix)
+/* One element of `e`, an element-wise operator, `a` its left side's. */
+static IrValue elementwise(Tile *t, Node *e, IrValue a, const LowerTileIndex *ix)
 {
     Lower *l = t->l;
-    if (e->op == TK_AT) /* @tensorcore too: the scalar product (mma is future work) */
-        return product(t, e->a, e->b, lower_type(e->type->elem), false, ix);
-    IrValue a = element(t, e->a, ix);
     IrValue b = element(t, e->b, ix);
     const Type *et = e->type->elem;
     IrOp op = lower_arith_op(e->op, et);
@@ -419,6 +476,22 @@ static IrValue binary(Tile *t, Node *e, const LowerTileIndex *ix)
         return lower_zero(et);
     }
     return lower_op2(l, op, lower_type(et), a, b);
+}
+
+/* A chain's spine in a loop: down to an operand prepared or not
+ * element-wise, then each step's right side, bottom up. */
+static IrValue binary(Tile *t, Node *e, const LowerTileIndex *ix)
+{
+    if (e->op == TK_AT) /* @tensorcore too: the scalar product (mma is future work) */
+        return product(t, e->a, e->b, lower_type(e->type->elem), false, ix);
+    Node **spine = NULL;
+    uint32_t n = 0;
+    for (; e->kind == ND_BINARY && e->op != TK_AT && !find(t, e); e = e->a)
+        spine = push_node(t, spine, &n, e);
+    IrValue v = element(t, e, ix);
+    while (n-- > 0)
+        v = elementwise(t, spine[n], v, ix);
+    return v;
 }
 
 static IrValue element(Tile *t, Node *e, const LowerTileIndex *ix)

@@ -113,20 +113,17 @@ static void add_launch(Sites *s, Node *launch)
 }
 
 /* Every launch block under `n`, in source order. */
+static void visit_launch(Node *n, void *sites)
+{
+    if (n->kind == ND_LAUNCH)
+        add_launch(sites, n);
+}
+
+/* In source order; ast_walk keeps its stack off the C stack, which a long
+ * chain of operators would overflow. */
 static void find_launches(Sites *s, Node *n)
 {
-    if (!n)
-        return;
-    if (n->kind == ND_LAUNCH)
-        add_launch(s, n);
-    find_launches(s, n->a);
-    find_launches(s, n->b);
-    find_launches(s, n->c);
-    find_launches(s, n->d);
-    for (uint32_t i = 0; i < n->list.count; i++)
-        find_launches(s, n->list.items[i]);
-    for (uint32_t i = 0; i < n->list2.count; i++)
-        find_launches(s, n->list2.items[i]);
+    ast_walk(n, s->arena, visit_launch, s);
 }
 
 /* The root package's declaration of the GPU function lowered as `f`. */

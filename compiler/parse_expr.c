@@ -131,16 +131,27 @@ static Node *parse_postfix_one(Parser *p, Node *base)
     return n;
 }
 
+/* Each call, index or field nests the node before it one level deeper in
+ * the tree (`a.b.c` is field(field(a))), so each counts as a level of
+ * nesting until the operand ends: the walkers of the tree recurse on them. */
 static Node *parse_postfix(Parser *p, Node *base)
 {
     if (base && base->kind == ND_NAME && at(p, TK_LT) && looks_like_type_arguments(p))
         base = parse_generic_call(p, base);
+    int levels = 0;
     while (base && !p->recovering) {
         TokenKind k = peek(p)->kind;
         if (k != TK_LPAREN && k != TK_LBRACKET && k != TK_DOT && k != TK_COLONCOLON)
             break;
+        if (!enter(p, peek(p)->span)) {
+            base = NULL;
+            break;
+        }
+        levels++;
         base = parse_postfix_one(p, base);
     }
+    while (levels-- > 0)
+        leave(p);
     return base;
 }
 

@@ -185,7 +185,8 @@ typedef struct Rewriter {
     IrModule *m;
     IrFunc *f;
     IrInst *const *def;
-    const bool *defined; /* by register: available at this point of the block */
+    uint32_t *def_block; /* by register: the block that defines it, kept as bases are hoisted */
+    bool *defined;       /* by register: available at this point of the block */
     uint32_t n_regs;     /* registers before the pass: only these are atoms */
     IrBlock pending;     /* new instructions for before the current one */
 } Rewriter;
@@ -254,6 +255,15 @@ static void hoist_base(IrModule *m, Base *base)
     base->hoist = NULL;
 }
 
+static void hoist(Rewriter *w, Base *base)
+{
+    IrInst *moved = base->hoist;
+    int to = cfg_block_index(w->f, base->to);
+    hoist_base(w->m, base);
+    if (moved->result < w->n_regs && to >= 0)
+        w->def_block[moved->result] = (uint32_t)to;
+}
+
 /* The address of `in` rewritten from an earlier base, when one is close. */
 static bool rewrite_address(Rewriter *w, IrInst *in, Base *bases, int *n_bases)
 {
@@ -273,7 +283,7 @@ static bool rewrite_address(Rewriter *w, IrInst *in, Base *bases, int *n_bases)
                 (a != NO_ATOM) != want_atom || (a != NO_ATOM && !w->defined[a]))
                 continue;
             if (bases[i].hoist)
-                hoist_base(w->m, &bases[i]);
+                hoist(w, &bases[i]);
             in->operands[0] = materialize(w, bases[i].value, a, coef, k);
             remember(bases, n_bases, &l, in->operands[0]);
             return true;
@@ -282,7 +292,7 @@ static bool rewrite_address(Rewriter *w, IrInst *in, Base *bases, int *n_bases)
     return false;
 }
 
-static bool rewrite_block(Rewriter *w, IrBlock *b, bool *defined, const Base *seeds, int n_seeds)
+static bool rewrite_block(Rewriter *w, IrBlock *b, const Base *seeds, int n_seeds)
 {
     Base bases[MAX_BASES];
     int n_bases = n_seeds;
@@ -302,7 +312,7 @@ static bool rewrite_block(Rewriter *w, IrBlock *b, bool *defined, const Base *se
         out = ir_grow(w->m->arena, out, n_out, sizeof *out);
         out[n_out++] = in;
         if (ir_op_defines(in->op) && in->result < w->n_regs)
-            defined[in->result] = true;
+            w->defined[in->result] = true;
     }
     if (changed) {
         b->insts = out;
@@ -311,15 +321,10 @@ static bool rewrite_block(Rewriter *w, IrBlock *b, bool *defined, const Base *se
     return changed;
 }
 
-/* Which registers are available at the top of each block: parameters and
- * what the dominators define, found by walking the dominator tree. */
-/* Whether block b defines register `reg`. */
-static bool defines(const IrBlock *b, uint32_t reg)
+/* Whether block `b` (index `index`) defines register `reg`. */
+static bool defines(const Rewriter *w, uint32_t index, uint32_t reg)
 {
-    for (uint32_t i = 0; i < b->n_insts; i++)
-        if (ir_op_defines(b->insts[i]->op) && b->insts[i]->result == reg)
-            return true;
-    return false;
+    return reg < w->n_regs && w->def[reg] && w->def_block[reg] == index;
 }
 
 /* Bases for block `b` from its sibling arm, when b and the sibling are the
@@ -335,6 +340,7 @@ static int sibling_bases(const Rewriter *w, const IrCfg *cfg, uint32_t b, Base *
         return 0;
     IrBlock *sib = term->target[0] == w->f->blocks[b] ? term->target[1] : term->target[0];
     int si = cfg_block_index(w->f, sib);
+    uint32_t sib_index = (uint32_t)si;
     if (si < 0 || cfg->n_preds[si] != 1)
         return 0;
     int n = 0;
@@ -344,9 +350,9 @@ static int sibling_bases(const Rewriter *w, const IrCfg *cfg, uint32_t b, Base *
         if (!is_memory(in) || addr.kind != IRV_REG || addr.reg >= w->n_regs || !w->def[addr.reg])
             continue;
         IrInst *d = w->def[addr.reg];
-        bool from_above = defines(sib, addr.reg) && pass_pure(d) && !pass_may_trap(d);
+        bool from_above = defines(w, sib_index, addr.reg) && pass_pure(d) && !pass_may_trap(d);
         for (uint32_t k = 0; from_above && k < d->n_operands; k++)
-            from_above = d->operands[k].kind != IRV_REG || !defines(sib, d->operands[k].reg);
+            from_above = d->operands[k].kind != IRV_REG || !defines(w, sib_index, d->operands[k].reg);
         LinForm f = form_of(addr, w->def, 0);
         if (from_above && f.ok && f.n >= 2)
             out[n++] = (Base){f, addr, d, sib, a};
@@ -354,29 +360,65 @@ static int sibling_bases(const Rewriter *w, const IrCfg *cfg, uint32_t b, Base *
     return n;
 }
 
-static void walk(Rewriter *w, const IrCfg *cfg, uint32_t b, bool *defined, Arena *scratch,
-                 bool *changed)
+/* Which registers are available at the top of each block: parameters and
+ * what the dominators define.  One table for the whole walk of the
+ * dominator tree (an explicit stack: a kernel of 10,000 ifs in a row has
+ * a tree as deep): a block sets its definitions on the way in and clears
+ * them on the way out.  (A copy of the table per block was quadratic in
+ * time and memory, and the recursion overflowed the stack.) */
+static void forget_definitions(Rewriter *w, const IrBlock *b)
 {
-    bool *mine = ARENA_ARRAY(scratch, bool, w->n_regs ? w->n_regs : 1);
-    memcpy(mine, defined, w->n_regs * sizeof *mine);
-    w->defined = mine;
-    Base seeds[MAX_BASES / 2];
-    int n_seeds = sibling_bases(w, cfg, b, seeds);
-    *changed |= rewrite_block(w, w->f->blocks[b], mine, seeds, n_seeds);
-    for (uint32_t c = 0; c < cfg->n_children[b]; c++)
-        walk(w, cfg, cfg->children[b][c], mine, scratch, changed);
+    for (uint32_t i = 0; i < b->n_insts; i++)
+        if (ir_op_defines(b->insts[i]->op) && b->insts[i]->result < w->n_regs)
+            w->defined[b->insts[i]->result] = false;
+}
+
+static bool walk_dominator_tree(Rewriter *w, const IrCfg *cfg, Arena *scratch)
+{
+    typedef struct Step {
+        uint32_t block;
+        bool leaving;
+    } Step;
+    Step *stack = ARENA_ARRAY(scratch, Step, 2 * (size_t)cfg->n + 1);
+    uint32_t depth = 0;
+    bool changed = false;
+    stack[depth++] = (Step){cfg->rpo[0], false};
+    while (depth) {
+        Step step = stack[--depth];
+        if (step.leaving) {
+            forget_definitions(w, w->f->blocks[step.block]);
+            continue;
+        }
+        stack[depth++] = (Step){step.block, true};
+        Base seeds[MAX_BASES / 2];
+        int n_seeds = sibling_bases(w, cfg, step.block, seeds);
+        changed |= rewrite_block(w, w->f->blocks[step.block], seeds, n_seeds);
+        for (uint32_t c = cfg->n_children[step.block]; c-- > 0;)
+            stack[depth++] = (Step){cfg->children[step.block][c], false};
+    }
+    return changed;
+}
+
+static uint32_t *definition_blocks(const IrFunc *f, uint32_t n_regs, Arena *scratch)
+{
+    uint32_t *block_of = ARENA_ARRAY(scratch, uint32_t, n_regs ? n_regs : 1);
+    for (uint32_t b = 0; b < f->n_blocks; b++)
+        for (uint32_t i = 0; i < f->blocks[b]->n_insts; i++) {
+            const IrInst *in = f->blocks[b]->insts[i];
+            if (ir_op_defines(in->op) && in->result < n_regs)
+                block_of[in->result] = b;
+        }
+    return block_of;
 }
 
 bool pass_address(IrModule *m, IrFunc *f, Arena *scratch)
 {
     IrCfg *cfg = cfg_build(f, scratch);
     uint32_t n_regs = f->n_regs; /* registers made here are never atoms */
-    Rewriter w = {.m = m, .f = f, .def = pass_definitions(f, scratch), .n_regs = n_regs};
-    bool *defined = ARENA_ARRAY(scratch, bool, n_regs ? n_regs : 1);
+    Rewriter w = {.m = m, .f = f, .def = pass_definitions(f, scratch), .n_regs = n_regs,
+                  .def_block = definition_blocks(f, n_regs, scratch),
+                  .defined = ARENA_ARRAY(scratch, bool, n_regs ? n_regs : 1)};
     for (uint32_t p = 0; p < f->n_params; p++)
-        defined[f->params[p].reg] = true;
-    bool changed = false;
-    if (cfg->n_reachable)
-        walk(&w, cfg, cfg->rpo[0], defined, scratch, &changed);
-    return changed;
+        w.defined[f->params[p].reg] = true;
+    return cfg->n_reachable && walk_dominator_tree(&w, cfg, scratch);
 }

@@ -133,37 +133,51 @@ static void split(Divider *d, uint32_t bi, uint32_t at)
     pass_retarget_phis(join, b);
 }
 
-/* Whether block `b` is the slow path of a split already made: the else
- * target of a `cmp eq (lshr _, 32), 0` test (so a second run of the
- * pipeline finds nothing to do). */
-static bool slow_path(const Divider *d, const IrBlock *b)
+/* Whether block `p` ends in the test of a split already made, a
+ * `cmp eq (lshr _, 32), 0`, whose else target is the slow path (so a
+ * second run of the pipeline finds nothing to do there). */
+static bool tests_width(const Divider *d, const IrBlock *p)
 {
-    for (uint32_t i = 0; i < d->f->n_blocks; i++) {
+    const IrInst *t = p->n_insts ? p->insts[p->n_insts - 1] : NULL;
+    if (!t || t->op != IR_CBR || t->operands[0].kind != IRV_REG)
+        return false;
+    const IrInst *cmp = t->operands[0].reg < d->n_regs ? d->def[t->operands[0].reg] : NULL;
+    const IrInst *shift = cmp && cmp->op == IR_CMP && cmp->cmp == IRC_EQ &&
+                                  cmp->operands[0].kind == IRV_REG && cmp->operands[0].reg < d->n_regs
+                              ? d->def[cmp->operands[0].reg]
+                              : NULL;
+    return shift && shift->op == IR_LSHR && shift->operands[1].kind == IRV_INT &&
+           shift->operands[1].bits == 32;
+}
+
+/* By block id: whether the block is the slow path of a split already
+ * made.  Found once, not by a scan of every block for each block (which
+ * made the pass quadratic).  The blocks this run adds have ids past the
+ * table; their divisions are new registers, which are never split. */
+static bool *find_slow_paths(const Divider *d, Arena *scratch)
+{
+    uint32_t n = d->f->n_blocks;
+    bool *slow = ARENA_ARRAY(scratch, bool, n ? n : 1);
+    for (uint32_t i = 0; i < n; i++) {
         const IrBlock *p = d->f->blocks[i];
-        const IrInst *t = p->n_insts ? p->insts[p->n_insts - 1] : NULL;
-        if (!t || t->op != IR_CBR || t->target[1] != b || t->operands[0].kind != IRV_REG)
-            continue;
-        const IrInst *cmp = t->operands[0].reg < d->n_regs ? d->def[t->operands[0].reg] : NULL;
-        const IrInst *shift = cmp && cmp->op == IR_CMP && cmp->cmp == IRC_EQ &&
-                                      cmp->operands[0].kind == IRV_REG && cmp->operands[0].reg < d->n_regs
-                                  ? d->def[cmp->operands[0].reg]
-                                  : NULL;
-        if (shift && shift->op == IR_LSHR && shift->operands[1].kind == IRV_INT &&
-            shift->operands[1].bits == 32)
-            return true;
+        const IrBlock *target = tests_width(d, p) ? p->insts[p->n_insts - 1]->target[1] : NULL;
+        if (target && target->id < n && d->f->blocks[target->id] == target)
+            slow[target->id] = true;
     }
-    return false;
+    return slow;
 }
 
 bool pass_divide(IrModule *m, IrFunc *f, Arena *scratch)
 {
     Divider d = {m, f, pass_definitions(f, scratch), f->n_regs, pass_subst_new(f, scratch)};
     bool changed = false;
+    uint32_t n_old = f->n_blocks;
+    const bool *slow = find_slow_paths(&d, scratch);
     /* The new blocks come right after the one split, so the scan meets the
      * join (the rest of the block) next and divides there too. */
     for (uint32_t bi = 0; bi < f->n_blocks; bi++) {
         IrBlock *b = f->blocks[bi];
-        if (slow_path(&d, b))
+        if (b->id < n_old && slow[b->id])
             continue;
         for (uint32_t i = 0; i < b->n_insts; i++)
             if (is_wide_division(b->insts[i]) && b->insts[i]->result < d.n_regs) {

@@ -36,6 +36,11 @@ bool pass_same_value(IrValue a, IrValue b);
  * (either order for a commutative opcode): what CSE and hoisting merge. */
 bool pass_equal_insts(const IrInst *a, const IrInst *b);
 
+/* A hash of what pass_equal_insts compares: equal instructions hash
+ * alike (a commutative opcode's operands in either order too), so CSE
+ * finds an instruction's twin by its key, not by a scan. */
+uint32_t pass_hash_inst(const IrInst *in);
+
 /* ---- replacing values ---- */
 
 /* Replacements by register: a use of r becomes to[r] when set[r]. */

@@ -82,6 +82,47 @@ bool pass_equal_insts(const IrInst *a, const IrInst *b)
            same_operands(a, b);
 }
 
+/* FNV-1a over the words of a key: cheap, and spreads small register
+ * numbers and constants well enough for a table indexed by its low bits. */
+static uint32_t mix(uint32_t h, uint64_t word)
+{
+    for (int i = 0; i < 8; i++, word >>= 8)
+        h = (h ^ (uint32_t)(word & 0xff)) * 16777619u;
+    return h;
+}
+
+static uint32_t hash_value(IrValue v)
+{
+    uint32_t h = mix(2166136261u, v.kind);
+    return v.kind == IRV_REG ? mix(h, v.reg) : mix(mix(h, v.type), v.bits);
+}
+
+static uint32_t hash_attributes(const IrInst *in)
+{
+    switch (in->op) {
+    case IR_CMP: return in->cmp;
+    case IR_SREG: return in->sreg;
+    case IR_ADDR: {
+        uint32_t h = mix(2166136261u, in->space);
+        for (const char *c = in->symbol ? in->symbol : ""; *c; c++)
+            h = mix(h, (unsigned char)*c);
+        return h;
+    }
+    default: return 0;
+    }
+}
+
+uint32_t pass_hash_inst(const IrInst *in)
+{
+    uint32_t h = mix(mix(mix(2166136261u, in->op), in->type), in->n_operands);
+    h = mix(h, hash_attributes(in));
+    if (commutative(in->op) && in->n_operands == 2) /* a sum does not see the order */
+        return mix(h, (uint64_t)hash_value(in->operands[0]) + hash_value(in->operands[1]));
+    for (uint32_t k = 0; k < in->n_operands; k++)
+        h = mix(h, hash_value(in->operands[k]));
+    return h;
+}
+
 /* ---- replacements ------------------------------------------------------- */
 
 IrSubst pass_subst_new(const IrFunc *f, Arena *scratch)

@@ -317,6 +317,26 @@ static int expansion_units(const IrInst *in)
     }
 }
 
+/* step_back, keeping `*units` equal to set_units(live): counting the whole
+ * set after every instruction made a block of n instructions cost n times
+ * the registers (100,000 statements: 2 s of a 4 s compile). */
+static void step_back_counting(const Liveness *lv, Word *live, const IrInst *in, int *units)
+{
+    if (ir_op_defines(in->op) && bit_get(live, in->result)) {
+        bit_clear(live, in->result);
+        *units -= lv->units[in->result];
+    }
+    if (in->op == IR_PHI)
+        return;
+    for (uint32_t k = 0; k < in->n_operands; k++) {
+        const IrValue *v = &in->operands[k];
+        if (v->kind != IRV_REG || v->reg >= lv->f->n_regs || bit_get(live, lv->root[v->reg]))
+            continue;
+        bit_set(live, lv->root[v->reg]);
+        *units += lv->units[lv->root[v->reg]];
+    }
+}
+
 static int block_peak(const Liveness *lv, uint32_t b, Word *live)
 {
     const IrBlock *block = lv->f->blocks[b];
@@ -328,8 +348,7 @@ static int block_peak(const Liveness *lv, uint32_t b, Word *live)
                     !bit_get(live, in->result); /* (a rematerialized one is never set) */
         if (dead && live_units + lv->units[in->result] > peak)
             peak = live_units + lv->units[in->result]; /* a dead result, for a moment */
-        step_back(lv, live, in);
-        live_units = set_units(lv, live);
+        step_back_counting(lv, live, in, &live_units);
         /* the operands are live while the expansion's temporaries are */
         if (live_units + expansion_units(in) > peak)
             peak = live_units + expansion_units(in);

@@ -59,6 +59,9 @@ struct Symbol {
     bool read;         /* for -Wunused-variable */
     ConstValue value;  /* an immutable local with a constant initializer */
     FuncInfo *func;    /* SYM_FUNC */
+    /* Lowering's cache: 1 + the index of this symbol's latest slot-0 entry
+     * in the variable map (lower.c), 0 for none; checked before use. */
+    uint32_t lower_entry;
 };
 
 typedef struct ScopeEntry ScopeEntry;
@@ -125,8 +128,8 @@ static inline bool type_accepts(const Type *want, const Type *got)
 Symbol *lookup(Checker *k, const char *name);
 Type *check_call(Checker *k, Node *call, Type *expected); /* sema_call.c */
 /* Whether `e` is made of unsuffixed literals only, and so takes whatever
- * type its context asks for. */
-bool is_flexible(const Node *e);
+ * type its context asks for.  The answer is kept in the node. */
+bool is_flexible(Node *e);
 
 /* sema_launch.c: a gpu (grid=..., workspace=...) { call(); } block. */
 Type *check_launch(Checker *k, Node *launch);

@@ -38,15 +38,45 @@ void check_assignable(Checker *k, Node *e, Type *got, Type *want, const char *wh
 
 /* ---- literals -------------------------------------------------------------------- */
 
-/* An unsuffixed literal (or a sum of them) takes the type asked for. */
-bool is_flexible(const Node *e)
+/* An unsuffixed literal (or a sum of them) takes the type asked for.
+ *
+ * A chain of binary operators, `1.0 + 1.0 + ...`, leans left: it is as
+ * deep as it is long, so its left spine is walked in a loop, not by
+ * recursion (32,000 terms overflowed the stack), and every spine node
+ * keeps its answer, since the checker asks again at each level (asking
+ * afresh made checking quadratic).  A spine node is flexible when nothing
+ * at or below it is not: the first walk finds the deepest node that fails,
+ * the second marks the nodes above it (and it) no, the ones below yes. */
+static bool is_flexible_leaf(Node *e)
 {
     switch (e->kind) {
     case ND_INT: case ND_FLOAT: return e->suffix == SUFFIX_NONE;
     case ND_UNARY: return is_flexible(e->a);
-    case ND_BINARY: return is_flexible(e->a) && is_flexible(e->b);
     default: return false;
     }
+}
+
+bool is_flexible(Node *e)
+{
+    if (e->flexible)
+        return e->flexible == 1;
+    if (e->kind != ND_BINARY) {
+        e->flexible = is_flexible_leaf(e) ? 1 : 2;
+        return e->flexible == 1;
+    }
+    Node *deepest_no = NULL, *n = e;
+    for (; n->kind == ND_BINARY && !n->flexible; n = n->a)
+        if (!is_flexible(n->b))
+            deepest_no = n;
+    if (!is_flexible(n)) /* the bottom, or a node already answered */
+        deepest_no = n;
+    bool below_no = deepest_no != NULL;
+    for (Node *m = e; m != n; m = m->a) {
+        m->flexible = below_no ? 2 : 1;
+        if (m == deepest_no)
+            below_no = false;
+    }
+    return e->flexible == 1;
 }
 
 static Type *suffix_type(LiteralSuffix s)
@@ -168,19 +198,6 @@ static bool is_tile_like(const Type *t)
  * for a tile, its element type (a scalar combines with every element). */
 static Type *partner(Type *t) { return is_tile_like(t) ? t->elem : t; }
 
-/* Both sides of an operator: a flexible side takes the other's type. */
-static void check_operands(Checker *k, Node *e, Type *expected, Type **l, Type **r)
-{
-    bool shift = e->op == TK_SHL || e->op == TK_SHR;
-    if (is_flexible(e->a) && !is_flexible(e->b)) {
-        *r = check_expr(k, e->b, expected);
-        *l = check_expr(k, e->a, shift ? NULL : partner(*r));
-    } else {
-        *l = check_expr(k, e->a, expected && is_tile_like(expected) ? expected->elem : expected);
-        *r = check_expr(k, e->b, shift ? NULL : partner(*l));
-    }
-}
-
 static bool same_shape(const Type *a, const Type *b)
 {
     if (a->rank != b->rank)
@@ -248,13 +265,11 @@ static void check_division(Checker *k, Node *e, Type *t)
         diag_error(k->diag, e->b->span, "division by zero");
 }
 
-static Type *check_binary(Checker *k, Node *e, Type *expected)
+/* The type of binary operator `e` whose operands have types l and r. */
+static Type *binary_result(Checker *k, Node *e, Type *l, Type *r)
 {
     char a[96], b[96];
     bool logical = e->op == TK_ANDAND || e->op == TK_OROR;
-    Type *want = logical ? type_scalar(TY_BOOL) : is_comparison(e->op) ? NULL : expected;
-    Type *l, *r;
-    check_operands(k, e, want, &l, &r);
     if (l->kind == TY_ERROR || r->kind == TY_ERROR)
         return error_type();
     if (is_tile_like(l) || is_tile_like(r))
@@ -292,6 +307,62 @@ static Type *check_binary(Checker *k, Node *e, Type *expected)
     }
     check_division(k, e, l);
     return is_comparison(e->op) ? type_scalar(TY_BOOL) : l;
+}
+
+/* ---- chains of binary operators --------------------------------------------------- */
+
+/* Both sides of an operator: a flexible side takes the other's type.  So
+ * the right side goes first when the left is flexible and it is not; then
+ * the left side's expected type is known before the walk goes down. */
+typedef struct BinaryStep {
+    Node *e;
+    Type *right; /* the right side's type when it went first, else NULL */
+} BinaryStep;
+
+static bool is_shift(const Node *e) { return e->op == TK_SHL || e->op == TK_SHR; }
+
+/* What the sides of `e` are asked for, given what `e` is asked for; checks
+ * the right side first when it decides the left's type.  Returns what the
+ * left side is asked for. */
+static Type *step_down(Checker *k, Node *e, Type *expected, BinaryStep *step)
+{
+    bool logical = e->op == TK_ANDAND || e->op == TK_OROR;
+    Type *want = logical ? type_scalar(TY_BOOL) : is_comparison(e->op) ? NULL : expected;
+    *step = (BinaryStep){e, NULL};
+    if (is_flexible(e->a) && !is_flexible(e->b)) {
+        step->right = check_expr(k, e->b, want);
+        return is_shift(e) ? NULL : partner(step->right);
+    }
+    return want && is_tile_like(want) ? want->elem : want;
+}
+
+static Type *finish_expr(Checker *k, Node *e, Type *t);
+
+/* A chain of binary operators leans left (`a + b + c` is (a + b) + c) and
+ * is as deep as the source is long, so its left spine is walked with a
+ * list of steps, down and then up, not by recursion; only the right sides
+ * (and the bottom) recurse, and their depth is the parser's nesting limit. */
+static Type *check_binary(Checker *k, Node *top, Type *expected)
+{
+    BinaryStep *steps = NULL;
+    uint32_t n = 0;
+    Node *e = top;
+    for (;;) {
+        if ((n & (n - 1)) == 0) /* 0, 1, 2, 4...: full, double it */
+            steps = arena_grow(k->arena, steps, n, n ? 2 * (size_t)n : 1, sizeof *steps);
+        expected = step_down(k, e, expected, &steps[n++]);
+        if (e->a->kind != ND_BINARY)
+            break;
+        e = e->a;
+    }
+    Type *left = check_expr(k, e->a, expected);
+    while (n-- > 0) {
+        BinaryStep *s = &steps[n];
+        Type *right = s->right ? s->right : check_expr(k, s->e->b, is_shift(s->e) ? NULL : partner(left));
+        Type *t = binary_result(k, s->e, left, right);
+        left = n ? finish_expr(k, s->e, t) : t; /* check_expr finishes the top */
+    }
+    return left;
 }
 
 /* ---- fields and indexing -------------------------------------------------------------- */
@@ -398,13 +469,18 @@ static Type *check_expr_kind(Checker *k, Node *e, Type *expected)
     }
 }
 
-Type *check_expr(Checker *k, Node *e, Type *expected)
+/* Records the type of `e` and folds an integer constant. */
+static Type *finish_expr(Checker *k, Node *e, Type *t)
 {
-    if (!e)
-        return error_type();
-    Type *t = check_expr_kind(k, e, expected);
     e->type = t;
     if (type_is_integer(t))
         const_eval(k, e); /* folds, and reports overflow where it happens */
     return e->type;     /* an overflow made it TY_ERROR */
+}
+
+Type *check_expr(Checker *k, Node *e, Type *expected)
+{
+    if (!e)
+        return error_type();
+    return finish_expr(k, e, check_expr_kind(k, e, expected));
 }

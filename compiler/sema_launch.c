@@ -276,29 +276,20 @@ static void check_geometry(Checker *k, Geometry *g, FuncInfo *f)
 
 /* Marks the locals a rejected body names as read, so that one mistake is
  * not followed by "unused variable" for each of them. */
-static void mark_node_read(Checker *k, Node *n);
-
-static void mark_read(Checker *k, NodeList *list)
+static void mark_name_read(Node *n, void *checker)
 {
-    for (uint32_t i = 0; i < list->count; i++)
-        mark_node_read(k, list->items[i]);
-}
-
-static void mark_node_read(Checker *k, Node *n)
-{
-    if (!n)
-        return;
+    Checker *k = checker;
     if (n->kind == ND_NAME) {
         Symbol *s = lookup(k, n->name);
         if (s)
             s->read = true;
     }
-    mark_node_read(k, n->a);
-    mark_node_read(k, n->b);
-    mark_node_read(k, n->c);
-    mark_node_read(k, n->d);
-    mark_read(k, &n->list);
-    mark_read(k, &n->list2);
+}
+
+static void mark_read(Checker *k, NodeList *list)
+{
+    for (uint32_t i = 0; i < list->count; i++)
+        ast_walk(list->items[i], k->arena, mark_name_read, k);
 }
 
 /* ---- the block ----------------------------------------------------------------------------------------- */

@@ -5,9 +5,11 @@
  * uses it as a sentinel), and the offset where each line starts is recorded
  * once, in the same pass, so that a diagnostic turns a byte offset into a
  * line and column with one binary search.  A line starts at offset 0 and
- * after every '\n' that is not the last byte of the file: a final newline
- * ends the last line rather than opening an empty one (as Go's token.File
- * does), so the end-of-file offset of "a\n" is line 1, column 3.
+ * after every line end that is not the last byte of the file: a final
+ * newline ends the last line rather than opening an empty one (as Go's
+ * token.File does), so the end-of-file offset of "a\n" is line 1, column 3.
+ * A line end is "\n", "\r\n" or a lone "\r" (classic Mac files), as the
+ * lexer counts them.
  *
  * Offsets are 32-bit.  A text over SOURCE_MAX_BYTES (1 GiB) is refused,
  * which keeps every offset inside uint32_t, and also the lexer's token
@@ -50,6 +52,19 @@ static SourceFile *append_file(SourceMap *map)
     return &map->files[n];
 }
 
+/* Just past the first line end in [p, end): a '\n', a "\r\n" or a lone
+ * '\r'; NULL when there is none. */
+static const char *next_line_start(const char *p, const char *end)
+{
+    for (; p < end; p++) {
+        if (*p == '\n')
+            return p + 1;
+        if (*p == '\r')
+            return p + 1 < end && p[1] == '\n' ? p + 2 : p + 1;
+    }
+    return NULL;
+}
+
 /* Offsets of the starts of lines in text[0, len).  One pass of memchr; the
  * table doubles in the arena, which grows it in place while nothing else
  * is allocated. */
@@ -60,7 +75,7 @@ static uint32_t *find_line_starts(Arena *arena, const char *text, uint32_t len, 
     uint32_t n = 0;
     starts[n++] = 0;
     const char *p = text, *end = text + len;
-    while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL && ++p < end) {
+    while ((p = next_line_start(p, end)) != NULL && p < end) {
         if (n == capacity) {
             starts = arena_grow(arena, starts, capacity, 2 * capacity, sizeof *starts);
             capacity *= 2;
@@ -122,11 +137,10 @@ const char *source_line_text(const SourceFile *file, uint32_t line, uint32_t *le
     }
     uint32_t start = file->line_starts[line - 1];
     uint32_t end = line < file->n_lines ? file->line_starts[line] : file->len;
-    if (end > start && file->text[end - 1] == '\n') {
+    if (end > start && file->text[end - 1] == '\n')
         end--;
-        if (end > start && file->text[end - 1] == '\r')
-            end--;
-    }
+    if (end > start && file->text[end - 1] == '\r') /* "\r\n", or a lone '\r' */
+        end--;
     *len = end - start;
     return file->text + start;
 }

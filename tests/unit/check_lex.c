@@ -313,7 +313,11 @@ END_TEST
 
 START_TEST(test_whitespace_and_bom)
 {
-    assert_tokens("\xEF\xBB\xBF" "a\tb\fc\vd\re", "a b c d e NL EOF");
+    assert_tokens("\xEF\xBB\xBF" "a\tb\fc\vd e", "a b c d e NL EOF");
+    /* a lone CR ends a line (classic Mac files), as "\r\n" and "\n" do */
+    assert_tokens("d\re", "d NL e NL EOF");
+    assert_tokens("d\r\ne\r", "d NL e NL EOF");
+    assert_tokens("d // c\re", "d NL e NL EOF");
     assert_tokens("", "EOF");
     assert_tokens("  \n\n\t", "EOF");
 }
@@ -763,8 +767,15 @@ START_TEST(test_source_crlf_and_final_newline)
     assert_line_text(f, 2, "bc");
     assert_line_col(f, 3, 2, 1);
     assert_line_col(f, 7, 2, 5);
-    f = add(&map, "x\ry\n");
-    assert_line_text(f, 1, "x\ry"); /* only "\r\n" and "\n" end a line */
+    f = add(&map, "x\ry\rz\r");
+    ck_assert_uint_eq(f->n_lines, 3); /* a lone "\r" ends a line too */
+    assert_line_text(f, 1, "x");
+    assert_line_text(f, 2, "y");
+    assert_line_text(f, 3, "z");
+    assert_line_col(f, 4, 3, 1);
+    f = add(&map, "x\r\r\ny");
+    ck_assert_uint_eq(f->n_lines, 3);
+    assert_line_text(f, 2, "");
     f = add(&map, "");
     ck_assert_uint_eq(f->n_lines, 1);
     assert_line_col(f, 0, 1, 1);
@@ -775,7 +786,7 @@ START_TEST(test_source_crlf_and_final_newline)
     f = add(&map, "\n\n");
     ck_assert_uint_eq(f->n_lines, 2);
     assert_line_col(f, 1, 2, 1);
-    ck_assert_uint_eq(map.n_files, 5);
+    ck_assert_uint_eq(map.n_files, 6);
     arena_free(arena);
 }
 END_TEST
