@@ -14,28 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../le_bytes.h"
+
 enum { MAX = 8192, N_SECTIONS = 7 };
 
 static unsigned char file[MAX];
 static size_t used;
-
-static void put16(unsigned char *p, unsigned v)
-{
-    p[0] = (unsigned char)v;
-    p[1] = (unsigned char)(v >> 8);
-}
-
-static void put32(unsigned char *p, uint32_t v)
-{
-    put16(p, v & 0xffff);
-    put16(p + 2, v >> 16);
-}
-
-static void put64(unsigned char *p, uint64_t v)
-{
-    put32(p, (uint32_t)v);
-    put32(p + 4, (uint32_t)(v >> 32));
-}
 
 /* Appends at an 8-byte boundary; returns the offset. */
 static size_t append(const void *data, size_t len)

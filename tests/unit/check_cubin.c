@@ -51,6 +51,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../le_bytes.h"
+
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 /* ---- fixture -------------------------------------------------------------------- */
@@ -133,24 +135,6 @@ typedef struct Blob {
     size_t n;
     size_t shoff;
 } Blob;
-
-static void put16(unsigned char *p, unsigned v)
-{
-    p[0] = (unsigned char)v;
-    p[1] = (unsigned char)(v >> 8);
-}
-
-static void put32(unsigned char *p, uint32_t v)
-{
-    put16(p, v & 0xffff);
-    put16(p + 2, v >> 16);
-}
-
-static void put64(unsigned char *p, uint64_t v)
-{
-    put32(p, (uint32_t)v);
-    put32(p + 4, (uint32_t)(v >> 32));
-}
 
 /* Appends bytes at a 4-byte boundary and returns their offset. */
 static size_t append(Blob *blob, const void *data, size_t len)
