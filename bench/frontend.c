@@ -18,6 +18,11 @@
  * 4 when the time is linear.  Goal (issue 11): check under 1 s and the
  * compile under 3 s at 100,000 lines.
  *
+ * Then one branchy kernel of the same sizes (a let, an `if` on an `&&`
+ * with a let inside, and a short loop every ten lines): check, and compile
+ * with SILK_PTXAS=none, with the peak memory of the compile.  Goal: the
+ * same, and linear in time and memory.
+ *
  * Run with `make bench` (which also runs bench/engine).
  */
 #include <stdbool.h>
@@ -138,6 +143,38 @@ static void generate_kernel(const char *path, int lines)
     fclose(f);
 }
 
+enum { BRANCHY_LINES_PER_STEP = 10 };
+
+/* One kernel whose body is `lines` lines of branches: in each step a let
+ * between, an if on a `&&` (two branches) with a let inside, and a short
+ * loop (the shapes whose liveness, loops and lowering were quadratic). */
+static void generate_branchy_kernel(const char *path, int lines)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        exit(1);
+    }
+    fputs("@launch(256)\n"
+          "kernel branchy_body(x: tensor<f32>[4096], y: tensor<f32>[4096]) {\n"
+          "  let i = ctx.gid\n"
+          "  var acc: f32 = 0.0\n", f);
+    for (int k = 0; k < (lines - 5) / BRANCHY_LINES_PER_STEP; k++)
+        fprintf(f, "  let a%d = x[(i + %du64) %% 4096u64]\n"
+                   "  if a%d > 0.5 && a%d < 2.0 {\n"
+                   "    let b%d = a%d * 2.0 + 1.0\n"
+                   "    acc = acc + b%d\n"
+                   "  }\n"
+                   "  for j in 0..4u64 step 1 {\n"
+                   "    acc = acc * 0.5 + x[(i + j + %du64) %% 4096u64]\n"
+                   "  }\n"
+                   "  y[(i + %du64) %% 4096u64] = acc\n"
+                   "  acc = acc / 3.0\n",
+                k, k, k, k, k, k, k, k, k);
+    fputs("}\n", f);
+    fclose(f);
+}
+
 typedef struct Run {
     double seconds;
     long peak_kib;
@@ -243,6 +280,43 @@ static int bench_kernel(const char *silkc)
     return 0;
 }
 
+/* One branchy kernel of each size: check, and compile without ptxas
+ * (ptxas on it is what the first kernel table shows: minutes). */
+static int bench_branchy_kernel(const char *silkc)
+{
+    static const int sizes[] = {25000, 50000, 100000};
+    double first[2] = {0}, last[2] = {0};
+    printf("\none branchy kernel of N lines\n%8s  %10s  %18s  %12s\n", "lines", "check s", "  without ptxas s",
+           "peak KiB");
+    const char *saved = getenv("SILK_PTXAS");
+    setenv("SILK_PTXAS", "none", 1);
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        char path[] = "/tmp/silk-bench-XXXXXX.silk", out[] = "/tmp/silk-bench-XXXXXX.ptx";
+        close(mkstemps(path, 5));
+        close(mkstemps(out, 4));
+        generate_branchy_kernel(path, sizes[i]);
+        Run check = run((char *const[]){(char *)silkc, "check", path, NULL});
+        Run own = run((char *const[]){(char *)silkc, "compile", "--arch", "sm_90", "--emit=ptx", path, "-o", out, NULL});
+        unlink(path);
+        unlink(out);
+        if (check.status != 0 || own.status != 0)
+            return failed(check.status ? "silkc check" : "silkc compile", check.status ? check.status : own.status);
+        printf("%8d  %10.3f  %18.3f  %12ld\n", sizes[i], check.seconds, own.seconds, own.peak_kib);
+        double t[2] = {check.seconds, own.seconds};
+        for (int k = 0; k < 2; k++) {
+            if (i == 0)
+                first[k] = t[k];
+            last[k] = t[k];
+        }
+    }
+    if (saved)
+        setenv("SILK_PTXAS", saved, 1);
+    else
+        unsetenv("SILK_PTXAS");
+    printf("%8s  %10.2f  %18.2f   (4.00: linear)\n", "100k/25k", last[0] / first[0], last[1] / first[1]);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *silkc = argc > 1 ? argv[1] : "src/silkc";
@@ -268,5 +342,5 @@ int main(int argc, char **argv)
                s.peak_kib, s.peak_kib * 1024.0 / sizes[i], sizes[i] / c.seconds, c.peak_kib,
                c.seconds / s.seconds);
     }
-    return bench_kernel(silkc);
+    return bench_kernel(silkc) || bench_branchy_kernel(silkc);
 }

@@ -28,12 +28,24 @@ typedef struct IrCfg {
     uint32_t *enter, *leave; /* by block: its interval in a preorder walk of the dominator tree */
 } IrCfg;
 
-/* A natural loop: its header and the blocks of its body (header included). */
+/* A natural loop.  Two natural loops are disjoint or one holds the
+ * other, so the loops form a tree: each has a parent, the innermost loop
+ * around it. */
 typedef struct IrLoop {
     uint32_t header;
-    bool *body;          /* by block index, with room for `room` blocks */
-    uint32_t size;       /* blocks in the body */
+    int parent;          /* the innermost loop around this one, -1 none */
+    uint32_t *blocks;    /* its blocks, those of loops inside it included, in reverse postorder */
+    uint32_t size;       /* (so the header is blocks[0]) */
+    uint32_t enter, leave; /* a walk of the loop tree numbers it, and every loop inside it, in [enter, leave) */
 } IrLoop;
+
+/* The loops of a graph, in reverse postorder of their headers (so a loop
+ * comes after every loop around it), and the innermost loop of each block. */
+typedef struct IrLoops {
+    IrLoop *loop;
+    uint32_t n;
+    int *innermost;      /* by block, with room for `room` blocks: -1 in no loop */
+} IrLoops;
 
 /* The graph of `f` with all its tables in `scratch`. */
 IrCfg *cfg_build(const IrFunc *f, Arena *scratch);
@@ -45,9 +57,16 @@ int cfg_block_index(const IrFunc *f, const IrBlock *b);
 bool cfg_dominates(const IrCfg *cfg, uint32_t a, uint32_t b);
 
 /* The natural loops of the graph, one per header (its back edges
- * together), in reverse postorder of the headers; each body has room for
- * `room` >= cfg->n blocks.  Returns how many; *loops in `scratch`. */
-uint32_t cfg_find_loops(const IrCfg *cfg, uint32_t room, Arena *scratch, IrLoop **loops);
+ * together); `innermost` has room for `room` >= cfg->n blocks, so a pass
+ * can place the blocks it adds.  In `scratch`; the time and memory are
+ * the sum of the loops' sizes (the blocks times the nesting depth). */
+IrLoops *cfg_find_loops(const IrCfg *cfg, uint32_t room, Arena *scratch);
+
+/* Whether loop `loop` holds block `b` (one of the `room`): in constant time. */
+bool cfg_loop_holds(const IrLoops *loops, uint32_t loop, uint32_t b);
+
+/* Whether block b is the header of a loop: the target of a back edge. */
+bool cfg_loop_header(const IrCfg *cfg, uint32_t b);
 
 /* Whether block b is reachable from the entry. */
 bool cfg_reachable(const IrCfg *cfg, uint32_t b);

@@ -68,8 +68,29 @@ IrValue *lower_var_slot(Lower *l, Symbol *s, uint32_t slot)
 
 IrValue *lower_var(Lower *l, Symbol *s) { return lower_var_slot(l, s, 0); }
 
+/* Whether a local's value can change after its definition: a var, a
+ * loop variable, and a tile, whose register slots its statements write. */
+static bool can_change(const Symbol *s)
+{
+    return s->mutable || s->kind == SYM_LOOP || (s->type && s->type->kind == TY_TILE);
+}
+
+/* How many of the variables that can change are in scope: the first
+ * ones of l->changing, after those of scopes left are dropped. */
+static uint32_t lower_changes(Lower *l)
+{
+    while (l->n_changing && l->changing[l->n_changing - 1] >= l->n_vars)
+        l->n_changing--;
+    return l->n_changing;
+}
+
 void lower_define_slot(Lower *l, Symbol *s, uint32_t slot, IrValue v)
 {
+    lower_changes(l); /* before the entry of a dropped one is reused */
+    if (can_change(s)) {
+        l->changing = ir_grow(l->m->arena, l->changing, l->n_changing, sizeof *l->changing);
+        l->changing[l->n_changing++] = l->n_vars;
+    }
     l->vars = ir_grow(l->m->arena, l->vars, l->n_vars, sizeof *l->vars);
     l->vars[l->n_vars++] = (LowerVar){.symbol = s, .slot = slot, .value = v};
     if (slot == 0)
@@ -112,10 +133,11 @@ IrValue lower_cmp(Lower *l, IrCmp cmp, IrValue a, IrValue b)
 void lower_add_edge(Lower *l, LowerEdges *edges, IrBlock *from)
 {
     Arena *a = l->m->arena;
+    uint32_t n = lower_changes(l);
     edges->items = ir_grow(a, edges->items, edges->count, sizeof *edges->items);
-    IrValue *values = l->n_vars ? ARENA_ARRAY(a, IrValue, l->n_vars) : NULL;
-    for (uint32_t i = 0; i < l->n_vars; i++)
-        values[i] = l->vars[i].value;
+    IrValue *values = n ? ARENA_ARRAY(a, IrValue, n) : NULL;
+    for (uint32_t k = 0; k < n; k++)
+        values[k] = l->vars[l->changing[k]].value;
     edges->items[edges->count++] = (LowerEdge){.from = from, .values = values};
 }
 
@@ -134,18 +156,19 @@ static bool same_value(IrValue a, IrValue b)
     return a.kind == b.kind && a.type == b.type && a.reg == b.reg && a.bits == b.bits;
 }
 
-/* A phi for variable `v` when its edges disagree; its single value otherwise. */
-static IrValue join_var(Lower *l, LowerEdges *edges, uint32_t v)
+/* A phi for the k-th variable that can change when its edges disagree;
+ * its single value otherwise. */
+static IrValue join_var(Lower *l, LowerEdges *edges, uint32_t k)
 {
-    IrValue first = edges->items[0].values[v];
+    IrValue first = edges->items[0].values[k];
     uint32_t i = 1;
-    while (i < edges->count && same_value(edges->items[i].values[v], first))
+    while (i < edges->count && same_value(edges->items[i].values[k], first))
         i++;
     if (i == edges->count)
         return first;
     IrInst *phi = lower_emit(l, IR_PHI, first.type, edges->count);
     for (i = 0; i < edges->count; i++) {
-        phi->operands[i] = edges->items[i].values[v];
+        phi->operands[i] = edges->items[i].values[k];
         phi->incoming[i] = edges->items[i].from;
     }
     return ir_reg(phi);
@@ -161,8 +184,9 @@ void lower_join(Lower *l, IrBlock *b, LowerEdges *edges, uint32_t n_vars)
         l->cur = NULL;
         return;
     }
-    for (uint32_t v = 0; v < n_vars; v++)
-        l->vars[v].value = join_var(l, edges, v);
+    uint32_t n = lower_changes(l);
+    for (uint32_t k = 0; k < n; k++)
+        l->vars[l->changing[k]].value = join_var(l, edges, k);
 }
 
 /* ---- statements ------------------------------------------------------------------- */
@@ -264,8 +288,8 @@ static void lower_if(Lower *l, Node *s)
     lower_jump(l, join, &edges);
     if (other) {
         l->n_vars = n;
-        for (uint32_t i = 0; i < n; i++)
-            l->vars[i].value = before.items[0].values[i];
+        for (uint32_t k = lower_changes(l); k-- > 0;)
+            l->vars[l->changing[k]].value = before.items[0].values[k];
         l->cur = other;
         if (s->c->kind == ND_IF)
             lower_if(l, s->c);
@@ -276,28 +300,31 @@ static void lower_if(Lower *l, Node *s)
     lower_join(l, join, &edges, n);
 }
 
-/* The header's phis: one for each mutable variable, its first operand the
- * entry value; the second (from the latch) is filled by close_loop. */
-static IrInst **open_loop(Lower *l, IrBlock *header, IrBlock *entry)
+/* The header's phis: one for each mutable variable (k-th of those that
+ * can change), its first operand the entry value; the second (from the
+ * latch) is filled by close_loop.  *n is how many variables can change. */
+static IrInst **open_loop(Lower *l, IrBlock *header, IrBlock *entry, uint32_t *n)
 {
-    IrInst **phis = l->n_vars ? ARENA_ARRAY(l->m->arena, IrInst *, l->n_vars) : NULL;
+    *n = lower_changes(l);
+    IrInst **phis = *n ? ARENA_ARRAY(l->m->arena, IrInst *, *n) : NULL;
     l->cur = header;
-    for (uint32_t i = 0; i < l->n_vars; i++) {
-        Symbol *s = l->vars[i].symbol;
-        phis[i] = NULL;
-        if (!s->mutable && s->kind != SYM_LOOP)
+    for (uint32_t k = 0; k < *n; k++) {
+        LowerVar *var = &l->vars[l->changing[k]];
+        if (!var->symbol->mutable && var->symbol->kind != SYM_LOOP)
             continue;
-        IrInst *phi = lower_emit(l, IR_PHI, l->vars[i].value.type, 2);
-        phi->operands[0] = l->vars[i].value;
+        IrInst *phi = lower_emit(l, IR_PHI, var->value.type, 2);
+        phi->operands[0] = var->value;
         phi->incoming[0] = entry;
-        phis[i] = phi;
-        l->vars[i].value = ir_reg(phi);
+        phis[k] = phi;
+        var->value = ir_reg(phi);
     }
     return phis;
 }
 
 /* The latch's values into the header's phis.  When no path reaches the
- * latch the header has one predecessor, and each phi one operand. */
+ * latch the header has one predecessor, and each phi one operand.  The
+ * n variables are still the first n of l->changing: the body's scopes
+ * only added after them. */
 static void close_loop(Lower *l, IrBlock *header, IrInst **phis, uint32_t n)
 {
     IrBlock *latch = l->cur;
@@ -305,14 +332,14 @@ static void close_loop(Lower *l, IrBlock *header, IrInst **phis, uint32_t n)
         IrInst *br = lower_emit(l, IR_BR, IRT_VOID, 0);
         br->target[0] = header;
     }
-    for (uint32_t i = 0; i < n; i++) {
-        if (!phis[i])
+    for (uint32_t k = 0; k < n; k++) {
+        if (!phis[k])
             continue;
         if (latch) {
-            phis[i]->operands[1] = l->vars[i].value;
-            phis[i]->incoming[1] = latch;
+            phis[k]->operands[1] = l->vars[l->changing[k]].value;
+            phis[k]->incoming[1] = latch;
         } else {
-            phis[i]->n_operands = 1;
+            phis[k]->n_operands = 1;
         }
     }
     l->cur = NULL;
@@ -332,7 +359,8 @@ static void lower_loop(Lower *l, Node *cond, Node *body, Symbol *var, IrValue st
     loop.exit = ir_new_block(l->m, l->f);
     IrInst *br = lower_emit(l, IR_BR, IRT_VOID, 0);
     br->target[0] = header;
-    IrInst **phis = open_loop(l, header, entry);
+    uint32_t n_changing;
+    IrInst **phis = open_loop(l, header, entry, &n_changing);
     IrValue c;
     if (var) {
         IrValue i = *lower_var(l, var);
@@ -355,7 +383,7 @@ static void lower_loop(Lower *l, Node *cond, Node *body, Symbol *var, IrValue st
         IrValue *i = lower_var(l, var);
         *i = lower_op2(l, IR_ADD, i->type, *i, step);
     }
-    close_loop(l, header, phis, loop.n_vars);
+    close_loop(l, header, phis, n_changing);
     lower_join(l, loop.exit, &loop.breaks, loop.n_vars);
 }
 

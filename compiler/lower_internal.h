@@ -7,10 +7,14 @@
  *
  * SSA construction is the simple structured kind: every local (parameter,
  * let, var, loop variable) has its current value in the function's
- * variable map; a branch records the map at each edge that leaves it, and
- * the block where edges meet starts with a phi for each variable whose
- * incoming values differ.  Loop headers get a phi for every mutable
- * variable before the body is lowered, completed from the latch after.
+ * variable map; a branch records, at each edge that leaves it, the values
+ * of the variables that can change (a var, a loop variable, a tile's
+ * slots: lower_changes), and the block where edges meet starts with a phi
+ * for each of them whose incoming values differ.  Loop headers get a phi
+ * for every mutable variable before the body is lowered, completed from
+ * the latch after.  A `let` has one value wherever it is in scope, so it
+ * is not copied at each edge: copying the whole map made a kernel of many
+ * lets and many branches quadratic.
  */
 #ifndef SILK_LOWER_INTERNAL_H
 #define SILK_LOWER_INTERNAL_H
@@ -27,7 +31,8 @@ typedef struct LowerVar {
 } LowerVar;
 
 /* One control-flow edge into a block not yet started: where it comes from
- * and the variables' values along it (the first n_vars of the map). */
+ * and the values along it of the variables that can change, in the order
+ * of Lower.changing (those in scope where the edges meet come first). */
 typedef struct LowerEdge {
     IrBlock *from;
     IrValue *values;
@@ -65,6 +70,10 @@ typedef struct Lower {
     IrBlock *cur;         /* NULL after break / continue / return: dead code */
     LowerVar *vars;
     uint32_t n_vars;
+    /* The entries of vars whose value can change, by index, in order;
+     * those past n_vars are out of scope (lower_changes drops them). */
+    uint32_t *changing;
+    uint32_t n_changing;
     LowerLoop *loop;
     LowerInline *inl;     /* NULL outside an inlined helper */
     /* @persistent: the logical CTA index and count (IRV_NONE otherwise),

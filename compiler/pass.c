@@ -49,6 +49,12 @@ bool pass_run(IrModule *m, const char *name, IrPass *pass, Diag *diag, bool veri
         Arena *scratch = arena_new();
         any |= pass(m, f, scratch);
         arena_free(scratch);
+        /* A pass that dropped or moved blocks left their numbers behind
+         * their places; the verifier finds a block by its number, and by a
+         * scan of the function when that fails (a kernel of many blocks:
+         * quadratic), so they are numbered by place before it runs. */
+        for (uint32_t b = 0; b < f->n_blocks; b++)
+            f->blocks[b]->id = b;
     }
     if (verify && ir_verify(m, diag) > 0) {
         Span nowhere = {UINT32_MAX, 0, 0};

@@ -47,8 +47,7 @@ typedef struct Cse {
     uint32_t n_avail;
     uint32_t *heads;  /* by bucket: the innermost entry in it, or UINT32_MAX */
     uint32_t mask;    /* buckets - 1 (a power of two) */
-    IrLoop *loops;
-    uint32_t n_loops;
+    uint32_t *headers_to; /* by rpo position i: the loop headers at positions below i */
     bool changed;
 } Cse;
 
@@ -85,21 +84,27 @@ static void cut_available(Cse *c, uint32_t mark)
 
 /* Whether a value of block `from` may stand for one of block `b` (which
  * `from` dominates) without being live across a loop it was not live
- * across before: no loop that leaves `from` out has its header between
- * the two in reverse postorder (a loop around b, or one that runs between
- * them; a loop in a side branch is taken for one, which only loses a
- * merge).  A value live across a loop is a register the whole loop long,
- * which the GPU pays for in occupancy to save an instruction ptxas would
- * recompute cheaply. */
+ * across before: no loop header lies after `from` and up to b in reverse
+ * postorder (a loop around b, or one that runs between them; a loop in a
+ * side branch is taken for one, which only loses a merge).  A loop around
+ * `from` has its header at or before it, as a header dominates its loop.
+ * A value live across a loop is a register the whole loop long, which the
+ * GPU pays for in occupancy to save an instruction ptxas would recompute
+ * cheaply.  Counted headers answer in one step: asking each loop made a
+ * kernel of many loops quadratic. */
 static bool no_loop_between(const Cse *c, uint32_t from, uint32_t b)
 {
     const uint32_t *rpo_num = c->cfg->rpo_num;
-    for (uint32_t i = 0; i < c->n_loops; i++) {
-        uint32_t h = c->loops[i].header;
-        if (!c->loops[i].body[from] && rpo_num[from] < rpo_num[h] && rpo_num[h] <= rpo_num[b])
-            return false;
-    }
-    return true;
+    return c->headers_to[rpo_num[b] + 1] == c->headers_to[rpo_num[from] + 1];
+}
+
+/* headers_to[i]: how many loop headers come before rpo position i. */
+static uint32_t *count_headers(const IrCfg *cfg, Arena *scratch)
+{
+    uint32_t *to = ARENA_ARRAY(scratch, uint32_t, cfg->n_reachable + 1);
+    for (uint32_t i = 0; i < cfg->n_reachable; i++)
+        to[i + 1] = to[i] + cfg_loop_header(cfg, cfg->rpo[i]);
+    return to;
 }
 
 static void visit_block(Cse *c, uint32_t index, Arena *scratch)
@@ -165,7 +170,7 @@ bool pass_cse(IrModule *m, IrFunc *f, Arena *scratch)
     c.mask = buckets - 1;
     c.heads = ARENA_ARRAY(scratch, uint32_t, buckets);
     memset(c.heads, 0xff, buckets * sizeof *c.heads); /* NO_ENTRY */
-    c.n_loops = cfg_find_loops(c.cfg, c.cfg->n, scratch, &c.loops);
+    c.headers_to = count_headers(c.cfg, scratch);
     walk_dominator_tree(&c, scratch);
     c.changed |= pass_subst_func(&c.subst, f);
     return c.changed;

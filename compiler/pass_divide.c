@@ -15,10 +15,26 @@
  *
  * and the udiv and urem of the same operands in the rest of the block take
  * their values from the join.  Signed division is left as it is.
+ *
+ * A block is walked once, its instructions going to the block, then to
+ * the join of each split in turn, and the blocks made are placed once at
+ * the end, each right after the block it came from; the divisions already
+ * split are found by a hash of their operands.  Copying the rest of the
+ * block at each split, and moving the block array to make room, made a
+ * block of n divisions cost n times n (5,000: 8 s and 1.9 GB).
  */
 #include "pass_internal.h"
 
 #include <string.h>
+
+/* A division split: its operands, the quotient and remainder at the
+ * join, and the next split in the chain of its hash bucket. */
+typedef struct Split {
+    IrValue x, y, q, r;
+    uint32_t next;
+} Split;
+
+enum { NO_SPLIT = UINT32_MAX };
 
 typedef struct Divider {
     IrModule *m;
@@ -26,6 +42,10 @@ typedef struct Divider {
     IrInst *const *def;
     uint32_t n_regs; /* registers before the pass */
     IrSubst subst;
+    Split *splits;   /* the block's so far */
+    uint32_t n_splits;
+    uint32_t *heads; /* by bucket: its latest split, or NO_SPLIT */
+    uint32_t mask;   /* buckets - 1 (a power of two) */
 } Divider;
 
 static bool is_wide_division(const IrInst *in)
@@ -88,28 +108,29 @@ static IrValue join_phi(Divider *d, IrBlock *join, IrValue from_fast, IrBlock *f
     return ir_reg(phi);
 }
 
-/* Moves the three new blocks (the last of f) to just after block `at`. */
-static void place_after(IrFunc *f, uint32_t at)
+/* A hash of a division's operands (the divisor is a register). */
+static uint32_t operands_hash(IrValue x, IrValue y)
 {
-    IrBlock *moved[3];
-    memcpy(moved, &f->blocks[f->n_blocks - 3], sizeof moved);
-    memmove(&f->blocks[at + 4], &f->blocks[at + 1], (f->n_blocks - 4 - at) * sizeof *f->blocks);
-    memcpy(&f->blocks[at + 1], moved, sizeof moved);
+    uint64_t a = x.kind == IRV_REG ? x.reg : x.bits * 31 + x.type;
+    uint64_t h = (a * 0x9e3779b97f4a7c15u + x.kind) ^ ((uint64_t)y.reg * 0xc2b2ae3d27d4eb4fu);
+    return (uint32_t)(h >> 32 ^ h);
 }
 
-/* Splits block `bi` at its instruction `at` (a wide division). */
-static void split(Divider *d, uint32_t bi, uint32_t at)
+/* The split of a division by the same operands made earlier in the block, or NULL. */
+static Split *find_split(const Divider *d, IrValue x, IrValue y)
 {
-    IrBlock *b = d->f->blocks[bi];
-    IrValue x = b->insts[at]->operands[0], y = b->insts[at]->operands[1];
+    for (uint32_t i = d->heads[operands_hash(x, y) & d->mask]; i != NO_SPLIT; i = d->splits[i].next)
+        if (pass_same_value(d->splits[i].x, x) && pass_same_value(d->splits[i].y, y))
+            return &d->splits[i];
+    return NULL;
+}
+
+/* Ends block `b` with the test of x / y and makes the fast and slow paths
+ * and their join, where the walk goes on; returns the split. */
+static Split *split(Divider *d, IrBlock *b, IrValue x, IrValue y, IrBlock **join_out)
+{
     IrBlock *fast = ir_new_block(d->m, d->f), *slow = ir_new_block(d->m, d->f);
     IrBlock *join = ir_new_block(d->m, d->f);
-    place_after(d->f, bi);
-    /* The tail is copied out first: appending the test to b reuses its room. */
-    uint32_t n_rest = b->n_insts - at;
-    IrInst **rest = ARENA_ARRAY(d->m->arena, IrInst *, n_rest);
-    memcpy(rest, b->insts + at, n_rest * sizeof *rest);
-    b->n_insts = at;
     branch_on_width(d, b, x, y, fast, slow);
     IrValue q32, r32, q64, r64;
     divide_in(d, fast, IRT_I32, op1(d, fast, IR_TRUNC, IRT_I32, x),
@@ -118,19 +139,82 @@ static void split(Divider *d, uint32_t bi, uint32_t at)
     IrValue qf = op1(d, fast, IR_ZEXT, IRT_I64, q32), rf = op1(d, fast, IR_ZEXT, IRT_I64, r32);
     ir_append(d->m, d->f, fast, IR_BR, IRT_VOID, 0)->target[0] = join;
     divide_in(d, slow, IRT_I64, x, y, join, &q64, &r64);
-    IrValue q = join_phi(d, join, qf, fast, q64, slow);
-    IrValue r = join_phi(d, join, rf, fast, r64, slow);
-    for (uint32_t i = 0; i < n_rest; i++) {
+    Split *s = &d->splits[d->n_splits];
+    uint32_t bucket = operands_hash(x, y) & d->mask;
+    *s = (Split){.x = x, .y = y, .next = d->heads[bucket]};
+    s->q = join_phi(d, join, qf, fast, q64, slow);
+    s->r = join_phi(d, join, rf, fast, r64, slow);
+    d->heads[bucket] = d->n_splits++;
+    *join_out = join;
+    return s;
+}
+
+static bool splits_here(const Divider *d, const IrInst *in)
+{
+    return is_wide_division(in) && in->result < d->n_regs;
+}
+
+static void append(Divider *d, IrBlock *b, IrInst *in)
+{
+    b->insts = ir_grow(d->m->arena, b->insts, b->n_insts, sizeof *b->insts);
+    b->insts[b->n_insts++] = in;
+}
+
+/* Tables for the splits of a block of `n` instructions. */
+static void reset_splits(Divider *d, uint32_t n, Arena *scratch)
+{
+    uint32_t buckets = 16;
+    while (buckets < 2 * (uint64_t)n) /* at most half full */
+        buckets *= 2;
+    d->splits = ARENA_ARRAY(scratch, Split, n);
+    d->n_splits = 0;
+    d->heads = ARENA_ARRAY(scratch, uint32_t, buckets);
+    memset(d->heads, 0xff, buckets * sizeof *d->heads); /* NO_SPLIT */
+    d->mask = buckets - 1;
+}
+
+/* Splits block b at each wide division whose operands no division before
+ * it had; those that had take the first one's values.  The instructions
+ * after a split go to its join.  True when it split. */
+static bool split_block(Divider *d, IrBlock *b, Arena *scratch)
+{
+    uint32_t n = b->n_insts, first = 0;
+    while (first < n && !splits_here(d, b->insts[first]))
+        first++;
+    if (first == n)
+        return false;
+    reset_splits(d, n - first, scratch);
+    IrInst **rest = ARENA_ARRAY(scratch, IrInst *, n - first);
+    memcpy(rest, b->insts + first, (n - first) * sizeof *rest);
+    b->n_insts = first; /* the test is appended in the room of the rest */
+    IrBlock *cur = b;
+    for (uint32_t i = 0; i < n - first; i++) {
         IrInst *in = rest[i];
-        if (is_wide_division(in) && pass_same_value(in->operands[0], x) &&
-            pass_same_value(in->operands[1], y))
-            pass_subst_set(&d->subst, in->result, in->op == IR_UDIV ? q : r);
-        else {
-            join->insts = ir_grow(d->m->arena, join->insts, join->n_insts, sizeof *join->insts);
-            join->insts[join->n_insts++] = in;
+        if (!splits_here(d, in)) {
+            append(d, cur, in);
+            continue;
         }
+        IrValue x = in->operands[0], y = in->operands[1];
+        Split *s = find_split(d, x, y);
+        if (!s)
+            s = split(d, cur, x, y, &cur);
+        pass_subst_set(&d->subst, in->result, in->op == IR_UDIV ? s->q : s->r);
     }
-    pass_retarget_phis(join, b);
+    pass_retarget_phis(cur, b);
+    return true;
+}
+
+/* The blocks made for block i (f->blocks[made[i]..made[i + 1])) right after it. */
+static void place_made_blocks(IrFunc *f, uint32_t n_old, const uint32_t *made, Arena *scratch)
+{
+    IrBlock **order = ARENA_ARRAY(scratch, IrBlock *, f->n_blocks);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < n_old; i++) {
+        order[n++] = f->blocks[i];
+        for (uint32_t k = made[i]; k < made[i + 1]; k++)
+            order[n++] = f->blocks[k];
+    }
+    memcpy(f->blocks, order, n * sizeof *order);
 }
 
 /* Whether block `p` ends in the test of a split already made, a
@@ -169,24 +253,22 @@ static bool *find_slow_paths(const Divider *d, Arena *scratch)
 
 bool pass_divide(IrModule *m, IrFunc *f, Arena *scratch)
 {
-    Divider d = {m, f, pass_definitions(f, scratch), f->n_regs, pass_subst_new(f, scratch)};
+    Divider d = {.m = m, .f = f, .def = pass_definitions(f, scratch), .n_regs = f->n_regs,
+                 .subst = pass_subst_new(f, scratch)};
     bool changed = false;
     uint32_t n_old = f->n_blocks;
     const bool *slow = find_slow_paths(&d, scratch);
-    /* The new blocks come right after the one split, so the scan meets the
-     * join (the rest of the block) next and divides there too. */
-    for (uint32_t bi = 0; bi < f->n_blocks; bi++) {
+    uint32_t *made = ARENA_ARRAY(scratch, uint32_t, n_old + 1);
+    for (uint32_t bi = 0; bi < n_old; bi++) {
+        made[bi] = f->n_blocks;
         IrBlock *b = f->blocks[bi];
-        if (b->id < n_old && slow[b->id])
-            continue;
-        for (uint32_t i = 0; i < b->n_insts; i++)
-            if (is_wide_division(b->insts[i]) && b->insts[i]->result < d.n_regs) {
-                split(&d, bi, i);
-                changed = true;
-                break;
-            }
+        if (b->id >= n_old || !slow[b->id])
+            changed |= split_block(&d, b, scratch);
     }
-    if (changed)
+    made[n_old] = f->n_blocks;
+    if (changed) {
+        place_made_blocks(f, n_old, made, scratch);
         pass_subst_func(&d.subst, f);
+    }
     return changed;
 }

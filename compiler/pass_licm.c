@@ -30,6 +30,13 @@
  * are (an unrolled tile copy's index arithmetic, recomputed cheaply each
  * time, would otherwise take dozens of registers; ptxas then spends them
  * rather than recompute).
+ *
+ * Each loop's work is the size of that loop and of the uses of what it
+ * moves, so a kernel of many loops is linear: the tables by register and
+ * by block are shared by all the loops, marked with the number of the
+ * loop that set them (tables made for each loop, and scans of the whole
+ * function for each, made 2,000 loops take most of a second and hundreds
+ * of megabytes).
  */
 #include "pass_internal.h"
 
@@ -41,71 +48,74 @@ typedef struct Licm {
     IrModule *m;
     IrFunc *f;
     IrCfg *cfg;
+    IrLoops *loops;    /* innermost with room for the preheaders made */
     Arena *scratch;
     uint32_t room;     /* blocks the tables have room for */
     uint32_t reg_room; /* registers the tables have room for */
     int *def_block;    /* by register (room for the phis made): its block; -1 a parameter */
     int *preheader_of; /* by header: the preheader made for it, or -1 */
-    IrLoop *loops;     /* bodies with room for the preheaders made */
-    uint32_t n_loops;
+    IrInst ***users;   /* by register: the instructions that read it (or once did) */
+    uint32_t *n_users;
+    uint32_t stamp;    /* 1 + the loop being done: what the tables below say of it */
+    uint32_t *moving;  /* by register: stamp when the loop's invariants include it */
+    uint32_t *counted; /* by register: stamp when values_kept_live counted it */
+    uint32_t *outside; /* by block: stamp when it enters the loop's header from outside */
 } Licm;
 
-static int by_size(const void *a, const void *b)
+static bool moves(const Licm *l, uint32_t reg)
 {
-    const IrLoop *x = a, *y = b;
-    if (x->size != y->size)
-        return x->size < y->size ? -1 : 1;
-    return x->header < y->header ? -1 : x->header > y->header;
+    return l->moving[reg] == l->stamp;
 }
 
 /* ---- what moves -------------------------------------------------------------- */
 
-static bool invariant_operands(const Licm *l, const IrLoop *loop, const IrInst *in, const bool *moves)
+static bool invariant_operands(const Licm *l, uint32_t loop, const IrInst *in)
 {
     for (uint32_t k = 0; k < in->n_operands; k++) {
         IrValue v = in->operands[k];
-        if (v.kind != IRV_REG || moves[v.reg])
+        if (v.kind != IRV_REG || moves(l, v.reg))
             continue;
         int d = l->def_block[v.reg];
-        if (d >= 0 && loop->body[d])
+        if (d >= 0 && cfg_loop_holds(l->loops, loop, (uint32_t)d))
             return false;
     }
     return true;
 }
 
 /* The loop's blocks in reverse postorder, each new preheader just before
- * its header. */
-static uint32_t loop_blocks(const Licm *l, const IrLoop *loop, uint32_t *order)
+ * its header; `order` has room for twice the loop's blocks. */
+static uint32_t loop_blocks(const Licm *l, uint32_t loop, uint32_t *order)
 {
+    const IrLoop *lp = &l->loops->loop[loop];
     uint32_t n = 0;
-    for (uint32_t i = 0; i < l->cfg->n_reachable; i++) {
-        uint32_t b = l->cfg->rpo[i];
-        if (!loop->body[b])
-            continue;
+    for (uint32_t i = 0; i < lp->size; i++) {
+        uint32_t b = lp->blocks[i];
         int ph = l->preheader_of[b];
-        if (ph >= 0 && loop->body[ph])
+        if (ph >= 0 && cfg_loop_holds(l->loops, loop, (uint32_t)ph))
             order[n++] = (uint32_t)ph;
         order[n++] = b;
     }
     return n;
 }
 
-/* Marks in `moves` (by register) what leaves the loop; returns how many. */
-static uint32_t choose_moves(const Licm *l, const IrLoop *loop, bool *moves)
+/* Marks what leaves the loop (l->moving); returns them, *n_moved of them. */
+static uint32_t *choose_moves(Licm *l, uint32_t loop, uint32_t *n_moved)
 {
-    uint32_t *order = ARENA_ARRAY(l->scratch, uint32_t, l->room), count = 0;
-    uint32_t n = loop_blocks(l, loop, order);
+    uint32_t *order = ARENA_ARRAY(l->scratch, uint32_t, 2 * l->loops->loop[loop].size);
+    uint32_t n = loop_blocks(l, loop, order), *moved = NULL;
+    *n_moved = 0;
     for (uint32_t i = 0; i < n; i++) {
         const IrBlock *b = l->f->blocks[order[i]];
         for (uint32_t k = 0; k < b->n_insts; k++) {
             const IrInst *in = b->insts[k];
-            if (pass_pure(in) && !pass_may_trap(in) && invariant_operands(l, loop, in, moves)) {
-                moves[in->result] = true;
-                count++;
+            if (pass_pure(in) && !pass_may_trap(in) && invariant_operands(l, loop, in)) {
+                l->moving[in->result] = l->stamp;
+                moved = ir_grow(l->scratch, moved, *n_moved, sizeof *moved);
+                moved[(*n_moved)++] = in->result;
             }
         }
     }
-    return count;
+    return moved;
 }
 
 /* ---- the preheader ------------------------------------------------------------ */
@@ -117,21 +127,32 @@ static void retarget(IrInst *term, const IrBlock *from, IrBlock *to)
             term->target[t] = to;
 }
 
+static void add_user(Licm *l, uint32_t reg, IrInst *in)
+{
+    l->users[reg] = ir_grow(l->scratch, l->users[reg], l->n_users[reg], sizeof **l->users);
+    l->users[reg][l->n_users[reg]++] = in;
+}
+
+static bool enters_from_outside(const Licm *l, const IrBlock *b)
+{
+    return l->outside[cfg_block_index(l->f, b)] == l->stamp;
+}
+
 /* Each phi of the header takes its outside values from `ph`, in the place
  * of the first of them: through a new phi in `ph` when there are several. */
-static void split_phis(Licm *l, IrBlock *header, IrBlock *ph, const bool *outside)
+static void split_phis(Licm *l, IrBlock *header, IrBlock *ph)
 {
     for (uint32_t i = 0; i < header->n_insts && header->insts[i]->op == IR_PHI; i++) {
         IrInst *phi = header->insts[i];
         uint32_t n_out = 0, kept = 0, j = 0;
         for (uint32_t k = 0; k < phi->n_operands; k++)
-            n_out += outside[cfg_block_index(l->f, phi->incoming[k])];
+            n_out += enters_from_outside(l, phi->incoming[k]);
         IrInst *merge = n_out > 1 ? ir_append(l->m, l->f, ph, IR_PHI, phi->type, n_out) : NULL;
         if (merge)
             l->def_block[merge->result] = cfg_block_index(l->f, ph);
         for (uint32_t k = 0; k < phi->n_operands; k++) {
             IrValue v = phi->operands[k];
-            if (!outside[cfg_block_index(l->f, phi->incoming[k])]) {
+            if (!enters_from_outside(l, phi->incoming[k])) {
                 phi->operands[kept] = v;
                 phi->incoming[kept++] = phi->incoming[k];
                 continue;
@@ -139,6 +160,8 @@ static void split_phis(Licm *l, IrBlock *header, IrBlock *ph, const bool *outsid
             if (merge) {
                 merge->operands[j] = v;
                 merge->incoming[j] = phi->incoming[k];
+                if (v.kind == IRV_REG)
+                    add_user(l, v.reg, merge);
             }
             if (j++ == 0) {
                 phi->operands[kept] = merge ? ir_reg(merge) : v;
@@ -151,16 +174,15 @@ static void split_phis(Licm *l, IrBlock *header, IrBlock *ph, const bool *outsid
 
 /* The block the loop's invariants go to, made when needed; -1 when the
  * header is the entry. */
-static int preheader(Licm *l, const IrLoop *loop)
+static int preheader(Licm *l, uint32_t loop)
 {
     IrFunc *f = l->f;
-    IrBlock *header = f->blocks[loop->header];
-    uint32_t n_out = 0, only = 0;
-    bool *outside = ARENA_ARRAY(l->scratch, bool, l->room);
-    for (uint32_t k = 0; k < l->cfg->n_preds[loop->header]; k++) {
-        uint32_t p = l->cfg->preds[loop->header][k];
-        if (!loop->body[p]) {
-            outside[p] = true;
+    uint32_t h = l->loops->loop[loop].header, n_out = 0, only = 0;
+    IrBlock *header = f->blocks[h];
+    for (uint32_t k = 0; k < l->cfg->n_preds[h]; k++) {
+        uint32_t p = l->cfg->preds[h][k];
+        if (!cfg_loop_holds(l->loops, loop, p)) {
+            l->outside[p] = l->stamp;
             only = p;
             n_out++;
         }
@@ -172,15 +194,15 @@ static int preheader(Licm *l, const IrLoop *loop)
         return (int)only;
     IrBlock *ph = ir_new_block(l->m, f);
     int index = (int)f->n_blocks - 1;
-    split_phis(l, header, ph, outside);
+    split_phis(l, header, ph);
     ir_append(l->m, f, ph, IR_BR, IRT_VOID, 0)->target[0] = header;
-    for (uint32_t p = 0; p < l->cfg->n; p++)
-        if (outside[p])
+    for (uint32_t k = 0; k < l->cfg->n_preds[h]; k++) {
+        uint32_t p = l->cfg->preds[h][k];
+        if (l->outside[p] == l->stamp)
             retarget(f->blocks[p]->insts[f->blocks[p]->n_insts - 1], header, ph);
-    l->preheader_of[loop->header] = index;
-    for (uint32_t i = 0; i < l->n_loops; i++) /* it lies in every loop around this one */
-        if (l->loops[i].header != loop->header && l->loops[i].body[loop->header])
-            l->loops[i].body[index] = true;
+    }
+    l->preheader_of[h] = index;
+    l->loops->innermost[index] = l->loops->loop[loop].parent; /* it lies in every loop around this one */
     return index;
 }
 
@@ -188,17 +210,17 @@ static int preheader(Licm *l, const IrLoop *loop)
 
 /* Moves the marked instructions, in the order loop_blocks gives, to the
  * end of block `to` before its branch. */
-static void move_marked(Licm *l, const IrLoop *loop, const bool *moves, uint32_t to)
+static void move_marked(Licm *l, uint32_t loop, uint32_t to)
 {
     IrBlock *dest = l->f->blocks[to];
-    uint32_t *order = ARENA_ARRAY(l->scratch, uint32_t, l->room);
+    uint32_t *order = ARENA_ARRAY(l->scratch, uint32_t, 2 * l->loops->loop[loop].size);
     uint32_t n = loop_blocks(l, loop, order);
     for (uint32_t i = 0; i < n; i++) {
         IrBlock *b = l->f->blocks[order[i]];
         bool *gone = ARENA_ARRAY(l->scratch, bool, b->n_insts);
         for (uint32_t k = 0; k < b->n_insts; k++) {
             IrInst *in = b->insts[k];
-            if (!ir_op_defines(in->op) || in->op == IR_PHI || !moves[in->result])
+            if (!ir_op_defines(in->op) || in->op == IR_PHI || !moves(l, in->result))
                 continue;
             gone[k] = true;
             dest->insts = ir_grow(l->m->arena, dest->insts, dest->n_insts, sizeof *dest->insts);
@@ -210,37 +232,44 @@ static void move_marked(Licm *l, const IrLoop *loop, const bool *moves, uint32_t
     }
 }
 
-/* How many moved values an instruction that stays reads: each is a
- * register live across the whole loop once moved. */
-static uint32_t values_kept_live(const Licm *l, const bool *moves)
+static bool reads(const IrInst *in, uint32_t reg)
 {
-    bool *counted = ARENA_ARRAY(l->scratch, bool, l->reg_room);
+    for (uint32_t k = 0; k < in->n_operands; k++)
+        if (in->operands[k].kind == IRV_REG && in->operands[k].reg == reg)
+            return true;
+    return false;
+}
+
+/* How many moved values an instruction that stays reads: each is a
+ * register live across the whole loop once moved.  Found from the moved
+ * values' users, not by a scan of the function. */
+static uint32_t values_kept_live(const Licm *l, const uint32_t *moved, uint32_t n_moved)
+{
     uint32_t n = 0;
-    for (uint32_t b = 0; b < l->f->n_blocks; b++)
-        for (uint32_t i = 0; i < l->f->blocks[b]->n_insts; i++) {
-            const IrInst *in = l->f->blocks[b]->insts[i];
-            if (ir_op_defines(in->op) && moves[in->result])
+    for (uint32_t i = 0; i < n_moved; i++) {
+        uint32_t reg = moved[i];
+        for (uint32_t u = 0; u < l->n_users[reg] && l->counted[reg] != l->stamp; u++) {
+            const IrInst *in = l->users[reg][u];
+            if ((ir_op_defines(in->op) && moves(l, in->result)) || !reads(in, reg))
                 continue;
-            for (uint32_t k = 0; k < in->n_operands; k++) {
-                IrValue v = in->operands[k];
-                if (v.kind == IRV_REG && moves[v.reg] && !counted[v.reg]) {
-                    counted[v.reg] = true;
-                    n++;
-                }
-            }
+            l->counted[reg] = l->stamp;
+            n++;
         }
+    }
     return n;
 }
 
-static bool hoist_loop(Licm *l, const IrLoop *loop)
+static bool hoist_loop(Licm *l, uint32_t loop)
 {
-    bool *moves = ARENA_ARRAY(l->scratch, bool, l->reg_room);
-    if (choose_moves(l, loop, moves) == 0 || values_kept_live(l, moves) > MAX_VALUES_KEPT_LIVE)
+    l->stamp++;
+    uint32_t n_moved;
+    uint32_t *moved = choose_moves(l, loop, &n_moved);
+    if (n_moved == 0 || values_kept_live(l, moved, n_moved) > MAX_VALUES_KEPT_LIVE)
         return false;
     int to = preheader(l, loop);
     if (to < 0)
         return false;
-    move_marked(l, loop, moves, (uint32_t)to);
+    move_marked(l, loop, (uint32_t)to);
     return true;
 }
 
@@ -268,26 +297,60 @@ static void init_tables(Licm *l)
     l->room = 2 * f->n_blocks;
     l->reg_room = f->n_regs + n_insts + 1; /* each phi split once at most */
     l->def_block = ARENA_ARRAY(l->scratch, int, l->reg_room);
+    l->users = ARENA_ARRAY(l->scratch, IrInst **, l->reg_room);
+    l->n_users = ARENA_ARRAY(l->scratch, uint32_t, l->reg_room);
+    l->moving = ARENA_ARRAY(l->scratch, uint32_t, l->reg_room);
+    l->counted = ARENA_ARRAY(l->scratch, uint32_t, l->reg_room);
+    l->outside = ARENA_ARRAY(l->scratch, uint32_t, l->room);
     l->preheader_of = ARENA_ARRAY(l->scratch, int, l->room);
     for (uint32_t b = 0; b < l->room; b++)
         l->preheader_of[b] = -1;
     for (uint32_t p = 0; p < f->n_params; p++)
         l->def_block[f->params[p].reg] = -1;
     for (uint32_t b = 0; b < f->n_blocks; b++)
-        for (uint32_t i = 0; i < f->blocks[b]->n_insts; i++)
-            if (ir_op_defines(f->blocks[b]->insts[i]->op))
-                l->def_block[f->blocks[b]->insts[i]->result] = (int)b;
+        for (uint32_t i = 0; i < f->blocks[b]->n_insts; i++) {
+            IrInst *in = f->blocks[b]->insts[i];
+            if (ir_op_defines(in->op))
+                l->def_block[in->result] = (int)b;
+            for (uint32_t k = 0; k < in->n_operands; k++)
+                if (in->operands[k].kind == IRV_REG)
+                    add_user(l, in->operands[k].reg, in);
+        }
+}
+
+/* Smallest first, so an inner loop's invariants reach its preheader,
+ * which lies in the outer loop, before the outer loop's turn; the order
+ * of two of one size is their headers'. */
+typedef struct LoopTurn {
+    uint32_t size, header, loop;
+} LoopTurn;
+
+static int by_size(const void *a, const void *b)
+{
+    const LoopTurn *x = a, *y = b;
+    if (x->size != y->size)
+        return x->size < y->size ? -1 : 1;
+    return x->header < y->header ? -1 : x->header > y->header;
+}
+
+static LoopTurn *turns(const IrLoops *loops, Arena *scratch)
+{
+    LoopTurn *t = ARENA_ARRAY(scratch, LoopTurn, loops->n + 1);
+    for (uint32_t i = 0; i < loops->n; i++)
+        t[i] = (LoopTurn){loops->loop[i].size, loops->loop[i].header, i};
+    qsort(t, loops->n, sizeof *t, by_size);
+    return t;
 }
 
 bool pass_licm(IrModule *m, IrFunc *f, Arena *scratch)
 {
     Licm l = {.m = m, .f = f, .cfg = cfg_build(f, scratch), .scratch = scratch};
     init_tables(&l);
-    l.n_loops = cfg_find_loops(l.cfg, l.room, scratch, &l.loops);
-    qsort(l.loops, l.n_loops, sizeof *l.loops, by_size);
+    l.loops = cfg_find_loops(l.cfg, l.room, scratch);
+    const LoopTurn *order = turns(l.loops, scratch);
     bool changed = false;
-    for (uint32_t i = 0; i < l.n_loops; i++)
-        changed |= hoist_loop(&l, &l.loops[i]);
+    for (uint32_t i = 0; i < l.loops->n; i++)
+        changed |= hoist_loop(&l, order[i].loop);
     place_preheaders(&l);
     return changed;
 }

@@ -8,6 +8,12 @@
 #   - a 100,000-term tile sum compiles (it overflowed the stack);
 #   - 20,000 statements in one kernel compile (over 60 s before: CSE);
 #   - 5,000 ifs in a row compile (the dominator walk overflowed the stack);
+#   - branchy kernels compile under a memory limit as well: 10,000 ifs with
+#     lets, 5,000 loops, 50,000 '&&' and 5,000 64-bit divisions (each took
+#     gigabytes, growing as its size squared: bit sets of every register for
+#     every block, a flag per block for every loop, a table by register for
+#     every branch arm, the variable map copied at every edge, the rest of a
+#     block copied at every split);
 #   - parentheses, and a postfix chain, nested past 200 levels are the
 #     nesting error at the level that passes the limit;
 #   - a file with CR line ends (classic Mac) is lines, not one comment;
@@ -70,6 +76,48 @@ awk -v h="$header" 'BEGIN { print h
     print "}" }' > ifs.silk
 run 30 "$SILKC" compile --arch sm_90 --emit=ptx ifs.silk -o "$work/ifs.ptx" ||
     fail "compile of 5,000 ifs exited $?"
+
+# ---- branchy kernels -------------------------------------------------------------------
+# compile_limited NAME WHAT: compiles NAME.silk with the estimate, in 30 s
+# and 1 GiB of address space (not under AddressSanitizer, which reserves
+# terabytes), and checks the estimate's row for k.
+memory_limit=1048576 # KiB
+grep -q __asan_init "$SILKC" 2>/dev/null && memory_limit=unlimited
+compile_limited() {
+    (ulimit -v $memory_limit && run 30 "$SILKC" compile --arch sm_90 --emit=ptx "$1.silk" -o "$work/$1.ptx")
+    status=$?
+    [ $status -eq 0 ] || fail "$2: compile exited $status (124: past 30 s; 3: out of memory, as a quadratic table did)"
+    (ulimit -v $memory_limit && run 30 "$SILKC" compile --arch sm_90 --resource-usage "$1.silk" -o "$work/$1.ptx")
+    grep -q "^sm_90 *k *$3 " "$work/out" || fail "$2: the estimate is not $3: $(grep '^sm_90' "$work/out")"
+}
+
+awk -v h="$header" 'BEGIN { print h; print "  let i = ctx.tid"; print "  var acc: f32 = 0.0"
+    for (k = 0; k < 10000; k++) {
+        printf "  let a%d = u[(i + %du32) %% 1024u32]\n  if a%d > 3u32 {\n", k, k, k
+        printf "    let b%d = f32(a%d) * 2.0\n    acc = acc + b%d\n  }\n", k, k, k
+    }
+    print "  o[i] = acc"; print "}" }' > lets_ifs.silk
+compile_limited lets_ifs "10,000 ifs with lets" "~10"
+
+awk -v h="$header" 'BEGIN { print h; print "  let i = ctx.tid"; print "  var acc: f32 = 0.0"
+    for (k = 0; k < 5000; k++) {
+        printf "  let a%d = u[(i + %du32) %% 1024u32]\n  for j in 0..4u32 step 1 {\n", k, k
+        printf "    acc = acc + f32(a%d + j)\n  }\n", k
+    }
+    print "  o[i] = acc"; print "}" }' > loops.silk
+compile_limited loops "5,000 loops" "~11"
+
+awk -v h="$header" 'BEGIN { printf "%s\n  if u[0] > 0u32", h
+    for (i = 1; i < 50000; i++) printf " &&\n    u[%d] > 0u32", i % 1024
+    printf " {\n    o[0] = 1.0\n  }\n}\n" }' > and_compile.silk
+compile_limited and_compile "50,000 '&&'" "~10"
+
+awk 'BEGIN { print "kernel k(n: u64, o: tensor<u64>[1024], u: tensor<u64>[1024]) {"; print "  let i = ctx.gid"
+    for (k = 0; k < 5000; k++) printf "  o[(i + %du64) %% 1024u64] = u[(i + %du64) %% 1024u64] / n\n", k, k
+    print "}" }' > divisions.silk
+compile_limited divisions "5,000 divisions" "~22"
+[ "$(grep -c 'div\.u32' "$work/divisions.ptx" 2>/dev/null)" = 5000 ] ||
+    fail "5,000 divisions: $(grep -c 'div\.u32' "$work/divisions.ptx" 2>/dev/null) 32-bit fast paths"
 
 # ---- the nesting limit ----------------------------------------------------------------
 # 300 parentheses: the body's block is level 1, the statement's expression
