@@ -126,48 +126,49 @@ void report_share_target(ReportSource *s, int i, int j)
     s->n_kernels[i] = s->n_kernels[j];
 }
 
-/* The launch blocks of the tree whose grid the checker found constant:
- * the first for each kernel gives its work size (the grid counts work
- * items).  The checker leaves a constant's value in the node (folded). */
-static void find_launches(const Node *n, const SourceFile *file, ReportSource *s)
+/* What the walk for launch blocks needs at each node. */
+typedef struct LaunchScan {
+    const SourceFile *file;
+    ReportSource *source;
+} LaunchScan;
+
+/* A launch block whose grid the checker found constant: the first for
+ * each kernel gives its work size (the grid counts work items).  The
+ * checker leaves a constant's value in the node (folded). */
+static void visit_launch(Node *n, void *data)
 {
-    if (!n)
+    const LaunchScan *scan = data;
+    ReportSource *s = scan->source;
+    if (n->kind != ND_LAUNCH || n->list2.count != 1 || !n->list2.items[0]->a ||
+        n->list2.items[0]->a->kind != ND_CALL || n->list2.items[0]->a->a->kind != ND_NAME)
         return;
-    if (n->kind == ND_LAUNCH && n->list2.count == 1 && n->list2.items[0]->a &&
-        n->list2.items[0]->a->kind == ND_CALL && n->list2.items[0]->a->a->kind == ND_NAME) {
-        const char *target = n->list2.items[0]->a->a->name;
-        for (uint32_t i = 0; i < n->list.count; i++) {
-            const Node *o = n->list.items[i];
-            if (strcmp(o->name, "grid") != 0 || !o->a || o->a->folded != 1 || o->a->int_value == 0)
-                continue;
-            /* A Silk file's targets share one list of kernels. */
-            for (int k = 0; k < s->n_kernels[0]; k++) {
-                ReportKernel *kernel = &s->kernels[0][k];
-                if (strcmp(kernel->name, target) == 0 && !kernel->launch_work) {
-                    uint32_t line, col;
-                    source_line_col(file, n->span.start, &line, &col);
-                    kernel->launch_work = o->a->int_value;
-                    kernel->launch_line = (int)line;
-                }
+    const char *target = n->list2.items[0]->a->a->name;
+    for (uint32_t i = 0; i < n->list.count; i++) {
+        const Node *o = n->list.items[i];
+        if (strcmp(o->name, "grid") != 0 || !o->a || o->a->folded != 1 || o->a->int_value == 0)
+            continue;
+        /* A Silk file's targets share one list of kernels. */
+        for (int k = 0; k < s->n_kernels[0]; k++) {
+            ReportKernel *kernel = &s->kernels[0][k];
+            if (strcmp(kernel->name, target) == 0 && !kernel->launch_work) {
+                uint32_t line, col;
+                source_line_col(scan->file, n->span.start, &line, &col);
+                kernel->launch_work = o->a->int_value;
+                kernel->launch_line = (int)line;
             }
         }
     }
-    find_launches(n->a, file, s);
-    find_launches(n->b, file, s);
-    find_launches(n->c, file, s);
-    find_launches(n->d, file, s);
-    for (uint32_t i = 0; i < n->list.count; i++)
-        find_launches(n->list.items[i], file, s);
-    for (uint32_t i = 0; i < n->list2.count; i++)
-        find_launches(n->list2.items[i], file, s);
 }
 
+/* In source order; ast_walk keeps its stack off the C stack, which a long
+ * chain of operators would overflow. */
 static void collect_launch_work(const Compilation *c, ReportSource *s)
 {
     for (uint32_t i = 0; i < c->n_modules; i++) {
         const Module *m = c->modules[i];
+        LaunchScan scan = {&c->sources.files[m->file], s};
         if (m->package == PKG_ROOT && m->tree)
-            find_launches(m->tree, &c->sources.files[m->file], s);
+            ast_walk(m->tree, c->arena, visit_launch, &scan);
     }
 }
 
