@@ -223,6 +223,14 @@ static Type *tile_of(Checker *k, const Type *shape, Type *elem, int64_t rows, in
     return t;
 }
 
+/* The operators defined on integers only: on scalars and on a tile's
+ * elements alike. */
+static bool is_integer_only(TokenKind op)
+{
+    return op == TK_PERCENT || op == TK_AMP || op == TK_PIPE || op == TK_CARET ||
+           op == TK_SHL || op == TK_SHR;
+}
+
 /* Tile operands combine element by element (a scalar with every element);
  * '@' is the matrix product [m, k] @ [k, n] -> [m, n]. */
 static Type *check_tile_binary(Checker *k, Node *e, Type *l, Type *r)
@@ -253,7 +261,13 @@ static Type *check_tile_binary(Checker *k, Node *e, Type *l, Type *r)
         diag_error(k->diag, e->span, "%s does not apply to tiles", token_kind_name(e->op));
         return error_type();
     }
-    return tile_of(k, is_tile_like(l) ? l : r, le, 0, 0);
+    Type *tile = is_tile_like(l) ? l : r;
+    if (is_integer_only(e->op) && !type_is_integer(le)) {
+        diag_error(k->diag, e->span, "%s cannot be applied to %s", token_kind_name(e->op),
+                   tname(tile, a));
+        return error_type();
+    }
+    return tile_of(k, tile, le, 0, 0);
 }
 
 static void check_division(Checker *k, Node *e, Type *t)
@@ -298,9 +312,8 @@ static Type *binary_result(Checker *k, Node *e, Type *l, Type *r)
         diag_error(k->diag, e->span, "'@' multiplies tiles; %s is not a tile", tname(l, a));
         return error_type();
     }
-    bool integer_only = e->op == TK_PERCENT || e->op == TK_AMP || e->op == TK_PIPE || e->op == TK_CARET;
     bool fits = is_comparison(e->op) ? (type_is_numeric(l) || ((e->op == TK_EQ || e->op == TK_NE) && l->kind == TY_BOOL))
-                : integer_only ? type_is_integer(l) : type_is_numeric(l);
+                : is_integer_only(e->op) ? type_is_integer(l) : type_is_numeric(l);
     if (!fits) {
         diag_error(k->diag, e->span, "%s cannot be applied to %s", op, tname(l, a));
         return error_type();
