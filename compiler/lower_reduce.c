@@ -47,7 +47,7 @@ static IrValue identity(const Reduction *r)
     int bits = ir_type_bits(t);
     uint64_t top = 1ull << (bits - 1);
     if (type_is_signed(r->type))
-        return ir_int(t, is_min ? (int64_t)(top - 1) : -(int64_t)top);
+        return ir_int(t, is_min ? (int64_t)(top - 1) : -(int64_t)(top - 1) - 1); /* i64 too */
     return ir_int(t, is_min ? -1 : 0);
 }
 
