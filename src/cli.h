@@ -1,23 +1,17 @@
 /*
- * cli.h: what the silk-occ subcommands share: exit codes, messages,
- * option-value parsing and the choice of target GPU.
+ * cli.h: what the silk-occ subcommands share: messages, option-value
+ * parsing and the choice of target GPU.  The exit codes are both
+ * programs' (exit_status.h), as documented in silk-occ(1).
  */
 #ifndef SILK_CLI_H
 #define SILK_CLI_H
 
+#include "exit_status.h"
 #include "occupancy.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-
-/* Exit codes, as documented in silk-occ(1). */
-enum {
-    EXIT_OK = 0,
-    EXIT_FINDINGS = 1,    /* a check failed (or a compile error) */
-    EXIT_USAGE = 2,       /* bad command line or input */
-    EXIT_ENVIRONMENT = 3, /* something the command needs is missing */
-};
 
 typedef enum OutputFormat { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV, FORMAT_MARKDOWN } OutputFormat;
 

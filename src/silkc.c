@@ -5,10 +5,11 @@
  * `--dump-ast` prints each file's tree for golden tests.  `silkc compile`
  * goes on to the back end (silkc_compile.c).
  *
- * Exit status: 0 clean, 1 errors in the source, 2 a usage error (an
- * output that cannot be created or is an input included), 3 a tool the
- * command needs (ptxas) is missing or broken, or an output could not be
- * written (a full disk, standard output on /dev/full).
+ * Exit status (exit_status.h, shared with silk-occ): 0 clean, 1 errors
+ * in the source, 2 a usage error (an output that cannot be created or is
+ * an input included), 3 a tool the command needs (ptxas) is missing or
+ * broken, or an output could not be written (a full disk, standard output
+ * on /dev/full).
  */
 #include "silkc.h"
 
@@ -138,9 +139,9 @@ static int parse_arguments(int argc, char **argv, Compilation *c, const char **f
             usage(stdout);
             return EXIT_HELP;
         }
-        int rc = EXIT_CLEAN;
+        int rc = EXIT_OK;
         if (r->compile && compile_option(argc, argv, &i, r, &rc)) {
-            if (rc != EXIT_CLEAN)
+            if (rc != EXIT_OK)
                 return rc;
         } else if (!r->compile && (value = option_value(argc, argv, &i, "--arch"))) {
             if (!set_once(&r->archs, value, "--arch", &rc)) /* check: the warnings' targets */
@@ -167,7 +168,7 @@ static int parse_arguments(int argc, char **argv, Compilation *c, const char **f
     }
     if (*n_files == 0)
         return usage_error("%s", "no input files");
-    return EXIT_CLEAN;
+    return EXIT_OK;
 }
 
 /* A file of the root package; "-" is standard input. */
@@ -194,27 +195,27 @@ static int run(int argc, char **argv, bool compile)
     int rc = files ? parse_arguments(argc, argv, &c, files, &n_files, &request)
                    : usage_error("%s", "out of memory");
     request.n_inputs = n_files;
-    for (int i = 0; rc == EXIT_CLEAN && i < n_files; i++)
+    for (int i = 0; rc == EXIT_OK && i < n_files; i++)
         if (!load_root_file(&c, files[i])) {
             char reason[96];
             fprintf(stderr, "silkc: error: %s: %s\n", files[i],
                     read_file_error(errno, READ_FILE_CODE_LIMIT_MIB, reason, sizeof reason));
             rc = EXIT_USAGE;
         }
-    if (rc == EXIT_CLEAN && compile)
+    if (rc == EXIT_OK && compile)
         rc = silkc_compile(&c, &request);
-    else if (rc == EXIT_CLEAN && request.archs)
+    else if (rc == EXIT_OK && request.archs)
         rc = silkc_check_targets(&c, &request);
-    else if (rc == EXIT_CLEAN)
+    else if (rc == EXIT_OK)
         compile_check(&c);
     if (rc != EXIT_USAGE && rc != EXIT_HELP && c.options.dump_ast)
         compile_dump(&c, stdout);
     diag_finish(&c.diag);
-    if (rc == EXIT_CLEAN && c.diag.errors > 0)
-        rc = EXIT_ERRORS;
+    if (rc == EXIT_OK && c.diag.errors > 0)
+        rc = EXIT_FINDINGS;
     free(files);
     compile_free(&c);
-    return rc == EXIT_HELP ? EXIT_CLEAN : rc;
+    return rc == EXIT_HELP ? EXIT_OK : rc;
 }
 
 static int dispatch(int argc, char **argv)
@@ -225,11 +226,11 @@ static int dispatch(int argc, char **argv)
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(stdout);
-        return EXIT_CLEAN;
+        return EXIT_OK;
     }
     if (strcmp(argv[1], "--version") == 0) {
         printf("silkc %s\n", PACKAGE_VERSION);
-        return EXIT_CLEAN;
+        return EXIT_OK;
     }
     if (strcmp(argv[1], "check") == 0 || strcmp(argv[1], "compile") == 0)
         return run(argc, argv, argv[1][1] == 'o');
