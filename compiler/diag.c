@@ -16,13 +16,13 @@
 #include "diag.h"
 
 #include "arena.h"
+#include "colour.h"
 
 #include <cjson/cJSON.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 enum { DEFAULT_ERROR_LIMIT = 20 };
 
@@ -156,26 +156,13 @@ static Span clamp_span(const SourceFile *file, Span at)
 
 /* ---- setup and options ------------------------------------------------------- */
 
-/* Colour only on a terminal; NO_COLOR set to anything non-empty turns it off
- * (no-color.org), and as in GCC a dumb terminal gets none. */
-static bool wants_colour(FILE *out)
-{
-    const char *no_colour = getenv("NO_COLOR");
-    if (no_colour && *no_colour)
-        return false;
-    const char *term = getenv("TERM");
-    if (term && strcmp(term, "dumb") == 0)
-        return false;
-    return out && isatty(fileno(out));
-}
-
 void diag_init(Diag *d, const SourceMap *sources, Arena *arena, FILE *out)
 {
     *d = (Diag){
         .sources = sources,
         .out = out,
         .format = DIAG_TEXT,
-        .colour = wants_colour(out),
+        .colour = colour_wanted(out), /* both programs' rule; -f[no-]color-diagnostics wins */
         .error_limit = DEFAULT_ERROR_LIMIT,
         .arena = arena,
     };

@@ -4,6 +4,7 @@
  * range, an unknown suffix), and the messages themselves.
  */
 #include "cli.h"
+#include "colour.h"
 
 #include <cjson/cJSON.h>
 
@@ -15,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 static void vmessage(const char *command, const char *kind, const char *fmt, va_list ap)
 {
@@ -50,8 +50,7 @@ void report_option_error(const char *command, int c, const char *argument)
 
 bool use_colour(FILE *stream)
 {
-    const char *no_colour = getenv("NO_COLOR");
-    return isatty(fileno(stream)) && !(no_colour && *no_colour);
+    return colour_wanted(stream);
 }
 
 /* Reads the leading unsigned decimal of `text`; false when there is none or

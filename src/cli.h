@@ -93,7 +93,8 @@ typedef struct Target {
 bool resolve_arch(const char *command, const ArchTable *table, const char *name, Target *out);
 bool resolve_gpu(const char *command, const ArchTable *table, const char *name, Target *out);
 
-/* Colour for people at a terminal; NO_COLOR turns it off. */
+/* Colour for people at a terminal: colour.h's rule, silkc's too (NO_COLOR,
+ * TERM=dumb, not a terminal: none). */
 bool use_colour(FILE *stream);
 
 /* The subcommands. */
