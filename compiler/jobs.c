@@ -81,6 +81,21 @@ const char *jobs_resolve_command(const char *name, Arena *arena)
     return arena_strndup(arena, buf, strlen(buf));
 }
 
+const char *jobs_find_tool(const char *variable, const char *const candidates[])
+{
+    const char *chosen = getenv(variable);
+    if (chosen && strcmp(chosen, "none") == 0)
+        return NULL; /* the user's way to say there is none (tests of the estimate) */
+    if (chosen && *chosen && jobs_command_exists(chosen))
+        return chosen;
+    /* A bare name is returned as it is: no buffer to keep, and the job
+     * looks it up again (jobs_resolve_command). */
+    for (int i = 0; candidates[i]; i++)
+        if (jobs_command_exists(candidates[i]))
+            return candidates[i];
+    return NULL;
+}
+
 /* ---- running jobs ---------------------------------------------------------- */
 
 /* One job in flight. */

@@ -51,6 +51,13 @@ bool jobs_is_executable(const char *path);
  * found on $PATH. */
 bool jobs_command_exists(const char *name);
 
+/* The tool to run (ptxas, nvcc), by one rule for all: the program named by
+ * $variable when it can run ("none": there is none, NULL), else the first
+ * of `candidates` (NULL-terminated: the path configure found, then the
+ * bare name, looked up on $PATH) that can run; NULL when none can.  The
+ * answer is $variable's text or one of `candidates`, not a copy. */
+const char *jobs_find_tool(const char *variable, const char *const candidates[]);
+
 /* The path to execv for `name`: itself when it has a slash, else its place
  * on $PATH (execvp would do this, but falls back to running the file with
  * /bin/sh when the kernel refuses it); NULL with errno ENOENT when absent. */

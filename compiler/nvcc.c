@@ -25,18 +25,15 @@
 #include <string.h>
 #include <unistd.h>
 
+static const char *const NVCC_CANDIDATES[] = {
+#ifdef NVCC_PATH
+    NVCC_PATH, /* configure's (--with-cuda, by default /usr/local/cuda) */
+#endif
+    "nvcc", NULL};
+
 const char *nvcc_find(void)
 {
-    const char *env = getenv("SILK_NVCC");
-    if (env && strcmp(env, "none") == 0)
-        return NULL; /* the user's way to say there is none */
-    if (env && *env && jobs_command_exists(env))
-        return env;
-#ifdef NVCC_PATH
-    if (jobs_is_executable(NVCC_PATH))
-        return NVCC_PATH;
-#endif
-    return jobs_command_exists("nvcc") ? "nvcc" : NULL;
+    return jobs_find_tool("SILK_NVCC", NVCC_CANDIDATES);
 }
 
 /* ---- splitting flags --------------------------------------------------------- */

@@ -19,9 +19,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The nvcc to run: $SILK_NVCC, else the one configure found (NVCC_PATH),
- * else "nvcc" when $PATH has one; the first that is executable.  NULL when
- * none is, or when $SILK_NVCC is "none". */
+/* The nvcc to run, by jobs_find_tool's rule: $SILK_NVCC, else the one
+ * configure found (NVCC_PATH), else "nvcc" when $PATH has one; the first
+ * that is executable.  NULL when none is, or when $SILK_NVCC is "none". */
 const char *nvcc_find(void);
 
 /* Split a user's flag string ("-O3 -DN=4", from --nvcc-flags) into words

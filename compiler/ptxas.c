@@ -659,19 +659,15 @@ bool ptxas_needs_compile_only(const char *ptx, size_t len)
 
 /* ---- finding ptxas -------------------------------------------------------- */
 
+static const char *const PTXAS_CANDIDATES[] = {
+#ifdef PTXAS_PATH
+    PTXAS_PATH, /* configure's (--with-cuda, by default /usr/local/cuda) */
+#endif
+    "ptxas", NULL};
+
 const char *ptxas_find(void)
 {
-    const char *env = getenv("SILK_PTXAS");
-    if (env && strcmp(env, "none") == 0)
-        return NULL; /* the user's way to say there is none (tests of the estimate) */
-    if (env && *env && jobs_command_exists(env))
-        return env;
-#ifdef PTXAS_PATH
-    if (jobs_is_executable(PTXAS_PATH))
-        return PTXAS_PATH;
-#endif
-    /* The bare name: no buffer to keep, and ptxas_run looks it up again. */
-    return jobs_command_exists("ptxas") ? "ptxas" : NULL;
+    return jobs_find_tool("SILK_PTXAS", PTXAS_CANDIDATES);
 }
 
 /* ---- running ptxas -------------------------------------------------------- */

@@ -114,9 +114,10 @@ int ptxas_assemble_targets(const char *ptxas, const char *ptx_paths[], const cha
  * either.  False on NULL. */
 bool ptxas_needs_compile_only(const char *ptx, size_t len);
 
-/* The ptxas to run: $SILK_PTXAS, else the one configure found (PTXAS_PATH),
- * else "ptxas" when $PATH has one; the first that is executable.  NULL when
- * none is, or when $SILK_PTXAS is "none" (to work as if there were none). */
+/* The ptxas to run, by jobs_find_tool's rule: $SILK_PTXAS, else the one
+ * configure found (PTXAS_PATH), else "ptxas" when $PATH has one; the first
+ * that is executable.  NULL when none is, or when $SILK_PTXAS is "none"
+ * (to work as if there were none). */
 const char *ptxas_find(void);
 
 /* The kernel named `name` in a report; NULL if it has none. */

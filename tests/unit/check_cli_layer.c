@@ -2,7 +2,9 @@
  * check_cli_layer.c: unit tests of what silkc and silk-occ share (issue
  * 12): the exit statuses' numbers (exit_status.h), the colour rule
  * (colour.h) on every combination of NO_COLOR, TERM and terminal, on its
- * own and on real streams (a pseudo-terminal, a file).
+ * own and on real streams (a pseudo-terminal, a file), and the one tool
+ * finder (jobs_find_tool, and ptxas_find and nvcc_find through it): the
+ * override variable, "none", the configured path, the bare name on $PATH.
  */
 #define _XOPEN_SOURCE 700 /* posix_openpt and its kin */
 
@@ -10,12 +12,17 @@
 
 #include "colour.h"
 #include "exit_status.h"
+#include "jobs.h"
+#include "nvcc.h"
+#include "ptxas.h"
+#include "tempdir.h"
 
 #include <check.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* ---- exit statuses ---------------------------------------------------------- */
@@ -103,6 +110,100 @@ START_TEST(test_colour_wanted_follows_environment)
 }
 END_TEST
 
+/* ---- the tool finder -------------------------------------------------------- */
+
+static char *tool_dir;
+
+/* DIR/name, made with `mode` ("#!/bin/sh" so it could run). */
+static const char *make_tool(const char *name, mode_t mode)
+{
+    static char paths[4][512];
+    static int next;
+    char *path = paths[next++ % 4];
+    snprintf(path, sizeof paths[0], "%s/%s", tool_dir, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("#!/bin/sh\nexit 0\n", f);
+    fclose(f);
+    ck_assert_int_eq(chmod(path, mode), 0);
+    return path;
+}
+
+static void setup_tools(void)
+{
+    tool_dir = tempdir_make("check-cli-layer", NULL);
+    ck_assert_ptr_nonnull(tool_dir);
+    unsetenv("SILK_TEST_TOOL");
+}
+
+static void teardown_tools(void)
+{
+    tempdir_remove(tool_dir, 0);
+    tool_dir = NULL;
+}
+
+/* The override wins over every candidate, as it is given. */
+START_TEST(test_find_override)
+{
+    const char *chosen = make_tool("chosen", 0755);
+    const char *configured = make_tool("configured", 0755);
+    const char *const candidates[] = {configured, NULL};
+    ck_assert_int_eq(setenv("SILK_TEST_TOOL", chosen, 1), 0);
+    ck_assert_str_eq(jobs_find_tool("SILK_TEST_TOOL", candidates), chosen);
+}
+END_TEST
+
+/* "none" means there is none, however many candidates could run. */
+START_TEST(test_find_none)
+{
+    const char *const candidates[] = {make_tool("configured", 0755), "sh", NULL};
+    ck_assert_int_eq(setenv("SILK_TEST_TOOL", "none", 1), 0);
+    ck_assert_ptr_null(jobs_find_tool("SILK_TEST_TOOL", candidates));
+}
+END_TEST
+
+/* An override that cannot run, an empty one or none: the configured path. */
+START_TEST(test_find_configured)
+{
+    const char *configured = make_tool("configured", 0755);
+    const char *const candidates[] = {configured, "sh", NULL};
+    ck_assert_str_eq(jobs_find_tool("SILK_TEST_TOOL", candidates), configured);
+    ck_assert_int_eq(setenv("SILK_TEST_TOOL", make_tool("not-executable", 0644), 1), 0);
+    ck_assert_str_eq(jobs_find_tool("SILK_TEST_TOOL", candidates), configured);
+    ck_assert_int_eq(setenv("SILK_TEST_TOOL", "", 1), 0);
+    ck_assert_str_eq(jobs_find_tool("SILK_TEST_TOOL", candidates), configured);
+}
+END_TEST
+
+/* A configured path that is gone: the bare name, when $PATH has it. */
+START_TEST(test_find_on_path)
+{
+    make_tool("faketool", 0755);
+    const char *const candidates[] = {"/nonexistent/cuda/bin/faketool", "faketool", NULL};
+    ck_assert_int_eq(setenv("PATH", "/nonexistent", 1), 0);
+    ck_assert_ptr_null(jobs_find_tool("SILK_TEST_TOOL", candidates));
+    char path[600];
+    snprintf(path, sizeof path, "/nonexistent:%s", tool_dir);
+    ck_assert_int_eq(setenv("PATH", path, 1), 0);
+    ck_assert_str_eq(jobs_find_tool("SILK_TEST_TOOL", candidates), "faketool");
+}
+END_TEST
+
+/* ptxas_find and nvcc_find are the rule with their own variables. */
+START_TEST(test_find_ptxas_and_nvcc)
+{
+    const char *ptxas = make_tool("my-ptxas", 0755), *nvcc = make_tool("my-nvcc", 0755);
+    ck_assert_int_eq(setenv("SILK_PTXAS", ptxas, 1), 0);
+    ck_assert_int_eq(setenv("SILK_NVCC", nvcc, 1), 0);
+    ck_assert_str_eq(ptxas_find(), ptxas);
+    ck_assert_str_eq(nvcc_find(), nvcc);
+    ck_assert_int_eq(setenv("SILK_PTXAS", "none", 1), 0);
+    ck_assert_int_eq(setenv("SILK_NVCC", "none", 1), 0);
+    ck_assert_ptr_null(ptxas_find());
+    ck_assert_ptr_null(nvcc_find());
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cli_layer");
@@ -114,6 +215,14 @@ int main(void)
                         (int)(sizeof COLOUR_CASES / sizeof COLOUR_CASES[0]));
     tcase_add_test(colour, test_colour_wanted_follows_environment);
     suite_add_tcase(s, colour);
+    TCase *finder = tcase_create("tool_finder");
+    tcase_add_checked_fixture(finder, setup_tools, teardown_tools);
+    tcase_add_test(finder, test_find_override);
+    tcase_add_test(finder, test_find_none);
+    tcase_add_test(finder, test_find_configured);
+    tcase_add_test(finder, test_find_on_path);
+    tcase_add_test(finder, test_find_ptxas_and_nvcc);
+    suite_add_tcase(s, finder);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
