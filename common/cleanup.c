@@ -6,7 +6,9 @@
  * place before a signal can come: paths are copied when registered, and
  * the list is changed only with the signals held, so the handler never
  * sees it half-updated.  It is installed on the first registration, for
- * the signals not ignored at that moment.
+ * the signals not ignored at that moment, together with an atexit
+ * function that does the same for an exit() the owners did not see
+ * coming.
  */
 #include "cleanup.h"
 
@@ -62,6 +64,14 @@ static void stop_children(void)
             continue;
 }
 
+/* Newest first: a directory's files before it. */
+static void remove_entries(void)
+{
+    for (size_t i = list.n_entries; i-- > 0;)
+        (void)(list.entries[i].is_dir ? rmdir(list.entries[i].path)
+                                      : unlink(list.entries[i].path));
+}
+
 static void on_signal(int sig)
 {
     /* A child between fork and exec has the handler too, and must not
@@ -69,9 +79,7 @@ static void on_signal(int sig)
     if (getpid() == list.owner) {
         int saved_errno = errno;
         stop_children();
-        for (size_t i = list.n_entries; i-- > 0;)
-            (void)(list.entries[i].is_dir ? rmdir(list.entries[i].path)
-                                          : unlink(list.entries[i].path));
+        remove_entries();
         errno = saved_errno;
     }
     /* Die of the same signal, so the caller sees what happened (130 for
@@ -80,10 +88,24 @@ static void on_signal(int sig)
     raise(sig);
 }
 
+/* exit() from deep inside (the arena's "out of memory", exit 3) skips
+ * the owners' ordinary removal: what is still listed then goes as after a
+ * signal.  On the ordinary paths the owners have emptied the list, and a
+ * forked child leaves by _exit or exec, which run no atexit function. */
+static void at_exit(void)
+{
+    if (getpid() != list.owner)
+        return;
+    stop_children();
+    remove_entries();
+}
+
 static void install_handler(void)
 {
     if (list.owner == getpid())
         return;
+    if (list.owner == 0)
+        atexit(at_exit); /* once: a forked child's list.owner is its parent's */
     list.owner = getpid();
     struct sigaction action = {.sa_handler = on_signal};
     signal_set(&action.sa_mask); /* one handler at a time */

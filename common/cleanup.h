@@ -2,10 +2,12 @@
  * cleanup.h: what must not outlive the program when a signal ends it
  * early: temporary files and directories (removed) and child processes
  * (stopped).  Their owners remove and reap them on every ordinary path;
- * this list is only for SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE,
- * whose handler stops the children (SIGTERM, then waits for them, so none
+ * this list is for SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE, whose
+ * handler stops the children (SIGTERM, then waits for them, so none
  * writes into a directory being removed), removes the paths newest first
- * (a directory's files before it), and dies of the same signal.
+ * (a directory's files before it), and dies of the same signal; and for
+ * exit() called deep inside (out of memory: exit 3), after which an
+ * atexit function does the same.
  *
  * Register a path before creating it, so that no moment exists when it is
  * on disk and unknown here; removing a path that was never made is

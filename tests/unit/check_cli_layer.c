@@ -4,12 +4,15 @@
  * (colour.h) on every combination of NO_COLOR, TERM and terminal, on its
  * own and on real streams (a pseudo-terminal, a file), and the one tool
  * finder (jobs_find_tool, and ptxas_find and nvcc_find through it): the
- * override variable, "none", the configured path, the bare name on $PATH.
+ * override variable, "none", the configured path, the bare name on $PATH;
+ * and that a temporary directory (tempdir.h) is gone after an exit() its
+ * owner did not see coming.
  */
 #define _XOPEN_SOURCE 700 /* posix_openpt and its kin */
 
 #include <config.h>
 
+#include "cleanup.h"
 #include "colour.h"
 #include "exit_status.h"
 #include "jobs.h"
@@ -23,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* ---- exit statuses ---------------------------------------------------------- */
@@ -204,6 +208,50 @@ START_TEST(test_find_ptxas_and_nvcc)
 }
 END_TEST
 
+/* ---- temporary directories ---------------------------------------------------- */
+
+/* A child that makes a temporary directory, puts a registered file in it,
+ * tells its path through `report` and calls exit(3) without removing
+ * either, as the arena does when memory runs out. */
+static _Noreturn void make_and_exit(int report)
+{
+    char *dir = tempdir_make("check-cli-layer-exit", NULL);
+    char file[600] = "";
+    if (dir)
+        snprintf(file, sizeof file, "%s/t0.ptx", dir);
+    FILE *f = dir && cleanup_add_file(file) ? fopen(file, "w") : NULL;
+    if (f)
+        fclose(f);
+    if (write(report, file, strlen(file) + 1) < 0)
+        _exit(99);
+    exit(3);
+}
+
+/* Every exit path removes the directory: exit() from deep inside too. */
+START_TEST(test_tempdir_gone_after_exit)
+{
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        close(fds[0]);
+        make_and_exit(fds[1]);
+    }
+    close(fds[1]);
+    char file[600] = "";
+    ck_assert_int_gt(read(fds[0], file, sizeof file - 1), 1);
+    close(fds[0]);
+    int status;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert(WIFEXITED(status));
+    ck_assert_int_eq(WEXITSTATUS(status), 3);
+    ck_assert_msg(access(file, F_OK) != 0, "%s outlived exit(3)", file);
+    *strrchr(file, '/') = '\0';
+    ck_assert_msg(access(file, F_OK) != 0, "%s outlived exit(3)", file);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cli_layer");
@@ -223,6 +271,9 @@ int main(void)
     tcase_add_test(finder, test_find_on_path);
     tcase_add_test(finder, test_find_ptxas_and_nvcc);
     suite_add_tcase(s, finder);
+    TCase *tempdir = tcase_create("tempdir");
+    tcase_add_test(tempdir, test_tempdir_gone_after_exit);
+    suite_add_tcase(s, tempdir);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
