@@ -50,7 +50,7 @@ struct Node {
     LiteralSuffix suffix : 4;
     bool overflow : 1;
     uint8_t folded : 2; /* constant evaluation: 0 not yet, 1 constant (in int_value), 2 not constant */
-    uint8_t flexible : 2; /* the checker's is_flexible: 0 not yet, 1 yes, 2 no */
+    uint8_t flexible : 2; /* the checker's sema_is_flexible: 0 not yet, 1 yes, 2 no */
     uint32_t flags;
     uint32_t str_len;
     union {

@@ -71,7 +71,7 @@ static void dump_details(const Node *n, FILE *out)
         dump_string(n, out);
         break;
     case ND_UNARY: case ND_BINARY: case ND_ASSIGN:
-        fprintf(out, " %s", token_kind_name(n->op));
+        fprintf(out, " %s", lex_token_kind_name(n->op));
         break;
     default:
         break;

@@ -52,7 +52,7 @@ const Builtin *builtin_find(const char *name)
 }
 
 /* language.md section 5: ctx's fields and their types. */
-Type *ctx_field_type(const char *field)
+Type *builtin_ctx_field_type(const char *field)
 {
     static const struct {
         const char *name;

@@ -137,15 +137,15 @@ int compile_check(Compilation *c)
      * grows while it is walked. */
     for (uint32_t i = 0; i < c->n_modules; i++) {
         if (!c->modules[i]->scope)
-            declare_module(&k, c->modules[i]);
-        resolve_imports(&k, c->modules[i]);
+            sema_declare_module(&k, c->modules[i]);
+        sema_resolve_imports(&k, c->modules[i]);
     }
     if (syntax_errors_in_imports(c))
         return c->diag.errors;
     for (uint32_t i = 0; i < c->n_modules; i++)
-        check_signatures(&k, c->modules[i]);
+        sema_check_signatures(&k, c->modules[i]);
     for (uint32_t i = 0; i < c->n_modules && !diag_too_many(&c->diag); i++)
-        check_bodies(&k, c->modules[i]);
+        sema_check_bodies(&k, c->modules[i]);
     return c->diag.errors;
 }
 

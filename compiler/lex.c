@@ -75,7 +75,7 @@ static const char *const token_names[TK_COUNT] = {
 #undef TOKEN
 };
 
-const char *token_kind_name(TokenKind kind)
+const char *lex_token_kind_name(TokenKind kind)
 {
     assert(kind < TK_COUNT);
     return token_names[kind];

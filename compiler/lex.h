@@ -64,6 +64,6 @@ typedef struct TokenArray {
 TokenArray lex_file(const SourceMap *sources, uint32_t file, Diag *diag, Arena *arena);
 
 /* "identifier", "'('", "'kernel'": how a message names a kind of token. */
-const char *token_kind_name(TokenKind kind);
+const char *lex_token_kind_name(TokenKind kind);
 
 #endif

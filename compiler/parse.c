@@ -16,51 +16,51 @@
 
 /* ---- the token cursor ------------------------------------------------------- */
 
-const Token *peek(const Parser *p) { return &p->tokens[p->pos]; }
+const Token *parse_peek(const Parser *p) { return &p->tokens[p->pos]; }
 
-const Token *peek_at(const Parser *p, uint32_t ahead)
+const Token *parse_peek_at(const Parser *p, uint32_t ahead)
 {
     uint32_t i = p->pos + ahead;
     return &p->tokens[i < p->count ? i : p->count - 1];
 }
 
-bool at(const Parser *p, TokenKind kind) { return peek(p)->kind == kind; }
+bool parse_at(const Parser *p, TokenKind kind) { return parse_peek(p)->kind == kind; }
 
-const Token *advance(Parser *p)
+const Token *parse_advance(Parser *p)
 {
-    const Token *t = peek(p);
+    const Token *t = parse_peek(p);
     if (t->kind != TK_EOF)
         p->pos++;
     return t;
 }
 
-bool accept(Parser *p, TokenKind kind)
+bool parse_accept(Parser *p, TokenKind kind)
 {
-    if (!at(p, kind))
+    if (!parse_at(p, kind))
         return false;
-    advance(p);
+    parse_advance(p);
     return true;
 }
 
-const Token *expect(Parser *p, TokenKind kind, const char *what)
+const Token *parse_expect(Parser *p, TokenKind kind, const char *what)
 {
-    if (at(p, kind))
-        return advance(p);
-    error_expected(p, what);
+    if (parse_at(p, kind))
+        return parse_advance(p);
+    parse_error_expected(p, what);
     return NULL;
 }
 
-Span previous_span(const Parser *p)
+Span parse_previous_span(const Parser *p)
 {
-    return p->pos > 0 ? p->tokens[p->pos - 1].span : peek(p)->span;
+    return p->pos > 0 ? p->tokens[p->pos - 1].span : parse_peek(p)->span;
 }
 
-bool token_is_word(const Token *t, const char *word)
+bool parse_token_is_word(const Token *t, const char *word)
 {
     return t->kind == TK_IDENT && t->text_len == strlen(word) && memcmp(t->text, word, t->text_len) == 0;
 }
 
-const char *keep_text(Parser *p, const Token *t)
+const char *parse_keep_text(Parser *p, const Token *t)
 {
     return t->text ? arena_strndup(p->arena, t->text, t->text_len) : NULL;
 }
@@ -71,7 +71,7 @@ const char *keep_text(Parser *p, const Token *t)
  * character that starts no token, or a malformed token just before. */
 static bool lexer_reported(const Parser *p)
 {
-    const Token *t = peek(p);
+    const Token *t = parse_peek(p);
     return t->kind == TK_ERROR || t->malformed || (p->pos > 0 && p->tokens[p->pos - 1].malformed);
 }
 
@@ -90,21 +90,21 @@ void parse_error(Parser *p, Span at_span, const char *fmt, ...)
     p->recovering = true;
 }
 
-const char *found_name(const Parser *p)
+const char *parse_found_name(const Parser *p)
 {
-    const Token *t = peek(p);
+    const Token *t = parse_peek(p);
     if (t->kind == TK_SEMI && t->implicit)
         return "end of line";
-    return token_kind_name(t->kind);
+    return lex_token_kind_name(t->kind);
 }
 
-void error_expected(Parser *p, const char *what)
+void parse_error_expected(Parser *p, const char *what)
 {
-    const Token *t = peek(p);
+    const Token *t = parse_peek(p);
     if (t->kind == TK_IDENT)
         parse_error(p, t->span, "expected %s, found '%.*s'", what, (int)t->text_len, t->text);
     else
-        parse_error(p, t->span, "expected %s, found %s", what, found_name(p));
+        parse_error(p, t->span, "expected %s, found %s", what, parse_found_name(p));
 }
 
 /* ---- recovery --------------------------------------------------------------- */
@@ -114,28 +114,28 @@ static void skip_group(Parser *p)
 {
     int depth = 0;
     do {
-        TokenKind k = advance(p)->kind;
+        TokenKind k = parse_advance(p)->kind;
         if (k == TK_LPAREN || k == TK_LBRACKET || k == TK_LBRACE)
             depth++;
         else if (k == TK_RPAREN || k == TK_RBRACKET || k == TK_RBRACE)
             depth--;
-    } while (depth > 0 && !at(p, TK_EOF));
+    } while (depth > 0 && !parse_at(p, TK_EOF));
 }
 
-void sync_statement(Parser *p)
+void parse_sync_statement(Parser *p)
 {
-    while (!at(p, TK_EOF) && !at(p, TK_RBRACE)) {
-        TokenKind k = peek(p)->kind;
+    while (!parse_at(p, TK_EOF) && !parse_at(p, TK_RBRACE)) {
+        TokenKind k = parse_peek(p)->kind;
         if (k == TK_SEMI) {
-            advance(p);
+            parse_advance(p);
             break;
         }
         if (k == TK_LPAREN || k == TK_LBRACKET || k == TK_LBRACE)
             skip_group(p);
         else if (k == TK_RPAREN || k == TK_RBRACKET)
-            advance(p); /* a stray closer: drop it */
+            parse_advance(p); /* a stray closer: drop it */
         else
-            advance(p);
+            parse_advance(p);
     }
     p->recovering = false;
 }
@@ -150,34 +150,34 @@ static bool only_starts_declaration(TokenKind k)
 
 /* '@' and attr also start statements (and '@' is the matrix product), so
  * they count only outside every brace the skipped text opened. */
-void sync_declaration(Parser *p)
+void parse_sync_declaration(Parser *p)
 {
     int braces = 0;
-    while (!only_starts_declaration(peek(p)->kind)) {
-        TokenKind k = advance(p)->kind;
+    while (!only_starts_declaration(parse_peek(p)->kind)) {
+        TokenKind k = parse_advance(p)->kind;
         if (k == TK_LBRACE)
             braces++;
         else if (k == TK_RBRACE && braces > 0)
             braces--;
-        if (braces == 0 && (at(p, TK_AT) || at(p, TK_ATTR)) &&
+        if (braces == 0 && (parse_at(p, TK_AT) || parse_at(p, TK_ATTR)) &&
             (k == TK_RBRACE || k == TK_SEMI))
             break;
     }
     p->recovering = false;
 }
 
-bool end_statement(Parser *p)
+bool parse_end_statement(Parser *p)
 {
-    if (at(p, TK_SEMI))
-        return !advance(p)->implicit;
-    if (at(p, TK_RBRACE) || at(p, TK_EOF))
+    if (parse_at(p, TK_SEMI))
+        return !parse_advance(p)->implicit;
+    if (parse_at(p, TK_RBRACE) || parse_at(p, TK_EOF))
         return false;
-    error_expected(p, "';' or a new line after the statement");
-    sync_statement(p);
+    parse_error_expected(p, "';' or a new line after the statement");
+    parse_sync_statement(p);
     return false;
 }
 
-bool enter(Parser *p, Span at_span)
+bool parse_enter(Parser *p, Span at_span)
 {
     if (p->depth >= PARSE_MAX_DEPTH) {
         parse_error(p, at_span, "nesting deeper than %d levels", PARSE_MAX_DEPTH);
@@ -187,13 +187,13 @@ bool enter(Parser *p, Span at_span)
     return true;
 }
 
-void leave(Parser *p) { p->depth--; }
+void parse_leave(Parser *p) { p->depth--; }
 
 /* ---- nodes -------------------------------------------------------------------- */
 
-Node *new_node(Parser *p, NodeKind kind, Span span) { return ast_new(p->arena, kind, span); }
+Node *parse_new_node(Parser *p, NodeKind kind, Span span) { return ast_new(p->arena, kind, span); }
 
-NodeList *keep_attributes(Parser *p, NodeList attrs)
+NodeList *parse_keep_attributes(Parser *p, NodeList attrs)
 {
     if (attrs.count == 0)
         return NULL;
@@ -202,7 +202,7 @@ NodeList *keep_attributes(Parser *p, NodeList attrs)
     return kept;
 }
 
-void push(Parser *p, NodeList *list, Node *node)
+void parse_push(Parser *p, NodeList *list, Node *node)
 {
     if (node)
         ast_push(p->arena, list, node);
@@ -215,20 +215,20 @@ Node *parse_file(const TokenArray *tokens, const SourceMap *sources, Diag *diag,
 {
     Parser p = {.tokens = tokens->tokens, .count = tokens->count, .sources = sources,
                 .diag = diag, .arena = arena};
-    Node *file = new_node(&p, ND_FILE, peek(&p)->span);
-    while (!at(&p, TK_EOF) && !diag_too_many(diag)) {
+    Node *file = parse_new_node(&p, ND_FILE, parse_peek(&p)->span);
+    while (!parse_at(&p, TK_EOF) && !diag_too_many(diag)) {
         uint32_t before = p.pos;
-        push(&p, &file->list, parse_declaration(&p));
+        parse_push(&p, &file->list, parse_declaration(&p));
         if (p.unwinding) { /* resume at the declaration that stopped a block */
             p.unwinding = false;
             p.recovering = false;
             continue;
         }
         if (p.pos == before) /* always make progress */
-            advance(&p);
+            parse_advance(&p);
         if (p.recovering)
-            sync_declaration(&p);
+            parse_sync_declaration(&p);
     }
-    file->span = span_join(file->span, peek(&p)->span);
+    file->span = source_span_join(file->span, parse_peek(&p)->span);
     return file;
 }

@@ -36,17 +36,17 @@
  * between an attribute and what it applies to is dropped. */
 static void skip_inserted_semicolons(Parser *p)
 {
-    while (at(p, TK_SEMI) && peek(p)->implicit)
-        advance(p);
+    while (parse_at(p, TK_SEMI) && parse_peek(p)->implicit)
+        parse_advance(p);
 }
 
 static Node *parse_name(Parser *p, const char *what)
 {
-    const Token *t = expect(p, TK_IDENT, what);
+    const Token *t = parse_expect(p, TK_IDENT, what);
     if (!t)
         return NULL;
-    Node *n = new_node(p, ND_NAME, t->span);
-    n->name = keep_text(p, t);
+    Node *n = parse_new_node(p, ND_NAME, t->span);
+    n->name = parse_keep_text(p, t);
     n->name_span = t->span;
     return n;
 }
@@ -54,26 +54,26 @@ static Node *parse_name(Parser *p, const char *what)
 /* type = IDENT [ "<" type { "," type } ">" ] [ "[" expr { "," expr } "]" ] */
 Node *parse_type(Parser *p)
 {
-    const Token *t = expect(p, TK_IDENT, "a type");
-    if (!t || !enter(p, t->span))
+    const Token *t = parse_expect(p, TK_IDENT, "a type");
+    if (!t || !parse_enter(p, t->span))
         return NULL;
-    Node *type = new_node(p, ND_TYPE, t->span);
-    type->name = keep_text(p, t);
+    Node *type = parse_new_node(p, ND_TYPE, t->span);
+    type->name = parse_keep_text(p, t);
     type->name_span = t->span;
-    if (accept(p, TK_LT)) {
+    if (parse_accept(p, TK_LT)) {
         do
-            push(p, &type->list, parse_type(p));
-        while (!p->recovering && accept(p, TK_COMMA));
-        expect(p, TK_GT, "'>' after the type arguments");
+            parse_push(p, &type->list, parse_type(p));
+        while (!p->recovering && parse_accept(p, TK_COMMA));
+        parse_expect(p, TK_GT, "'>' after the type arguments");
     }
-    if (!p->recovering && accept(p, TK_LBRACKET)) {
+    if (!p->recovering && parse_accept(p, TK_LBRACKET)) {
         do
-            push(p, &type->list2, parse_expression(p));
-        while (!p->recovering && accept(p, TK_COMMA));
-        expect(p, TK_RBRACKET, "']' after the extents");
+            parse_push(p, &type->list2, parse_expression(p));
+        while (!p->recovering && parse_accept(p, TK_COMMA));
+        parse_expect(p, TK_RBRACKET, "']' after the extents");
     }
-    type->span = span_join(type->span, previous_span(p));
-    leave(p);
+    type->span = source_span_join(type->span, parse_previous_span(p));
+    parse_leave(p);
     return type;
 }
 
@@ -81,55 +81,55 @@ Node *parse_type(Parser *p)
  * the keyword gpu, as in attr(device=gpu). */
 static void parse_attr_arguments(Parser *p, Node *attr)
 {
-    if (!expect(p, TK_LPAREN, "'(' after attr"))
+    if (!parse_expect(p, TK_LPAREN, "'(' after attr"))
         return;
     do {
-        if (at(p, TK_RPAREN))
+        if (parse_at(p, TK_RPAREN))
             break;
         Node *key = parse_name(p, "an attribute name");
-        if (!key || !expect(p, TK_ASSIGN, "'=' after the attribute name"))
+        if (!key || !parse_expect(p, TK_ASSIGN, "'=' after the attribute name"))
             return;
-        Node *arg = new_node(p, ND_ATTR_ARG, key->span);
+        Node *arg = parse_new_node(p, ND_ATTR_ARG, key->span);
         arg->name = key->name;
         arg->name_span = key->span;
-        if (at(p, TK_GPU)) {
-            arg->a = new_node(p, ND_NAME, advance(p)->span);
+        if (parse_at(p, TK_GPU)) {
+            arg->a = parse_new_node(p, ND_NAME, parse_advance(p)->span);
             arg->a->name = "gpu";
         } else {
             arg->a = parse_expression(p);
         }
-        arg->span = span_join(arg->span, previous_span(p));
-        push(p, &attr->list, arg);
-    } while (!p->recovering && accept(p, TK_COMMA));
-    expect(p, TK_RPAREN, "')' after the attribute arguments");
+        arg->span = source_span_join(arg->span, parse_previous_span(p));
+        parse_push(p, &attr->list, arg);
+    } while (!p->recovering && parse_accept(p, TK_COMMA));
+    parse_expect(p, TK_RPAREN, "')' after the attribute arguments");
 }
 
 /* attribute = "@" IDENT [ "(" args ")" ] | "attr" "(" key=value... ")" */
 Node *parse_attribute(Parser *p)
 {
-    Span start = peek(p)->span;
-    Node *attr = new_node(p, ND_ATTR, start);
-    if (accept(p, TK_ATTR)) {
+    Span start = parse_peek(p)->span;
+    Node *attr = parse_new_node(p, ND_ATTR, start);
+    if (parse_accept(p, TK_ATTR)) {
         attr->name = "attr";
         attr->name_span = start;
         parse_attr_arguments(p, attr);
     } else {
-        advance(p); /* '@' */
+        parse_advance(p); /* '@' */
         Node *name = parse_name(p, "an attribute name after '@'");
         if (!name)
             return NULL;
         attr->name = name->name;
         attr->name_span = name->span;
-        if (accept(p, TK_LPAREN)) {
-            while (!p->recovering && !at(p, TK_RPAREN)) {
-                push(p, &attr->list, parse_expression(p));
-                if (!accept(p, TK_COMMA))
+        if (parse_accept(p, TK_LPAREN)) {
+            while (!p->recovering && !parse_at(p, TK_RPAREN)) {
+                parse_push(p, &attr->list, parse_expression(p));
+                if (!parse_accept(p, TK_COMMA))
                     break;
             }
-            expect(p, TK_RPAREN, "')' after the attribute arguments");
+            parse_expect(p, TK_RPAREN, "')' after the attribute arguments");
         }
     }
-    attr->span = span_join(start, previous_span(p));
+    attr->span = source_span_join(start, parse_previous_span(p));
     skip_inserted_semicolons(p);
     return attr;
 }
@@ -137,101 +137,101 @@ Node *parse_attribute(Parser *p)
 /* import = "import" "{" import-name { "," import-name } [","] "}" "from" STRING end */
 static Node *parse_import(Parser *p)
 {
-    Node *import = new_node(p, ND_IMPORT, advance(p)->span);
-    if (!expect(p, TK_LBRACE, "'{' after import"))
+    Node *import = parse_new_node(p, ND_IMPORT, parse_advance(p)->span);
+    if (!parse_expect(p, TK_LBRACE, "'{' after import"))
         return import;
-    while (!p->recovering && !at(p, TK_RBRACE)) {
+    while (!p->recovering && !parse_at(p, TK_RBRACE)) {
         Node *name = parse_name(p, "a name to import");
         if (!name)
             break;
-        Node *item = new_node(p, ND_IMPORT_NAME, name->span);
+        Node *item = parse_new_node(p, ND_IMPORT_NAME, name->span);
         item->name = name->name;
         item->name_span = name->span;
-        if (accept(p, TK_AS))
+        if (parse_accept(p, TK_AS))
             item->a = parse_name(p, "a name after 'as'");
-        item->span = span_join(item->span, previous_span(p));
-        push(p, &import->list, item);
-        if (!accept(p, TK_COMMA))
+        item->span = source_span_join(item->span, parse_previous_span(p));
+        parse_push(p, &import->list, item);
+        if (!parse_accept(p, TK_COMMA))
             break;
     }
-    expect(p, TK_RBRACE, "'}' after the imported names");
-    if (!p->recovering && expect(p, TK_FROM, "'from' after the imported names")) {
-        const Token *path = expect(p, TK_STRING, "the path of the module, a string");
+    parse_expect(p, TK_RBRACE, "'}' after the imported names");
+    if (!p->recovering && parse_expect(p, TK_FROM, "'from' after the imported names")) {
+        const Token *path = parse_expect(p, TK_STRING, "the path of the module, a string");
         if (path) {
-            import->str = keep_text(p, path);
+            import->str = parse_keep_text(p, path);
             import->str_len = path->text_len;
         }
     }
-    import->span = span_join(import->span, previous_span(p));
+    import->span = source_span_join(import->span, parse_previous_span(p));
     if (!p->recovering)
-        end_statement(p);
+        parse_end_statement(p);
     return import;
 }
 
 /* param = [ "var" ] IDENT ":" type [ "..." ] [ "=" expr ] */
 static Node *parse_param(Parser *p)
 {
-    Span start = peek(p)->span;
-    bool mutable = accept(p, TK_VAR);
+    Span start = parse_peek(p)->span;
+    bool mutable = parse_accept(p, TK_VAR);
     Node *name = parse_name(p, "a parameter name");
     if (!name)
         return NULL;
-    Node *param = new_node(p, ND_PARAM, start);
+    Node *param = parse_new_node(p, ND_PARAM, start);
     param->name = name->name;
     param->name_span = name->span;
     if (mutable)
         param->flags |= NF_MUTABLE;
-    if (expect(p, TK_COLON, "':' and the parameter's type"))
+    if (parse_expect(p, TK_COLON, "':' and the parameter's type"))
         param->a = parse_type(p);
-    if (at(p, TK_DOTDOT) && peek_at(p, 1)->kind == TK_DOT) {
-        advance(p);
-        advance(p);
+    if (parse_at(p, TK_DOTDOT) && parse_peek_at(p, 1)->kind == TK_DOT) {
+        parse_advance(p);
+        parse_advance(p);
         param->flags |= NF_VARARGS;
     }
-    if (accept(p, TK_ASSIGN))
+    if (parse_accept(p, TK_ASSIGN))
         param->b = parse_expression(p);
-    param->span = span_join(start, previous_span(p));
+    param->span = source_span_join(start, parse_previous_span(p));
     return param;
 }
 
 /* params = "(" [ param { "," param } [","] ] ")" */
 static void parse_params(Parser *p, Node *fn)
 {
-    if (!expect(p, TK_LPAREN, "'(' and the parameters"))
+    if (!parse_expect(p, TK_LPAREN, "'(' and the parameters"))
         return;
-    while (!p->recovering && !at(p, TK_RPAREN)) {
-        push(p, &fn->list, parse_param(p));
-        if (!accept(p, TK_COMMA))
+    while (!p->recovering && !parse_at(p, TK_RPAREN)) {
+        parse_push(p, &fn->list, parse_param(p));
+        if (!parse_accept(p, TK_COMMA))
             break;
     }
-    expect(p, TK_RPAREN, "')' after the parameters");
+    parse_expect(p, TK_RPAREN, "')' after the parameters");
 }
 
 /* generics = "<" IDENT { "," IDENT } ">" */
 static void parse_generics(Parser *p, Node *fn)
 {
-    if (!accept(p, TK_LT))
+    if (!parse_accept(p, TK_LT))
         return;
     do
-        push(p, &fn->list2, parse_name(p, "a type parameter"));
-    while (!p->recovering && accept(p, TK_COMMA));
-    expect(p, TK_GT, "'>' after the type parameters");
+        parse_push(p, &fn->list2, parse_name(p, "a type parameter"));
+    while (!p->recovering && parse_accept(p, TK_COMMA));
+    parse_expect(p, TK_GT, "'>' after the type parameters");
 }
 
 /* The head's keywords: kernel, or [async] [task] fn. */
 static bool parse_function_keywords(Parser *p, Node *fn)
 {
-    if (accept(p, TK_KERNEL)) {
+    if (parse_accept(p, TK_KERNEL)) {
         fn->flags |= NF_KERNEL;
         return true;
     }
-    if (accept(p, TK_ASYNC))
+    if (parse_accept(p, TK_ASYNC))
         fn->flags |= NF_ASYNC;
-    if (accept(p, TK_TASK))
+    if (parse_accept(p, TK_TASK))
         fn->flags |= NF_TASK;
-    if (accept(p, TK_FN))
+    if (parse_accept(p, TK_FN))
         return true;
-    error_expected(p, fn->attrs ? "'kernel' or 'fn' after the attributes"
+    parse_error_expected(p, fn->attrs ? "'kernel' or 'fn' after the attributes"
                                       : "a declaration (kernel, fn, import)");
     return false;
 }
@@ -254,8 +254,8 @@ static void mark_device(Node *fn)
 
 static Node *parse_function(Parser *p, NodeList attrs, Span start)
 {
-    Node *fn = new_node(p, ND_FUNC, start);
-    fn->attrs = keep_attributes(p, attrs);
+    Node *fn = parse_new_node(p, ND_FUNC, start);
+    fn->attrs = parse_keep_attributes(p, attrs);
     if (!parse_function_keywords(p, fn))
         return NULL;
     Node *name = parse_name(p, "the function's name");
@@ -263,7 +263,7 @@ static Node *parse_function(Parser *p, NodeList attrs, Span start)
         return NULL;
     fn->name = name->name;
     fn->name_span = name->span;
-    if (accept(p, TK_DOT)) { /* a method: Type.name */
+    if (parse_accept(p, TK_DOT)) { /* a method: Type.name */
         Node *method = parse_name(p, "the method's name");
         if (!method)
             return NULL;
@@ -271,13 +271,13 @@ static Node *parse_function(Parser *p, NodeList attrs, Span start)
         char *full = arena_alloc(p->arena, len, 1);
         snprintf(full, len, "%s.%s", name->name, method->name);
         fn->name = full;
-        fn->name_span = span_join(name->span, method->span);
+        fn->name_span = source_span_join(name->span, method->span);
     }
     parse_generics(p, fn);
     parse_params(p, fn);
-    if (!p->recovering && accept(p, TK_ARROW)) {
+    if (!p->recovering && parse_accept(p, TK_ARROW)) {
         fn->a = parse_type(p);
-        if (!p->recovering && accept(p, TK_BANG)) {
+        if (!p->recovering && parse_accept(p, TK_BANG)) {
             fn->c = parse_type(p);
             fn->flags |= NF_THROWS;
         }
@@ -285,53 +285,53 @@ static Node *parse_function(Parser *p, NodeList attrs, Span start)
     mark_device(fn);
     if (p->recovering)
         return fn;
-    if (at(p, TK_SEMI)) { /* a declaration without a body */
-        fn->span = span_join(start, previous_span(p));
-        advance(p);
+    if (parse_at(p, TK_SEMI)) { /* a declaration without a body */
+        fn->span = source_span_join(start, parse_previous_span(p));
+        parse_advance(p);
         return fn;
     }
     fn->b = parse_block(p);
-    fn->span = span_join(start, previous_span(p));
+    fn->span = source_span_join(start, parse_previous_span(p));
     return fn;
 }
 
 /* struct = "struct" IDENT "{" [ field { "," field } [","] ] "}" */
 static Node *parse_struct(Parser *p)
 {
-    Node *st = new_node(p, ND_STRUCT, advance(p)->span);
+    Node *st = parse_new_node(p, ND_STRUCT, parse_advance(p)->span);
     Node *name = parse_name(p, "the struct's name");
-    if (!name || !expect(p, TK_LBRACE, "'{' and the fields"))
+    if (!name || !parse_expect(p, TK_LBRACE, "'{' and the fields"))
         return st;
     st->name = name->name;
     st->name_span = name->span;
-    while (!p->recovering && !at(p, TK_RBRACE)) {
-        while (accept(p, TK_SEMI))
+    while (!p->recovering && !parse_at(p, TK_RBRACE)) {
+        while (parse_accept(p, TK_SEMI))
             ;
-        if (at(p, TK_RBRACE))
+        if (parse_at(p, TK_RBRACE))
             break;
-        push(p, &st->list, parse_param(p));
-        if (!accept(p, TK_COMMA))
-            accept(p, TK_SEMI);
+        parse_push(p, &st->list, parse_param(p));
+        if (!parse_accept(p, TK_COMMA))
+            parse_accept(p, TK_SEMI);
     }
-    expect(p, TK_RBRACE, "'}' after the fields");
-    st->span = span_join(st->span, previous_span(p));
+    parse_expect(p, TK_RBRACE, "'}' after the fields");
+    st->span = source_span_join(st->span, parse_previous_span(p));
     return st;
 }
 
 Node *parse_declaration(Parser *p)
 {
-    if (at(p, TK_SEMI)) {
-        advance(p);
+    if (parse_at(p, TK_SEMI)) {
+        parse_advance(p);
         return NULL;
     }
-    if (at(p, TK_IMPORT))
+    if (parse_at(p, TK_IMPORT))
         return parse_import(p);
-    if (token_is_word(peek(p), "struct"))
+    if (parse_token_is_word(parse_peek(p), "struct"))
         return parse_struct(p);
-    Span start = peek(p)->span;
+    Span start = parse_peek(p)->span;
     NodeList attrs = {0};
-    while (!p->recovering && (at(p, TK_AT) || at(p, TK_ATTR)))
-        push(p, &attrs, parse_attribute(p));
+    while (!p->recovering && (parse_at(p, TK_AT) || parse_at(p, TK_ATTR)))
+        parse_push(p, &attrs, parse_attribute(p));
     if (p->recovering)
         return NULL;
     return parse_function(p, attrs, start);

@@ -40,25 +40,25 @@ static Node *parse_unary(Parser *p);
 /* args = [ expr { "," expr } [","] ] ")"  — the '(' already taken. */
 static void parse_arguments(Parser *p, Node *call)
 {
-    while (!p->recovering && !at(p, TK_RPAREN)) {
-        push(p, &call->list, parse_expression(p));
-        if (!accept(p, TK_COMMA))
+    while (!p->recovering && !parse_at(p, TK_RPAREN)) {
+        parse_push(p, &call->list, parse_expression(p));
+        if (!parse_accept(p, TK_COMMA))
             break;
     }
-    expect(p, TK_RPAREN, "')' after the arguments");
+    parse_expect(p, TK_RPAREN, "')' after the arguments");
 }
 
 /* index = expr [ "+:" expr ] */
 static Node *parse_index(Parser *p)
 {
     Node *start = parse_expression(p);
-    if (!start || p->recovering || !at(p, TK_PLUS_COLON))
+    if (!start || p->recovering || !parse_at(p, TK_PLUS_COLON))
         return start;
-    advance(p);
-    Node *slice = new_node(p, ND_SLICE, start->span);
+    parse_advance(p);
+    Node *slice = parse_new_node(p, ND_SLICE, start->span);
     slice->a = start;
     slice->b = parse_expression(p);
-    slice->span = span_join(slice->span, previous_span(p));
+    slice->span = source_span_join(slice->span, parse_previous_span(p));
     return slice;
 }
 
@@ -69,11 +69,11 @@ static bool looks_like_type_arguments(const Parser *p)
 {
     int depth = 0;
     for (uint32_t i = 0; p->pos + i < p->count; i++) {
-        switch (peek_at(p, i)->kind) {
+        switch (parse_peek_at(p, i)->kind) {
         case TK_LT: depth++; break;
         case TK_GT:
             if (--depth == 0)
-                return peek_at(p, i + 1)->kind == TK_LPAREN;
+                return parse_peek_at(p, i + 1)->kind == TK_LPAREN;
             break;
         case TK_IDENT: case TK_COMMA: case TK_LBRACKET: case TK_RBRACKET: case TK_INT: break;
         default: return false;
@@ -84,50 +84,50 @@ static bool looks_like_type_arguments(const Parser *p)
 
 static Node *parse_generic_call(Parser *p, Node *callee)
 {
-    Node *call = new_node(p, ND_CALL, callee->span);
+    Node *call = parse_new_node(p, ND_CALL, callee->span);
     call->a = callee;
-    advance(p); /* '<' */
+    parse_advance(p); /* '<' */
     do
-        push(p, &call->list2, parse_type(p));
-    while (!p->recovering && accept(p, TK_COMMA));
-    if (expect(p, TK_GT, "'>' after the type arguments") &&
-        expect(p, TK_LPAREN, "'(' and the arguments"))
+        parse_push(p, &call->list2, parse_type(p));
+    while (!p->recovering && parse_accept(p, TK_COMMA));
+    if (parse_expect(p, TK_GT, "'>' after the type arguments") &&
+        parse_expect(p, TK_LPAREN, "'(' and the arguments"))
         parse_arguments(p, call);
-    call->span = span_join(call->span, previous_span(p));
+    call->span = source_span_join(call->span, parse_previous_span(p));
     return call;
 }
 
 static Node *parse_postfix_one(Parser *p, Node *base)
 {
-    const Token *t = advance(p);
+    const Token *t = parse_advance(p);
     Node *n;
     switch (t->kind) {
     case TK_LPAREN:
-        n = new_node(p, ND_CALL, base->span);
+        n = parse_new_node(p, ND_CALL, base->span);
         n->a = base;
         parse_arguments(p, n);
         break;
     case TK_LBRACKET:
-        n = new_node(p, ND_INDEX, base->span);
+        n = parse_new_node(p, ND_INDEX, base->span);
         n->a = base;
         do
-            push(p, &n->list, parse_index(p));
-        while (!p->recovering && accept(p, TK_COMMA));
-        expect(p, TK_RBRACKET, "']' after the indices");
+            parse_push(p, &n->list, parse_index(p));
+        while (!p->recovering && parse_accept(p, TK_COMMA));
+        parse_expect(p, TK_RBRACKET, "']' after the indices");
         break;
     default: { /* '.' or '::' */
         bool path = t->kind == TK_COLONCOLON;
-        const Token *name = expect(p, TK_IDENT, path ? "a name after '::'" : "a field name after '.'");
+        const Token *name = parse_expect(p, TK_IDENT, path ? "a name after '::'" : "a field name after '.'");
         if (!name)
             return base;
-        n = new_node(p, path ? ND_PATH : ND_FIELD, base->span);
+        n = parse_new_node(p, path ? ND_PATH : ND_FIELD, base->span);
         n->a = base;
-        n->name = keep_text(p, name);
+        n->name = parse_keep_text(p, name);
         n->name_span = name->span;
         break;
     }
     }
-    n->span = span_join(n->span, previous_span(p));
+    n->span = source_span_join(n->span, parse_previous_span(p));
     return n;
 }
 
@@ -136,14 +136,14 @@ static Node *parse_postfix_one(Parser *p, Node *base)
  * nesting until the operand ends: the walkers of the tree recurse on them. */
 static Node *parse_postfix(Parser *p, Node *base)
 {
-    if (base && base->kind == ND_NAME && at(p, TK_LT) && looks_like_type_arguments(p))
+    if (base && base->kind == ND_NAME && parse_at(p, TK_LT) && looks_like_type_arguments(p))
         base = parse_generic_call(p, base);
     int levels = 0;
     while (base && !p->recovering) {
-        TokenKind k = peek(p)->kind;
+        TokenKind k = parse_peek(p)->kind;
         if (k != TK_LPAREN && k != TK_LBRACKET && k != TK_DOT && k != TK_COLONCOLON)
             break;
-        if (!enter(p, peek(p)->span)) {
+        if (!parse_enter(p, parse_peek(p)->span)) {
             base = NULL;
             break;
         }
@@ -151,14 +151,14 @@ static Node *parse_postfix(Parser *p, Node *base)
         base = parse_postfix_one(p, base);
     }
     while (levels-- > 0)
-        leave(p);
+        parse_leave(p);
     return base;
 }
 
 static Node *literal(Parser *p, NodeKind kind)
 {
-    const Token *t = advance(p);
-    Node *n = new_node(p, kind, t->span);
+    const Token *t = parse_advance(p);
+    Node *n = parse_new_node(p, kind, t->span);
     if (kind == ND_FLOAT)
         n->float_value = t->float_value;
     else if (kind == ND_INT)
@@ -166,13 +166,13 @@ static Node *literal(Parser *p, NodeKind kind)
     n->suffix = t->suffix;
     n->overflow = t->overflow;
     if (kind == ND_STRING) {
-        n->str = keep_text(p, t);
+        n->str = parse_keep_text(p, t);
         n->str_len = t->text_len;
     }
     if (kind == ND_BOOL)
         n->int_value = t->kind == TK_TRUE;
     if (kind == ND_NAME) {
-        n->name = keep_text(p, t);
+        n->name = parse_keep_text(p, t);
         n->name_span = t->span;
     }
     return n;
@@ -180,7 +180,7 @@ static Node *literal(Parser *p, NodeKind kind)
 
 static Node *parse_primary(Parser *p)
 {
-    switch (peek(p)->kind) {
+    switch (parse_peek(p)->kind) {
     case TK_INT: return literal(p, ND_INT);
     case TK_FLOAT: return literal(p, ND_FLOAT);
     case TK_STRING: return literal(p, ND_STRING);
@@ -188,16 +188,16 @@ static Node *parse_primary(Parser *p)
     case TK_IDENT: return literal(p, ND_NAME);
     case TK_GPU: return parse_launch(p, true);
     case TK_LPAREN: {
-        Span open = advance(p)->span;
+        Span open = parse_advance(p)->span;
         Node *inner = parse_expression(p);
-        if (!inner || !expect(p, TK_RPAREN, "')' to close the parenthesis"))
+        if (!inner || !parse_expect(p, TK_RPAREN, "')' to close the parenthesis"))
             return inner;
         inner->flags |= NF_PARENS;
-        inner->span = span_join(open, previous_span(p));
+        inner->span = source_span_join(open, parse_previous_span(p));
         return inner;
     }
     default:
-        error_expected(p, "an expression");
+        parse_error_expected(p, "an expression");
         return NULL;
     }
 }
@@ -205,19 +205,19 @@ static Node *parse_primary(Parser *p)
 /* unary = ( "-" | "+" | "!" | "~" ) unary | postfix */
 static Node *parse_unary(Parser *p)
 {
-    TokenKind k = peek(p)->kind;
+    TokenKind k = parse_peek(p)->kind;
     if (k != TK_MINUS && k != TK_PLUS && k != TK_BANG && k != TK_TILDE)
         return parse_postfix(p, parse_primary(p));
-    Span op = advance(p)->span;
-    if (!enter(p, op))
+    Span op = parse_advance(p)->span;
+    if (!parse_enter(p, op))
         return NULL;
-    Node *n = new_node(p, ND_UNARY, op);
+    Node *n = parse_new_node(p, ND_UNARY, op);
     n->op = k;
     n->a = parse_unary(p);
-    leave(p);
+    parse_leave(p);
     if (!n->a)
         return NULL;
-    n->span = span_join(op, n->a->span);
+    n->span = source_span_join(op, n->a->span);
     return n;
 }
 
@@ -226,23 +226,23 @@ static Node *parse_binary(Parser *p, int min)
 {
     Node *left = parse_unary(p);
     while (left && !p->recovering) {
-        TokenKind op = peek(p)->kind;
+        TokenKind op = parse_peek(p)->kind;
         int prec = precedence(op);
         if (prec == PREC_NONE || prec < min)
             break;
-        Span op_span = advance(p)->span;
-        if (!enter(p, op_span))
+        Span op_span = parse_advance(p)->span;
+        if (!parse_enter(p, op_span))
             return NULL;
         Node *right = parse_binary(p, prec + 1);
-        leave(p);
+        parse_leave(p);
         if (!right)
             return NULL;
-        if (prec == PREC_COMPARE && precedence(peek(p)->kind) == PREC_COMPARE) {
-            parse_error(p, peek(p)->span,
+        if (prec == PREC_COMPARE && precedence(parse_peek(p)->kind) == PREC_COMPARE) {
+            parse_error(p, parse_peek(p)->span,
                         "comparisons do not chain: write (a < b) && (b < c), or use parentheses");
             return NULL;
         }
-        Node *n = new_node(p, ND_BINARY, span_join(left->span, right->span));
+        Node *n = parse_new_node(p, ND_BINARY, source_span_join(left->span, right->span));
         n->op = op;
         n->a = left;
         n->b = right;
@@ -253,9 +253,9 @@ static Node *parse_binary(Parser *p, int min)
 
 Node *parse_expression(Parser *p)
 {
-    if (!enter(p, peek(p)->span))
+    if (!parse_enter(p, parse_peek(p)->span))
         return NULL;
     Node *n = parse_binary(p, 1);
-    leave(p);
+    parse_leave(p);
     return n;
 }

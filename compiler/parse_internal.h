@@ -22,40 +22,40 @@ typedef struct Parser {
 } Parser;
 
 /* ---- the token cursor (parse.c) ------------------------------------------ */
-const Token *peek(const Parser *p);
-const Token *peek_at(const Parser *p, uint32_t ahead);
-bool at(const Parser *p, TokenKind kind);
-const Token *advance(Parser *p);
-bool accept(Parser *p, TokenKind kind);
+const Token *parse_peek(const Parser *p);
+const Token *parse_peek_at(const Parser *p, uint32_t ahead);
+bool parse_at(const Parser *p, TokenKind kind);
+const Token *parse_advance(Parser *p);
+bool parse_accept(Parser *p, TokenKind kind);
 /* Consumes `kind` or reports "expected <what>, found <token>". */
-const Token *expect(Parser *p, TokenKind kind, const char *what);
-Span previous_span(const Parser *p);
+const Token *parse_expect(Parser *p, TokenKind kind, const char *what);
+Span parse_previous_span(const Parser *p);
 
 /* ---- errors and recovery (parse.c) ---------------------------------------- */
 void parse_error(Parser *p, Span at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* "expected <what>, found <the current token>", at the current token. */
-void error_expected(Parser *p, const char *what);
+void parse_error_expected(Parser *p, const char *what);
 /* How the current token is named in a message: "';'", "end of line". */
-const char *found_name(const Parser *p);
+const char *parse_found_name(const Parser *p);
 /* Skips to the end of the current statement: past a ';' at this nesting,
  * or up to (not past) the '}' that closes the enclosing block. */
-void sync_statement(Parser *p);
+void parse_sync_statement(Parser *p);
 /* Skips to the next token that can start a declaration. */
-void sync_declaration(Parser *p);
+void parse_sync_declaration(Parser *p);
 /* The end of a statement: ';' (written or inserted at a newline), or a
  * '}' / end of file that follows.  Returns whether a written ';' ended it. */
-bool end_statement(Parser *p);
-bool enter(Parser *p, Span at);
-void leave(Parser *p);
+bool parse_end_statement(Parser *p);
+bool parse_enter(Parser *p, Span at);
+void parse_leave(Parser *p);
 
-Node *new_node(Parser *p, NodeKind kind, Span span);
+Node *parse_new_node(Parser *p, NodeKind kind, Span span);
 /* A node's attributes, kept in the arena; NULL when there are none. */
-NodeList *keep_attributes(Parser *p, NodeList attrs);
-void push(Parser *p, NodeList *list, Node *node);
-bool token_is_word(const Token *t, const char *word); /* TK_IDENT spelled `word` */
+NodeList *parse_keep_attributes(Parser *p, NodeList attrs);
+void parse_push(Parser *p, NodeList *list, Node *node);
+bool parse_token_is_word(const Token *t, const char *word); /* TK_IDENT spelled `word` */
 /* The token's text, copied into the tree's arena: the tokens themselves
  * live in a scratch arena that is dropped once the file is parsed. */
-const char *keep_text(Parser *p, const Token *t);
+const char *parse_keep_text(Parser *p, const Token *t);
 
 /* ---- the grammar ------------------------------------------------------------ */
 Node *parse_declaration(Parser *p);                    /* parse_decl.c */

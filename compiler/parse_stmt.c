@@ -26,59 +26,59 @@
 /* Statements after `first`'s start, up to `end`, become its span. */
 static Node *finish(Parser *p, Node *n)
 {
-    n->span = span_join(n->span, previous_span(p));
+    n->span = source_span_join(n->span, parse_previous_span(p));
     return n;
 }
 
 static void end_simple_statement(Parser *p, Node *n)
 {
     finish(p, n);
-    if (!p->recovering && end_statement(p))
+    if (!p->recovering && parse_end_statement(p))
         n->flags |= NF_SEMI;
 }
 
 /* block = "{" { statement } "}" */
 Node *parse_block(Parser *p)
 {
-    const Token *open = expect(p, TK_LBRACE, "'{'");
-    if (!open || !enter(p, open->span))
+    const Token *open = parse_expect(p, TK_LBRACE, "'{'");
+    if (!open || !parse_enter(p, open->span))
         return NULL;
-    Node *block = new_node(p, ND_BLOCK, open->span);
-    while (!at(p, TK_RBRACE) && !at(p, TK_EOF) && !p->unwinding && !diag_too_many(p->diag)) {
+    Node *block = parse_new_node(p, ND_BLOCK, open->span);
+    while (!parse_at(p, TK_RBRACE) && !parse_at(p, TK_EOF) && !p->unwinding && !diag_too_many(p->diag)) {
         uint32_t before = p->pos;
-        push(p, &block->list, parse_statement(p));
+        parse_push(p, &block->list, parse_statement(p));
         if (p->recovering)
-            sync_statement(p);
+            parse_sync_statement(p);
         else if (p->pos == before && !p->unwinding)
-            advance(p);
+            parse_advance(p);
     }
     /* Unwinding from a declaration at column 1: only the innermost block
      * reports its missing '}'; the parser then resumes at the top level. */
     int errors = p->diag->errors;
-    if (!expect(p, TK_RBRACE, "'}' to close the block") && p->diag->errors > errors)
+    if (!parse_expect(p, TK_RBRACE, "'}' to close the block") && p->diag->errors > errors)
         diag_note(p->diag, open->span, "the block opened here");
-    leave(p);
+    parse_leave(p);
     return finish(p, block);
 }
 
 /* ("let" | "var") IDENT [ ":" type ] [ "=" expr ] end */
 static Node *parse_let(Parser *p)
 {
-    const Token *keyword = advance(p);
-    Node *let = new_node(p, ND_LET, keyword->span);
+    const Token *keyword = parse_advance(p);
+    Node *let = parse_new_node(p, ND_LET, keyword->span);
     if (keyword->kind == TK_VAR)
         let->flags |= NF_MUTABLE;
-    const Token *name = expect(p, TK_IDENT, "a variable name");
+    const Token *name = parse_expect(p, TK_IDENT, "a variable name");
     if (!name)
         return let;
-    let->name = keep_text(p, name);
+    let->name = parse_keep_text(p, name);
     let->name_span = name->span;
-    if (accept(p, TK_COLON))
+    if (parse_accept(p, TK_COLON))
         let->a = parse_type(p);
-    if (!p->recovering && accept(p, TK_ASSIGN))
+    if (!p->recovering && parse_accept(p, TK_ASSIGN))
         let->b = parse_expression(p);
     if (!p->recovering && !let->a && !let->b)
-        error_expected(p, "':' and a type, or '=' and a value");
+        parse_error_expected(p, "':' and a type, or '=' and a value");
     end_simple_statement(p, let);
     return let;
 }
@@ -86,13 +86,13 @@ static Node *parse_let(Parser *p)
 /* "shared" IDENT ":" type end */
 static Node *parse_shared(Parser *p)
 {
-    Node *shared = new_node(p, ND_SHARED, advance(p)->span);
-    const Token *name = expect(p, TK_IDENT, "the shared array's name");
+    Node *shared = parse_new_node(p, ND_SHARED, parse_advance(p)->span);
+    const Token *name = parse_expect(p, TK_IDENT, "the shared array's name");
     if (!name)
         return shared;
-    shared->name = keep_text(p, name);
+    shared->name = parse_keep_text(p, name);
     shared->name_span = name->span;
-    if (expect(p, TK_COLON, "':' and the element type with its extents, as f32[256]"))
+    if (parse_expect(p, TK_COLON, "':' and the element type with its extents, as f32[256]"))
         shared->a = parse_type(p);
     end_simple_statement(p, shared);
     return shared;
@@ -101,19 +101,19 @@ static Node *parse_shared(Parser *p)
 /* "if" expr block [ "else" ( if-statement | block ) ] */
 static Node *parse_if(Parser *p)
 {
-    Node *n = new_node(p, ND_IF, advance(p)->span);
+    Node *n = parse_new_node(p, ND_IF, parse_advance(p)->span);
     n->a = parse_expression(p);
     if (!p->recovering)
         n->b = parse_block(p);
     /* "}\nelse" would end the statement at the newline, as in Go; nothing
      * else can follow, so the inserted ';' is dropped. */
-    if (at(p, TK_SEMI) && peek(p)->implicit && peek_at(p, 1)->kind == TK_ELSE)
-        advance(p);
-    if (!p->recovering && accept(p, TK_ELSE)) {
-        if (at(p, TK_IF)) {
-            if (enter(p, peek(p)->span)) {
+    if (parse_at(p, TK_SEMI) && parse_peek(p)->implicit && parse_peek_at(p, 1)->kind == TK_ELSE)
+        parse_advance(p);
+    if (!p->recovering && parse_accept(p, TK_ELSE)) {
+        if (parse_at(p, TK_IF)) {
+            if (parse_enter(p, parse_peek(p)->span)) {
                 n->c = parse_if(p);
-                leave(p);
+                parse_leave(p);
             }
         } else {
             n->c = parse_block(p);
@@ -125,7 +125,7 @@ static Node *parse_if(Parser *p)
 /* "while" expr block */
 static Node *parse_while(Parser *p)
 {
-    Node *n = new_node(p, ND_WHILE, advance(p)->span);
+    Node *n = parse_new_node(p, ND_WHILE, parse_advance(p)->span);
     n->a = parse_expression(p);
     if (!p->recovering)
         n->b = parse_block(p);
@@ -135,18 +135,18 @@ static Node *parse_while(Parser *p)
 /* "for" IDENT "in" expr ".." expr [ "step" expr ] block */
 static Node *parse_for(Parser *p)
 {
-    Node *n = new_node(p, ND_FOR, advance(p)->span);
-    const Token *name = expect(p, TK_IDENT, "the loop variable");
+    Node *n = parse_new_node(p, ND_FOR, parse_advance(p)->span);
+    const Token *name = parse_expect(p, TK_IDENT, "the loop variable");
     if (!name)
         return n;
-    n->name = keep_text(p, name);
+    n->name = parse_keep_text(p, name);
     n->name_span = name->span;
-    if (!expect(p, TK_IN, "'in' after the loop variable"))
+    if (!parse_expect(p, TK_IN, "'in' after the loop variable"))
         return n;
     n->a = parse_expression(p);
-    if (!p->recovering && expect(p, TK_DOTDOT, "'..' between the range's bounds"))
+    if (!p->recovering && parse_expect(p, TK_DOTDOT, "'..' between the range's bounds"))
         n->b = parse_expression(p);
-    if (!p->recovering && accept(p, TK_STEP))
+    if (!p->recovering && parse_accept(p, TK_STEP))
         n->c = parse_expression(p);
     if (!p->recovering)
         n->d = parse_block(p);
@@ -156,11 +156,11 @@ static Node *parse_for(Parser *p)
 /* "break" end | "continue" end | "return" [ expr ] end */
 static Node *parse_jump(Parser *p)
 {
-    const Token *keyword = advance(p);
+    const Token *keyword = parse_advance(p);
     NodeKind kind = keyword->kind == TK_BREAK ? ND_BREAK
                     : keyword->kind == TK_CONTINUE ? ND_CONTINUE : ND_RETURN;
-    Node *n = new_node(p, kind, keyword->span);
-    if (kind == ND_RETURN && !at(p, TK_SEMI) && !at(p, TK_RBRACE) && !at(p, TK_EOF))
+    Node *n = parse_new_node(p, kind, keyword->span);
+    if (kind == ND_RETURN && !parse_at(p, TK_SEMI) && !parse_at(p, TK_RBRACE) && !parse_at(p, TK_EOF))
         n->a = parse_expression(p);
     end_simple_statement(p, n);
     return n;
@@ -169,13 +169,13 @@ static Node *parse_jump(Parser *p)
 /* option = IDENT "=" expr */
 static Node *parse_launch_option(Parser *p)
 {
-    const Token *name = expect(p, TK_IDENT, "a launch option (grid= or workspace=)");
+    const Token *name = parse_expect(p, TK_IDENT, "a launch option (grid= or workspace=)");
     if (!name)
         return NULL;
-    Node *option = new_node(p, ND_LAUNCH_OPTION, name->span);
-    option->name = keep_text(p, name);
+    Node *option = parse_new_node(p, ND_LAUNCH_OPTION, name->span);
+    option->name = parse_keep_text(p, name);
     option->name_span = name->span;
-    if (expect(p, TK_ASSIGN, "'=' after the launch option"))
+    if (parse_expect(p, TK_ASSIGN, "'=' after the launch option"))
         option->a = parse_expression(p);
     return finish(p, option);
 }
@@ -183,17 +183,17 @@ static Node *parse_launch_option(Parser *p)
 /* launch = "gpu" "(" option { "," option } [","] ")" "{" { statement } "}" */
 Node *parse_launch(Parser *p, bool value)
 {
-    Node *n = new_node(p, ND_LAUNCH, advance(p)->span);
+    Node *n = parse_new_node(p, ND_LAUNCH, parse_advance(p)->span);
     if (value)
         n->flags |= NF_VALUE;
-    if (!expect(p, TK_LPAREN, "'(' and the launch options after gpu"))
+    if (!parse_expect(p, TK_LPAREN, "'(' and the launch options after gpu"))
         return n;
-    while (!p->recovering && !at(p, TK_RPAREN)) {
-        push(p, &n->list, parse_launch_option(p));
-        if (!accept(p, TK_COMMA))
+    while (!p->recovering && !parse_at(p, TK_RPAREN)) {
+        parse_push(p, &n->list, parse_launch_option(p));
+        if (!parse_accept(p, TK_COMMA))
             break;
     }
-    if (!expect(p, TK_RPAREN, "')' after the launch options"))
+    if (!parse_expect(p, TK_RPAREN, "')' after the launch options"))
         return n;
     Node *body = parse_block(p);
     if (body)
@@ -220,13 +220,13 @@ static Node *parse_expression_statement(Parser *p)
     if (!target || p->recovering)
         return target;
     Node *n;
-    if (is_assignment(peek(p)->kind)) {
-        n = new_node(p, ND_ASSIGN, target->span);
-        n->op = advance(p)->kind;
+    if (is_assignment(parse_peek(p)->kind)) {
+        n = parse_new_node(p, ND_ASSIGN, target->span);
+        n->op = parse_advance(p)->kind;
         n->a = target;
         n->b = parse_expression(p);
     } else {
-        n = new_node(p, ND_EXPR_STMT, target->span);
+        n = parse_new_node(p, ND_EXPR_STMT, target->span);
         n->a = target;
     }
     end_simple_statement(p, n);
@@ -239,14 +239,14 @@ static Node *parse_expression_statement(Parser *p)
  * which Silk does not have. */
 static Node *misplaced_declaration(Parser *p)
 {
-    const Token *t = peek(p);
+    const Token *t = parse_peek(p);
     uint32_t line, col;
     source_line_col(&p->sources->files[t->span.file], t->span.start, &line, &col);
     if (col == 1) {
         p->unwinding = true;
         return NULL;
     }
-    const char *name = token_kind_name(t->kind);
+    const char *name = lex_token_kind_name(t->kind);
     parse_error(p, t->span, "%s %s declaration must be at the top level of the file",
                 name[1] == 'a' || name[1] == 'i' ? "an" : "a", name);
     return NULL;
@@ -256,15 +256,15 @@ static Node *misplaced_declaration(Parser *p)
 static Node *parse_attributed(Parser *p)
 {
     NodeList attrs = {0};
-    while (!p->recovering && (at(p, TK_AT) || at(p, TK_ATTR)))
-        push(p, &attrs, parse_attribute(p));
+    while (!p->recovering && (parse_at(p, TK_AT) || parse_at(p, TK_ATTR)))
+        parse_push(p, &attrs, parse_attribute(p));
     if (p->recovering)
         return NULL;
     Node *n = parse_statement(p);
     if (n) {
-        n->attrs = keep_attributes(p, attrs);
+        n->attrs = parse_keep_attributes(p, attrs);
         if (attrs.count)
-            n->span = span_join(attrs.items[0]->span, n->span);
+            n->span = source_span_join(attrs.items[0]->span, n->span);
     }
     return n;
 }
@@ -272,17 +272,17 @@ static Node *parse_attributed(Parser *p)
 static Node *parse_launch_statement(Parser *p)
 {
     Node *n = parse_launch(p, false);
-    if (!p->recovering && at(p, TK_SEMI))
-        n->flags |= advance(p)->implicit ? 0 : NF_SEMI;
+    if (!p->recovering && parse_at(p, TK_SEMI))
+        n->flags |= parse_advance(p)->implicit ? 0 : NF_SEMI;
     return n;
 }
 
 Node *parse_statement(Parser *p)
 {
-    switch (peek(p)->kind) {
+    switch (parse_peek(p)->kind) {
     case TK_SEMI: {
-        const Token *semi = advance(p);
-        return semi->implicit ? NULL : new_node(p, ND_EMPTY, semi->span);
+        const Token *semi = parse_advance(p);
+        return semi->implicit ? NULL : parse_new_node(p, ND_EMPTY, semi->span);
     }
     case TK_AT: case TK_ATTR: return parse_attributed(p);
     case TK_LET: case TK_VAR: return parse_let(p);

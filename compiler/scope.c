@@ -44,7 +44,7 @@ Symbol *scope_find_here(const Scope *s, const char *name)
     return e->name ? e->symbol : NULL;
 }
 
-bool is_poison(const Symbol *s) { return s && s->type && s->type->kind == TY_ERROR && s->kind == SYM_LOCAL && s->decl && s->decl->kind == ND_IMPORT_NAME; }
+bool scope_is_poison(const Symbol *s) { return s && s->type && s->type->kind == TY_ERROR && s->kind == SYM_LOCAL && s->decl && s->decl->kind == ND_IMPORT_NAME; }
 
 Symbol *scope_find(const Scope *s, const char *name)
 {

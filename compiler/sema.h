@@ -76,7 +76,7 @@ struct Scope {
 Scope *scope_new(Arena *arena, Scope *parent);
 Symbol *scope_find_here(const Scope *s, const char *name);
 /* A name whose import failed (already reported): its uses say nothing. */
-bool is_poison(const Symbol *s);
+bool scope_is_poison(const Symbol *s);
 Symbol *scope_find(const Scope *s, const char *name);
 /* Adds a symbol; returns the one already there under that name, if any
  * (and then adds nothing). */
@@ -98,47 +98,47 @@ typedef struct Checker {
     int loops;         /* enclosing loops */
 } Checker;
 
-bool is_std(const Checker *k);
+bool sema_is_std(const Checker *k);
 
 /* sema_decl.c */
-void declare_module(Checker *k, Module *m);
-Module *std_module(Checker *k, Span use);
-void note_std_name(Checker *k, const char *name);
-void resolve_imports(Checker *k, Module *m);
-void check_signatures(Checker *k, Module *m);
-Type *resolve_type(Checker *k, Node *type, bool in_kernel_params);
-FuncInfo *function_info(Checker *k, Symbol *fn);
+void sema_declare_module(Checker *k, Module *m);
+Module *sema_std_module(Checker *k, Span use);
+void sema_note_std_name(Checker *k, const char *name);
+void sema_resolve_imports(Checker *k, Module *m);
+void sema_check_signatures(Checker *k, Module *m);
+Type *sema_resolve_type(Checker *k, Node *type, bool in_kernel_params);
+FuncInfo *sema_function_info(Checker *k, Symbol *fn);
 
 /* sema_stmt.c */
-void check_bodies(Checker *k, Module *m);
-void check_block(Checker *k, Node *block);
+void sema_check_bodies(Checker *k, Module *m);
+void sema_check_block(Checker *k, Node *block);
 
 /* sema_expr.c: the type of an expression; `expected` (may be NULL) is the
  * type its context asks for, which unsuffixed literals take. */
-Type *check_expr(Checker *k, Node *e, Type *expected);
+Type *sema_check_expr(Checker *k, Node *e, Type *expected);
 /* Checks that `e` can be used where `want` is needed; reports otherwise. */
-void check_assignable(Checker *k, Node *e, Type *got, Type *want, const char *what);
+void sema_check_assignable(Checker *k, Node *e, Type *got, Type *want, const char *what);
 
-/* Whether check_assignable would be silent: callers test this before they
+/* Whether sema_check_assignable would be silent: callers test this before they
  * spend time formatting `what`. */
 static inline bool type_accepts(const Type *want, const Type *got)
 {
     return got->kind == TY_ERROR || want->kind == TY_ERROR || type_equal(got, want);
 }
-Symbol *lookup(Checker *k, const char *name);
-Type *check_call(Checker *k, Node *call, Type *expected); /* sema_call.c */
+Symbol *sema_lookup(Checker *k, const char *name);
+Type *sema_check_call(Checker *k, Node *call, Type *expected); /* sema_call.c */
 /* Whether `e` is made of unsuffixed literals only, and so takes whatever
  * type its context asks for.  The answer is kept in the node. */
-bool is_flexible(Node *e);
+bool sema_is_flexible(Node *e);
 
 /* sema_launch.c: a gpu (grid=..., workspace=...) { call(); } block. */
-Type *check_launch(Checker *k, Node *launch);
+Type *sema_check_launch(Checker *k, Node *launch);
 /* Why a function is not a launch target (written to buf when it needs
  * formatting), or NULL when it is one. */
-const char *not_launchable(Checker *k, Symbol *fn, char *buf, size_t size);
+const char *sema_not_launchable(Checker *k, Symbol *fn, char *buf, size_t size);
 
 /* consteval.c: the value of an integer constant expression already typed
- * by check_expr; unknown when it is not constant.  Overflow and division
+ * by sema_check_expr; unknown when it is not constant.  Overflow and division
  * by zero are reported (once). */
 ConstValue const_eval(Checker *k, Node *e);
 bool const_is_negative(ConstValue v);
@@ -153,6 +153,6 @@ typedef struct Builtin {
 } Builtin;
 const Builtin *builtin_find(const char *name);
 /* The type of ctx.<field> in function `f`, or NULL if there is no such field. */
-Type *ctx_field_type(const char *field);
+Type *builtin_ctx_field_type(const char *field);
 
 #endif

@@ -28,7 +28,7 @@ static Type *check_conversion(Checker *k, Node *call, Type *to)
     char a[96], b[96];
     if (!argument_count(k, call, 1, 1, "a conversion"))
         return error_type();
-    Type *from = check_expr(k, call->list.items[0], to);
+    Type *from = sema_check_expr(k, call->list.items[0], to);
     if (from->kind == TY_ERROR)
         return error_type();
     bool ok = (type_is_numeric(from) && type_is_numeric(to)) ||
@@ -51,22 +51,22 @@ static Type *check_arguments_same(Checker *k, Node *call, bool floats_only, Type
     char buf[96];
     Type *t = NULL;
     for (uint32_t i = 0; i < call->list.count && !t; i++)
-        if (!is_flexible(call->list.items[i]))
-            t = check_expr(k, call->list.items[i], NULL);
+        if (!sema_is_flexible(call->list.items[i]))
+            t = sema_check_expr(k, call->list.items[i], NULL);
     if (!t && call->list.count > 0 && expected && type_is_numeric(expected))
-        t = check_expr(k, call->list.items[0], expected);
+        t = sema_check_expr(k, call->list.items[0], expected);
     if (t && t->kind == TY_ERROR)
         return t;
     for (uint32_t i = 0; i < call->list.count; i++) {
         if (call->list.items[i]->type)
             continue; /* the one checked above */
-        Type *a = check_expr(k, call->list.items[i], t);
+        Type *a = sema_check_expr(k, call->list.items[i], t);
         if (a->kind == TY_ERROR)
             return a;
         if (!t)
             t = a;
         else
-            check_assignable(k, call->list.items[i], a, t, "this argument");
+            sema_check_assignable(k, call->list.items[i], a, t, "this argument");
     }
     if (t && (floats_only ? !type_is_float(t) : !type_is_numeric(t))) {
         diag_error(k->diag, call->span, "'%s' needs %s arguments, not %s", call->a->name,
@@ -80,7 +80,7 @@ static Type *check_arguments_same(Checker *k, Node *call, bool floats_only, Type
 static Type *check_atomic(Checker *k, Node *call)
 {
     Node *target = call->list.items[0];
-    Type *t = check_expr(k, target, NULL);
+    Type *t = sema_check_expr(k, target, NULL);
     if (t->kind == TY_ERROR)
         return t;
     if (target->kind != ND_INDEX || !target->a->type ||
@@ -90,7 +90,7 @@ static Type *check_atomic(Checker *k, Node *call)
         return type_scalar(TY_ERROR);
     }
     for (uint32_t i = 1; i < call->list.count; i++)
-        check_assignable(k, call->list.items[i], check_expr(k, call->list.items[i], t), t, "the value");
+        sema_check_assignable(k, call->list.items[i], sema_check_expr(k, call->list.items[i], t), t, "the value");
     return t;
 }
 
@@ -100,11 +100,11 @@ static Type *check_memory_builtin(Checker *k, Node *call, bool store)
         diag_error(k->diag, call->span, "%s needs one type argument: %s<T>(...)", call->a->name, call->a->name);
         return error_type();
     }
-    Type *t = resolve_type(k, call->list2.items[0], false);
-    Type *addr = check_expr(k, call->list.items[0], type_scalar(TY_U64));
-    check_assignable(k, call->list.items[0], addr, type_scalar(TY_U64), "the address");
+    Type *t = sema_resolve_type(k, call->list2.items[0], false);
+    Type *addr = sema_check_expr(k, call->list.items[0], type_scalar(TY_U64));
+    sema_check_assignable(k, call->list.items[0], addr, type_scalar(TY_U64), "the address");
     if (store)
-        check_assignable(k, call->list.items[1], check_expr(k, call->list.items[1], t), t, "the value");
+        sema_check_assignable(k, call->list.items[1], sema_check_expr(k, call->list.items[1], t), t, "the value");
     return store ? type_scalar(TY_VOID) : t;
 }
 
@@ -112,7 +112,7 @@ static Type *check_reduction_or_pair(Checker *k, Node *call, Type *expected)
 {
     if (call->list.count == 2)
         return check_arguments_same(k, call, false, expected);
-    Type *t = check_expr(k, call->list.items[0], NULL);
+    Type *t = sema_check_expr(k, call->list.items[0], NULL);
     if (t->kind != TY_TILE && t->kind != TY_ERROR && t->kind != TY_ARRAY && t->kind != TY_TENSOR) {
         diag_error(k->diag, call->span, "'%s' of one argument reduces a tile", call->a->name);
         return error_type();
@@ -135,7 +135,7 @@ static Type *check_qgemm(Checker *k, Node *call)
     }
     Type *operand[3];
     for (uint32_t i = 0; i < 3; i++)
-        operand[i] = check_expr(k, call->list.items[i], NULL);
+        operand[i] = sema_check_expr(k, call->list.items[i], NULL);
     /* a [m, k] x b [k, n] -> [m, n], in the scale's (float) type. */
     Type *a = operand[0], *b = operand[1], *scale = operand[2];
     bool shaped = (a->kind == TY_TILE || a->kind == TY_TENSOR || a->kind == TY_ARRAY) &&
@@ -167,14 +167,14 @@ static Type *check_device_builtin(Checker *k, Node *call, const char *name, Type
     if (strcmp(name, "sync") == 0)
         return type_scalar(TY_VOID);
     if (strcmp(name, "ballot") == 0) {
-        check_assignable(k, call->list.items[0], check_expr(k, call->list.items[0], type_scalar(TY_BOOL)),
+        sema_check_assignable(k, call->list.items[0], sema_check_expr(k, call->list.items[0], type_scalar(TY_BOOL)),
                          type_scalar(TY_BOOL), "the predicate");
         return type_scalar(TY_U32);
     }
     if (strncmp(name, "shfl", 4) == 0) {
-        Type *t = check_expr(k, call->list.items[0], NULL);
-        Type *lane = check_expr(k, call->list.items[1], type_scalar(TY_U32));
-        check_assignable(k, call->list.items[1], lane, type_scalar(TY_U32), "the lane");
+        Type *t = sema_check_expr(k, call->list.items[0], NULL);
+        Type *lane = sema_check_expr(k, call->list.items[1], type_scalar(TY_U32));
+        sema_check_assignable(k, call->list.items[1], lane, type_scalar(TY_U32), "the lane");
         return t;
     }
     if (strncmp(name, "atomic_", 7) == 0)
@@ -208,7 +208,7 @@ static Type *check_builtin(Checker *k, Node *call, const Builtin *b, Type *expec
         return error_type();
     if (b->where == BUILTIN_HOST) {
         for (uint32_t i = 0; i < call->list.count; i++)
-            check_expr(k, call->list.items[i], NULL);
+            sema_check_expr(k, call->list.items[i], NULL);
         return type_scalar(TY_VOID);
     }
     return check_device_builtin(k, call, b->name, expected);
@@ -228,18 +228,18 @@ static void check_arguments(Checker *k, Node *call, FuncInfo *f, int first, cons
         int p = i < f->n_params ? i : f->n_params - 1;
         Node *arg = call->list.items[i - first];
         Type *want = f->params[p];
-        Type *got = check_expr(k, arg, want);
+        Type *got = sema_check_expr(k, arg, want);
         if (type_accepts(want, got))
             continue;
         char what[64];
         snprintf(what, sizeof what, "argument %d of '%s'", i - first + 1, name);
-        check_assignable(k, arg, got, want, what);
+        sema_check_assignable(k, arg, got, want, what);
     }
 }
 
 static Type *check_function_call(Checker *k, Node *call, Symbol *s)
 {
-    FuncInfo *f = function_info(k, s);
+    FuncInfo *f = sema_function_info(k, s);
     call->a->symbol = s;
     if (call->list2.count) {
         diag_error(k->diag, call->list2.items[0]->span, "'%s' is not generic", s->name);
@@ -271,9 +271,9 @@ static Type *check_method_call(Checker *k, Node *call)
     char buf[96], full[160];
     Node *field = call->a;
     Node *base = field->a;
-    Symbol *type_symbol = base->kind == ND_NAME ? lookup(k, base->name) : NULL;
+    Symbol *type_symbol = base->kind == ND_NAME ? sema_lookup(k, base->name) : NULL;
     bool on_type = type_symbol && type_symbol->kind == SYM_STRUCT;
-    Type *t = on_type ? type_symbol->type : check_expr(k, base, NULL);
+    Type *t = on_type ? type_symbol->type : sema_check_expr(k, base, NULL);
     if (t->kind == TY_ERROR)
         return t;
     if (t->kind != TY_STRUCT) {
@@ -287,7 +287,7 @@ static Type *check_method_call(Checker *k, Node *call)
         diag_error(k->diag, field->name_span, "%s has no method '%s'", t->name, field->name);
         return error_type();
     }
-    FuncInfo *f = function_info(k, m);
+    FuncInfo *f = sema_function_info(k, m);
     bool has_self = f->n_params > 0 && strcmp(f->decl->list.items[0]->name, "self") == 0;
     if (has_self == on_type) {
         if (has_self)
@@ -300,19 +300,19 @@ static Type *check_method_call(Checker *k, Node *call)
     return f->result;
 }
 
-Type *check_call(Checker *k, Node *call, Type *expected)
+Type *sema_check_call(Checker *k, Node *call, Type *expected)
 {
     Node *callee = call->a;
     if (callee->kind == ND_FIELD)
         return check_method_call(k, call);
     if (callee->kind != ND_NAME) {
-        check_expr(k, callee, NULL);
+        sema_check_expr(k, callee, NULL);
         if (callee->type && callee->type->kind != TY_ERROR)
             diag_error(k->diag, callee->span, "this cannot be called");
         return error_type();
     }
-    Symbol *s = lookup(k, callee->name);
-    if (is_poison(s))
+    Symbol *s = sema_lookup(k, callee->name);
+    if (scope_is_poison(s))
         return error_type();
     if (s && s->kind == SYM_FUNC)
         return check_function_call(k, call, s);
@@ -327,8 +327,8 @@ Type *check_call(Checker *k, Node *call, Type *expected)
     if (b)
         return check_builtin(k, call, b, expected);
     diag_error(k->diag, callee->span, "unknown function '%s'", callee->name);
-    note_std_name(k, callee->name);
+    sema_note_std_name(k, callee->name);
     for (uint32_t i = 0; i < call->list.count; i++) /* their names are used */
-        check_expr(k, call->list.items[i], NULL);
+        sema_check_expr(k, call->list.items[i], NULL);
     return error_type();
 }

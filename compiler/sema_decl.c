@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-bool is_std(const Checker *k) { return k->module && k->module->package == PKG_STD; }
+bool sema_is_std(const Checker *k) { return k->module && k->module->package == PKG_STD; }
 
 static Symbol *new_symbol(Checker *k, SymbolKind kind, const char *name, Span span, Node *decl)
 {
@@ -57,7 +57,7 @@ static void declare_function(Checker *k, Scope *scope, Node *d)
     define(k, scope, s);
 }
 
-void declare_module(Checker *k, Module *m)
+void sema_declare_module(Checker *k, Module *m)
 {
     Module *outer = k->module;
     k->module = m;
@@ -76,13 +76,13 @@ void declare_module(Checker *k, Module *m)
 
 /* The standard library, loaded, declared and its signatures checked on
  * first use. */
-Module *std_module(Checker *k, Span use)
+Module *sema_std_module(Checker *k, Span use)
 {
     bool fresh = !k->c->std_gpu;
     Module *std = compile_std_gpu(k->c, use);
     if (std && fresh && !std->scope) {
-        declare_module(k, std);
-        check_signatures(k, std);
+        sema_declare_module(k, std);
+        sema_check_signatures(k, std);
     }
     return std;
 }
@@ -126,7 +126,7 @@ static Module *imported_module(Checker *k, Module *m, Node *import)
             diag_error(k->diag, import->span, "the standard library is not available with --nostd");
             return NULL;
         }
-        return std_module(k, import->span);
+        return sema_std_module(k, import->span);
     }
     if (!is_relative(import->str))
         return load_dependency(k, import);
@@ -169,7 +169,7 @@ static void bind_import(Checker *k, Module *m, Module *from, Node *item)
     define(k, m->scope, alias);
 }
 
-void resolve_imports(Checker *k, Module *m)
+void sema_resolve_imports(Checker *k, Module *m)
 {
     Module *outer = k->module;
     k->module = m;
@@ -184,7 +184,7 @@ void resolve_imports(Checker *k, Module *m)
             continue;
         }
         if (!from->scope)
-            declare_module(k, from);
+            sema_declare_module(k, from);
         for (uint32_t j = 0; j < d->list.count; j++)
             bind_import(k, m, from, d->list.items[j]);
     }
@@ -192,10 +192,10 @@ void resolve_imports(Checker *k, Module *m)
 }
 
 /* A name the program did not import but std/gpu declares. */
-void note_std_name(Checker *k, const char *name)
+void sema_note_std_name(Checker *k, const char *name)
 {
-    Module *std = k->c->options.nostd || is_std(k) ? NULL : std_module(k, (Span){0, 0, 0});
-    Symbol *s = std && std->scope && !is_std(k) ? scope_find_here(std->scope, name) : NULL;
+    Module *std = k->c->options.nostd || sema_is_std(k) ? NULL : sema_std_module(k, (Span){0, 0, 0});
+    Symbol *s = std && std->scope && !sema_is_std(k) ? scope_find_here(std->scope, name) : NULL;
     if (s)
         diag_note(k->diag, s->span, "'%s' is declared in std/gpu: import { %s } from \"std/gpu\"", name, name);
 }
@@ -220,7 +220,7 @@ static bool resolve_extent(Checker *k, Node *e, Type *t, int i, bool params)
             return false;
         }
     }
-    Type *et = check_expr(k, e, type_scalar(TY_U64));
+    Type *et = sema_check_expr(k, e, type_scalar(TY_U64));
     if (et->kind == TY_ERROR)
         return false;
     ConstValue v = const_eval(k, e);
@@ -262,7 +262,7 @@ static Type *resolve_view(Checker *k, Node *n, TypeKind kind, bool params)
         diag_error(k->diag, n->span, "%s takes one element type: %s<f32>[...]", what, what);
         return type_scalar(TY_ERROR);
     }
-    Type *elem = resolve_type(k, n->list.items[0], false);
+    Type *elem = sema_resolve_type(k, n->list.items[0], false);
     if (elem->kind != TY_ERROR && !type_is_numeric(elem)) {
         char buf[64];
         diag_error(k->diag, n->list.items[0]->span, "a %s's elements must be numbers, not %s",
@@ -277,7 +277,7 @@ static Type *resolve_view(Checker *k, Node *n, TypeKind kind, bool params)
     return elem->kind == TY_ERROR ? elem : resolve_array(k, n, kind, elem, params);
 }
 
-Type *resolve_type(Checker *k, Node *n, bool params)
+Type *sema_resolve_type(Checker *k, Node *n, bool params)
 {
     if (!n)
         return type_scalar(TY_VOID);
@@ -288,14 +288,14 @@ Type *resolve_type(Checker *k, Node *n, bool params)
     Type *t = type_scalar_named(n->name);
     if (!t) {
         Symbol *s = scope_find(k->scope ? k->scope : k->module->scope, n->name);
-        if (is_poison(s))
+        if (scope_is_poison(s))
             return type_scalar(TY_ERROR);
         if (s && s->kind == SYM_STRUCT)
             t = s->type;
     }
     if (!t) {
         diag_error(k->diag, n->name_span, "unknown type '%s'", n->name);
-        note_std_name(k, n->name);
+        sema_note_std_name(k, n->name);
         return type_scalar(TY_ERROR);
     }
     if (n->list.count > 0) {
@@ -316,7 +316,7 @@ static void resolve_struct_fields(Checker *k, Symbol *s)
     t->fields = ARENA_ARRAY(k->arena, Field, d->list.count ? d->list.count : 1);
     for (uint32_t i = 0; i < d->list.count; i++) {
         t->fields[i].name = d->list.items[i]->name;
-        t->fields[i].type = resolve_type(k, d->list.items[i]->a, false);
+        t->fields[i].type = sema_resolve_type(k, d->list.items[i]->a, false);
     }
 }
 
@@ -325,7 +325,7 @@ static void resolve_struct_fields(Checker *k, Symbol *s)
 /* An attribute argument that must be an integer constant. */
 static bool attribute_integer(Checker *k, Node *arg, const char *rule, int64_t *out)
 {
-    Type *t = check_expr(k, arg, NULL);
+    Type *t = sema_check_expr(k, arg, NULL);
     if (t->kind == TY_ERROR) /* already reported, overflow included */
         return false;
     ConstValue v = type_is_integer(t) ? const_eval(k, arg) : (ConstValue){0};
@@ -457,7 +457,7 @@ static void check_unsupported_forms(Checker *k, FuncInfo *f, Node *p, bool last)
     if (p->b)
         diag_error(k->diag, p->b->span, "parameters have no default values in Silk");
     if (p->flags & NF_VARARGS) {
-        if (!is_std(k))
+        if (!sema_is_std(k))
             diag_error(k->diag, p->span, "variadic parameters are not part of Silk");
         else if (!last)
             diag_error(k->diag, p->span, "only the last parameter may repeat");
@@ -477,7 +477,7 @@ static void check_params(Checker *k, FuncInfo *f)
     for (uint32_t i = 0; i < fn->list.count; i++) {
         Node *p = fn->list.items[i];
         check_unsupported_forms(k, f, p, i + 1 == fn->list.count);
-        Type *t = resolve_type(k, p->a, f->gpu);
+        Type *t = sema_resolve_type(k, p->a, f->gpu);
         if (t->kind == TY_TENSOR && !f->gpu) {
             diag_error(k->diag, p->a->span, "tensor parameters are for GPU functions; host code passes an address (u64)");
             t = type_scalar(TY_ERROR);
@@ -494,9 +494,9 @@ static void check_params(Checker *k, FuncInfo *f)
 static void check_function_form(Checker *k, FuncInfo *f)
 {
     Node *fn = f->decl;
-    if (!is_std(k) && strchr(fn->name, '.'))
+    if (!sema_is_std(k) && strchr(fn->name, '.'))
         diag_error(k->diag, fn->name_span, "methods are declared only by the standard library");
-    else if (!is_std(k) && !fn->b)
+    else if (!sema_is_std(k) && !fn->b)
         diag_error(k->diag, fn->name_span, "function '%s' needs a body", fn->name);
     if (fn->list2.count)
         diag_error(k->diag, fn->list2.items[0]->span, "generic functions are not part of Silk");
@@ -508,7 +508,7 @@ static void check_function_form(Checker *k, FuncInfo *f)
         diag_error(k->diag, fn->name_span, "a GPU function cannot be async or a task");
 }
 
-FuncInfo *function_info(Checker *k, Symbol *fn)
+FuncInfo *sema_function_info(Checker *k, Symbol *fn)
 {
     FuncInfo *f = fn->func;
     if (f->checked_signature)
@@ -528,7 +528,7 @@ FuncInfo *function_info(Checker *k, Symbol *fn)
     /* A kernel's written return type was reported (check_function_form);
      * it is treated as returning nothing from here on. */
     bool kernel = f->decl->flags & NF_KERNEL;
-    f->result = f->decl->a && !kernel ? resolve_type(k, f->decl->a, false) : type_scalar(TY_VOID);
+    f->result = f->decl->a && !kernel ? sema_resolve_type(k, f->decl->a, false) : type_scalar(TY_VOID);
     f->launchable = f->gpu && f->result->kind == TY_VOID;
     k->module = outer;
     k->scope = outer_scope;
@@ -536,7 +536,7 @@ FuncInfo *function_info(Checker *k, Symbol *fn)
     return f;
 }
 
-void check_signatures(Checker *k, Module *m)
+void sema_check_signatures(Checker *k, Module *m)
 {
     Module *outer = k->module;
     k->module = m;
@@ -547,8 +547,8 @@ void check_signatures(Checker *k, Module *m)
         if (s->module != m)
             continue; /* imported */
         if (s->kind == SYM_FUNC)
-            function_info(k, s);
-        else if (s->kind == SYM_STRUCT && !is_std(k))
+            sema_function_info(k, s);
+        else if (s->kind == SYM_STRUCT && !sema_is_std(k))
             diag_error(k->diag, s->decl->span, "struct declarations are only for the standard library");
         else if (s->kind == SYM_STRUCT)
             resolve_struct_fields(k, s);

@@ -16,14 +16,14 @@ static Type *error_type(void) { return type_scalar(TY_ERROR); }
 
 static const char *tname(const Type *t, char *buf) { return type_name(t, buf, 96); }
 
-Symbol *lookup(Checker *k, const char *name)
+Symbol *sema_lookup(Checker *k, const char *name)
 {
     return scope_find(k->scope ? k->scope : k->module->scope, name);
 }
 
 static bool in_device_code(const Checker *k) { return k->func && k->func->gpu; }
 
-void check_assignable(Checker *k, Node *e, Type *got, Type *want, const char *what)
+void sema_check_assignable(Checker *k, Node *e, Type *got, Type *want, const char *what)
 {
     char a[96], b[96];
     if (got->kind == TY_ERROR || want->kind == TY_ERROR || type_equal(got, want))
@@ -51,12 +51,12 @@ static bool is_flexible_leaf(Node *e)
 {
     switch (e->kind) {
     case ND_INT: case ND_FLOAT: return e->suffix == SUFFIX_NONE;
-    case ND_UNARY: return is_flexible(e->a);
+    case ND_UNARY: return sema_is_flexible(e->a);
     default: return false;
     }
 }
 
-bool is_flexible(Node *e)
+bool sema_is_flexible(Node *e)
 {
     if (e->flexible)
         return e->flexible == 1;
@@ -66,9 +66,9 @@ bool is_flexible(Node *e)
     }
     Node *deepest_no = NULL, *n = e;
     for (; n->kind == ND_BINARY && !n->flexible; n = n->a)
-        if (!is_flexible(n->b))
+        if (!sema_is_flexible(n->b))
             deepest_no = n;
-    if (!is_flexible(n)) /* the bottom, or a node already answered */
+    if (!sema_is_flexible(n)) /* the bottom, or a node already answered */
         deepest_no = n;
     bool below_no = deepest_no != NULL;
     for (Node *m = e; m != n; m = m->a) {
@@ -132,19 +132,19 @@ static Type *check_float(Checker *k, Node *e, Type *expected)
 
 static Type *check_name(Checker *k, Node *e)
 {
-    if (strcmp(e->name, "ctx") == 0 && !lookup(k, "ctx")) {
+    if (strcmp(e->name, "ctx") == 0 && !sema_lookup(k, "ctx")) {
         if (in_device_code(k))
             return type_scalar(TY_CTX);
         diag_error(k->diag, e->span, "ctx exists only in GPU functions (kernel, or attr(device=gpu) fn)");
         return error_type();
     }
-    Symbol *s = lookup(k, e->name);
+    Symbol *s = sema_lookup(k, e->name);
     if (!s) {
         if (type_scalar_named(e->name) || builtin_find(e->name))
             diag_error(k->diag, e->span, "'%s' is not a value; call it: %s(...)", e->name, e->name);
         else {
             diag_error(k->diag, e->span, "unknown name '%s'", e->name);
-            note_std_name(k, e->name);
+            sema_note_std_name(k, e->name);
         }
         return error_type();
     }
@@ -167,14 +167,14 @@ static Type *check_unary(Checker *k, Node *e, Type *expected)
 {
     char buf[96];
     Type *t = e->op == TK_MINUS && e->a->kind == ND_INT ? check_int(k, e->a, expected, true, e->span)
-                                                        : check_expr(k, e->a, expected);
+                                                        : sema_check_expr(k, e->a, expected);
     e->a->type = t;
     if (t->kind == TY_ERROR)
         return t;
     bool ok = e->op == TK_BANG ? t->kind == TY_BOOL
               : e->op == TK_TILDE ? type_is_integer(t) : type_is_numeric(t);
     if (!ok) {
-        diag_error(k->diag, e->span, "%s cannot be applied to %s", token_kind_name(e->op), tname(t, buf));
+        diag_error(k->diag, e->span, "%s cannot be applied to %s", lex_token_kind_name(e->op), tname(t, buf));
         return error_type();
     }
     if (e->op == TK_MINUS && type_is_integer(t) && !type_is_signed(t) && e->a->kind != ND_INT) {
@@ -239,7 +239,7 @@ static Type *check_tile_binary(Checker *k, Node *e, Type *l, Type *r)
     Type *le = partner(l), *re = partner(r);
     if (!type_equal(le, re) || !type_is_numeric(le)) {
         diag_error(k->diag, e->span, "%s needs elements of one numeric type, not %s and %s",
-                   token_kind_name(e->op), tname(l, a), tname(r, b));
+                   lex_token_kind_name(e->op), tname(l, a), tname(r, b));
         return error_type();
     }
     if (e->op == TK_AT) {
@@ -254,16 +254,16 @@ static Type *check_tile_binary(Checker *k, Node *e, Type *l, Type *r)
     }
     if (is_tile_like(l) && is_tile_like(r) && !same_shape(l, r)) {
         diag_error(k->diag, e->span, "%s needs tiles of one shape, not %s and %s",
-                   token_kind_name(e->op), tname(l, a), tname(r, b));
+                   lex_token_kind_name(e->op), tname(l, a), tname(r, b));
         return error_type();
     }
     if (is_comparison(e->op) || e->op == TK_ANDAND || e->op == TK_OROR) {
-        diag_error(k->diag, e->span, "%s does not apply to tiles", token_kind_name(e->op));
+        diag_error(k->diag, e->span, "%s does not apply to tiles", lex_token_kind_name(e->op));
         return error_type();
     }
     Type *tile = is_tile_like(l) ? l : r;
     if (is_integer_only(e->op) && !type_is_integer(le)) {
-        diag_error(k->diag, e->span, "%s cannot be applied to %s", token_kind_name(e->op),
+        diag_error(k->diag, e->span, "%s cannot be applied to %s", lex_token_kind_name(e->op),
                    tname(tile, a));
         return error_type();
     }
@@ -288,7 +288,7 @@ static Type *binary_result(Checker *k, Node *e, Type *l, Type *r)
         return error_type();
     if (is_tile_like(l) || is_tile_like(r))
         return check_tile_binary(k, e, l, r);
-    const char *op = token_kind_name(e->op);
+    const char *op = lex_token_kind_name(e->op);
     if (logical) {
         if (l->kind != TY_BOOL || r->kind != TY_BOOL) {
             diag_error(k->diag, e->span, "%s needs bool operands, not %s and %s", op, tname(l, a), tname(r, b));
@@ -342,8 +342,8 @@ static Type *step_down(Checker *k, Node *e, Type *expected, BinaryStep *step)
     bool logical = e->op == TK_ANDAND || e->op == TK_OROR;
     Type *want = logical ? type_scalar(TY_BOOL) : is_comparison(e->op) ? NULL : expected;
     *step = (BinaryStep){e, NULL};
-    if (is_flexible(e->a) && !is_flexible(e->b)) {
-        step->right = check_expr(k, e->b, want);
+    if (sema_is_flexible(e->a) && !sema_is_flexible(e->b)) {
+        step->right = sema_check_expr(k, e->b, want);
         return is_shift(e) ? NULL : partner(step->right);
     }
     return want && is_tile_like(want) ? want->elem : want;
@@ -368,12 +368,12 @@ static Type *check_binary(Checker *k, Node *top, Type *expected)
             break;
         e = e->a;
     }
-    Type *left = check_expr(k, e->a, expected);
+    Type *left = sema_check_expr(k, e->a, expected);
     while (n-- > 0) {
         BinaryStep *s = &steps[n];
-        Type *right = s->right ? s->right : check_expr(k, s->e->b, is_shift(s->e) ? NULL : partner(left));
+        Type *right = s->right ? s->right : sema_check_expr(k, s->e->b, is_shift(s->e) ? NULL : partner(left));
         Type *t = binary_result(k, s->e, left, right);
-        left = n ? finish_expr(k, s->e, t) : t; /* check_expr finishes the top */
+        left = n ? finish_expr(k, s->e, t) : t; /* sema_check_expr finishes the top */
     }
     return left;
 }
@@ -383,11 +383,11 @@ static Type *check_binary(Checker *k, Node *top, Type *expected)
 static Type *check_field(Checker *k, Node *e)
 {
     char buf[96];
-    Type *base = check_expr(k, e->a, NULL);
+    Type *base = sema_check_expr(k, e->a, NULL);
     if (base->kind == TY_ERROR)
         return base;
     if (base->kind == TY_CTX) {
-        Type *t = ctx_field_type(e->name);
+        Type *t = builtin_ctx_field_type(e->name);
         if (!t)
             diag_error(k->diag, e->name_span, "ctx has no field '%s'", e->name);
         return t ? t : error_type();
@@ -412,8 +412,8 @@ static Type *check_view(Checker *k, Node *e, Type *base)
             diag_error(k->diag, index->span, "a view gives every dimension as start +: width");
             return error_type();
         }
-        check_expr(k, index->a, type_scalar(TY_U64));
-        check_expr(k, index->b, type_scalar(TY_U64));
+        sema_check_expr(k, index->a, type_scalar(TY_U64));
+        sema_check_expr(k, index->b, type_scalar(TY_U64));
         ConstValue width = const_eval(k, index->b);
         if (!width.known || width.bits == 0 || const_is_negative(width)) {
             diag_error(k->diag, index->b->span, "a view's width must be a positive integer constant");
@@ -427,7 +427,7 @@ static Type *check_view(Checker *k, Node *e, Type *base)
 static Type *check_index(Checker *k, Node *e)
 {
     char buf[96];
-    Type *base = check_expr(k, e->a, NULL);
+    Type *base = sema_check_expr(k, e->a, NULL);
     if (base->kind == TY_ERROR)
         return base;
     if (base->kind != TY_TENSOR && base->kind != TY_ARRAY && base->kind != TY_TILE) {
@@ -443,7 +443,7 @@ static Type *check_index(Checker *k, Node *e)
         return check_view(k, e, base);
     for (uint32_t i = 0; i < e->list.count; i++) {
         Node *index = e->list.items[i];
-        Type *t = index->kind == ND_SLICE ? error_type() : check_expr(k, index, type_scalar(TY_U64));
+        Type *t = index->kind == ND_SLICE ? error_type() : sema_check_expr(k, index, type_scalar(TY_U64));
         if (index->kind == ND_SLICE)
             diag_error(k->diag, index->span, "a view gives every dimension as start +: width");
         else if (t->kind != TY_ERROR && !type_is_integer(t))
@@ -471,8 +471,8 @@ static Type *check_expr_kind(Checker *k, Node *e, Type *expected)
     case ND_BINARY: return check_binary(k, e, expected);
     case ND_FIELD: return check_field(k, e);
     case ND_INDEX: return check_index(k, e);
-    case ND_CALL: return check_call(k, e, expected);
-    case ND_LAUNCH: return check_launch(k, e);
+    case ND_CALL: return sema_check_call(k, e, expected);
+    case ND_LAUNCH: return sema_check_launch(k, e);
     case ND_PATH:
         diag_error(k->diag, e->span, "qualified names (a::b) are not part of Silk; import the name");
         return error_type();
@@ -491,7 +491,7 @@ static Type *finish_expr(Checker *k, Node *e, Type *t)
     return e->type;     /* an overflow made it TY_ERROR */
 }
 
-Type *check_expr(Checker *k, Node *e, Type *expected)
+Type *sema_check_expr(Checker *k, Node *e, Type *expected)
 {
     if (!e)
         return error_type();

@@ -27,9 +27,9 @@ static bool u64_abi(const Type *t)
     return t->kind == TY_U64 || t->kind == TY_TENSOR || t->kind == TY_ERROR;
 }
 
-const char *not_launchable(Checker *k, Symbol *fn, char *why, size_t size)
+const char *sema_not_launchable(Checker *k, Symbol *fn, char *why, size_t size)
 {
-    FuncInfo *f = function_info(k, fn);
+    FuncInfo *f = sema_function_info(k, fn);
     Node *d = f->decl;
     if (!f->gpu)
         return "it is an ordinary host function; a launch target is a GPU function (kernel, or attr(device=gpu) fn)";
@@ -88,11 +88,11 @@ static bool check_options(Checker *k, Node *launch, Geometry *g)
             continue;
         }
         *slot = o->a;
-        Type *t = check_expr(k, o->a, type_scalar(TY_U64));
+        Type *t = sema_check_expr(k, o->a, type_scalar(TY_U64));
         if (!type_accepts(type_scalar(TY_U64), t)) {
             char what[32];
             snprintf(what, sizeof what, "the %s", o->name);
-            check_assignable(k, o->a, t, type_scalar(TY_U64), what);
+            sema_check_assignable(k, o->a, t, type_scalar(TY_U64), what);
         }
         bool u64 = t->kind == TY_U64;
         if (slot == &g->grid)
@@ -181,8 +181,8 @@ static Node *the_call(Checker *k, Node *launch)
 
 static Symbol *the_target(Checker *k, Node *call)
 {
-    Symbol *s = lookup(k, call->a->name);
-    if (is_poison(s))
+    Symbol *s = sema_lookup(k, call->a->name);
+    if (scope_is_poison(s))
         return NULL;
     if (!s) {
         diag_error(k->diag, call->a->span, "unknown function '%s'", call->a->name);
@@ -193,7 +193,7 @@ static Symbol *the_target(Checker *k, Node *call)
         return NULL;
     }
     char buf[256];
-    const char *why = not_launchable(k, s, buf, sizeof buf);
+    const char *why = sema_not_launchable(k, s, buf, sizeof buf);
     if (why) {
         diag_error(k->diag, call->a->span, "'%s' cannot be launched: %s", s->name, why);
         diag_note(k->diag, s->func->decl->name_span, "'%s' is declared here", s->func->decl->name);
@@ -210,19 +210,19 @@ static void check_launch_arguments(Checker *k, Node *call, Symbol *target)
         diag_error(k->diag, call->span, "'%s' takes %d argument%s, %u given", target->name, f->n_params,
                    f->n_params == 1 ? "" : "s", call->list.count);
         for (uint32_t i = 0; i < call->list.count; i++) /* their names are used */
-            check_expr(k, call->list.items[i], NULL);
+            sema_check_expr(k, call->list.items[i], NULL);
         return;
     }
     for (uint32_t i = 0; i < call->list.count; i++) {
         Node *arg = call->list.items[i];
-        Type *got = check_expr(k, arg, type_scalar(TY_U64));
+        Type *got = sema_check_expr(k, arg, type_scalar(TY_U64));
         if (type_accepts(type_scalar(TY_U64), got))
             continue;
         char what[160];
         snprintf(what, sizeof what, "argument %u of '%s' (%s%s)", i + 1, target->name,
                  f->params[i]->kind == TY_TENSOR ? "the address of tensor " : "",
                  f->decl->list.items[i]->name);
-        check_assignable(k, arg, got, type_scalar(TY_U64), what);
+        sema_check_assignable(k, arg, got, type_scalar(TY_U64), what);
     }
 }
 
@@ -280,7 +280,7 @@ static void mark_name_read(Node *n, void *checker)
 {
     Checker *k = checker;
     if (n->kind == ND_NAME) {
-        Symbol *s = lookup(k, n->name);
+        Symbol *s = sema_lookup(k, n->name);
         if (s)
             s->read = true;
     }
@@ -294,7 +294,7 @@ static void mark_read(Checker *k, NodeList *list)
 
 /* ---- the block ----------------------------------------------------------------------------------------- */
 
-Type *check_launch(Checker *k, Node *launch)
+Type *sema_check_launch(Checker *k, Node *launch)
 {
     if (k->func && k->func->gpu) {
         diag_error(k->diag, launch->span, "a launch block is host code: it is not valid inside a GPU function");
@@ -304,7 +304,7 @@ Type *check_launch(Checker *k, Node *launch)
         diag_error(k->diag, launch->span, "a launch block needs the standard library's launch_and_synchronize, which --nostd removes");
         return error_type();
     }
-    Module *std = std_module(k, launch->span);
+    Module *std = sema_std_module(k, launch->span);
     if (std && !scope_find_here(std->scope, "launch_and_synchronize")) {
         diag_error(k->diag, launch->span, "the standard library in use declares no launch_and_synchronize, which a launch block needs");
         return error_type();

@@ -163,7 +163,7 @@ static const char *article(const char *type)
 static void check_let(Checker *k, Node *s)
 {
     char buf[96];
-    Type *declared = s->a ? resolve_type(k, s->a, false) : NULL;
+    Type *declared = s->a ? sema_resolve_type(k, s->a, false) : NULL;
     if (declared && declared->kind == TY_ARRAY) {
         diag_error(k->diag, s->a->span, "arrays are declared with shared; a tile value is tile<%s>[...]",
                    declared->elem->name);
@@ -175,7 +175,7 @@ static void check_let(Checker *k, Node *s)
     }
     Type *t = declared;
     if (s->b) {
-        Type *init = check_expr(k, s->b, declared && is_tile_like(declared) ? declared->elem : declared);
+        Type *init = sema_check_expr(k, s->b, declared && is_tile_like(declared) ? declared->elem : declared);
         if (declared && declared->kind == TY_TILE) {
             if (!tile_accepts(declared, init)) {
                 char a[96], b[96];
@@ -183,7 +183,7 @@ static void check_let(Checker *k, Node *s)
                            tname(declared, a), declared->elem->name, tname(init, b));
             }
         } else if (declared) {
-            check_assignable(k, s->b, init, declared, "the initializer");
+            sema_check_assignable(k, s->b, init, declared, "the initializer");
         } else {
             t = init;
         }
@@ -208,7 +208,7 @@ static void check_shared(Checker *k, Node *s)
         diag_error(k->diag, s->span, "shared memory exists only in GPU functions");
         return;
     }
-    Type *t = resolve_type(k, s->a, false);
+    Type *t = sema_resolve_type(k, s->a, false);
     if (t->kind != TY_ARRAY && t->kind != TY_ERROR) {
         diag_error(k->diag, s->a->span, "a shared array needs its extents: shared %s: %s[256]", s->name,
                    s->a->name);
@@ -260,12 +260,12 @@ static bool needs_integers(TokenKind op)
 static void check_compound(Checker *k, Node *s, Type *target)
 {
     bool shift = s->op == TK_SHL_ASSIGN || s->op == TK_SHR_ASSIGN;
-    Type *value = check_expr(k, s->b, shift ? NULL : target);
+    Type *value = sema_check_expr(k, s->b, shift ? NULL : target);
     if (target->kind == TY_ERROR || value->kind == TY_ERROR)
         return;
     bool ok = needs_integers(s->op) ? type_is_integer(target) : type_is_numeric(target);
     if (!ok) {
-        diag_error(k->diag, s->span, "%s needs %s", token_kind_name(s->op),
+        diag_error(k->diag, s->span, "%s needs %s", lex_token_kind_name(s->op),
                    needs_integers(s->op) ? "an integer" : "a number");
         return;
     }
@@ -274,7 +274,7 @@ static void check_compound(Checker *k, Node *s, Type *target)
             diag_error(k->diag, s->b->span, "a shift amount must be an integer");
         return;
     }
-    check_assignable(k, s->b, value, target, "the value");
+    sema_check_assignable(k, s->b, value, target, "the value");
     if ((s->op == TK_SLASH_ASSIGN || s->op == TK_PERCENT_ASSIGN) && type_is_integer(target)) {
         ConstValue v = const_eval(k, s->b);
         if (v.known && v.bits == 0)
@@ -285,13 +285,13 @@ static void check_compound(Checker *k, Node *s, Type *target)
 static void check_assign(Checker *k, Node *s)
 {
     /* Writing a variable is not reading it (-Wunused-variable). */
-    Symbol *written = s->a->kind == ND_NAME ? lookup(k, s->a->name) : NULL;
+    Symbol *written = s->a->kind == ND_NAME ? sema_lookup(k, s->a->name) : NULL;
     bool was_read = written && written->read;
-    Type *target = check_expr(k, s->a, NULL);
+    Type *target = sema_check_expr(k, s->a, NULL);
     if (written && s->op == TK_ASSIGN)
         written->read = was_read;
     if (target->kind == TY_ERROR || !is_assignable_target(k, s->a)) {
-        check_expr(k, s->b, NULL);
+        sema_check_expr(k, s->b, NULL);
         return;
     }
     if (s->op != TK_ASSIGN) {
@@ -299,7 +299,7 @@ static void check_assign(Checker *k, Node *s)
         return;
     }
     if (is_tile_like(target)) {
-        Type *value = check_expr(k, s->b, target->elem);
+        Type *value = sema_check_expr(k, s->b, target->elem);
         if (!tile_accepts(target, value)) {
             char a[96], b[96];
             diag_error(k->diag, s->b->span, "a tile statement needs a value of shape %s, not %s",
@@ -307,13 +307,13 @@ static void check_assign(Checker *k, Node *s)
         }
         return;
     }
-    check_assignable(k, s->b, check_expr(k, s->b, target), target, "the value");
+    sema_check_assignable(k, s->b, sema_check_expr(k, s->b, target), target, "the value");
 }
 
 static void check_condition(Checker *k, Node *c, const char *what)
 {
     char buf[96];
-    Type *t = check_expr(k, c, type_scalar(TY_BOOL));
+    Type *t = sema_check_expr(k, c, type_scalar(TY_BOOL));
     if (t->kind != TY_ERROR && t->kind != TY_BOOL)
         diag_error(k->diag, c->span, "%s must be a bool, not %s", what, tname(t, buf));
 }
@@ -323,20 +323,20 @@ static void check_for(Checker *k, Node *s)
     char buf[96];
     /* 0..n: the literal bound takes the other's type. */
     Type *t;
-    if (is_flexible(s->a) && !is_flexible(s->b)) {
-        t = check_expr(k, s->b, NULL);
-        check_assignable(k, s->a, check_expr(k, s->a, t), t, "the range's start");
+    if (sema_is_flexible(s->a) && !sema_is_flexible(s->b)) {
+        t = sema_check_expr(k, s->b, NULL);
+        sema_check_assignable(k, s->a, sema_check_expr(k, s->a, t), t, "the range's start");
     } else {
-        t = check_expr(k, s->a, NULL);
+        t = sema_check_expr(k, s->a, NULL);
     }
     if (t->kind != TY_ERROR && !type_is_integer(t)) {
         diag_error(k->diag, s->a->span, "a range's bounds must be integers, not %s", tname(t, buf));
         t = type_scalar(TY_ERROR);
     }
     if (!s->b->type)
-        check_assignable(k, s->b, check_expr(k, s->b, t), t, "the range's end");
+        sema_check_assignable(k, s->b, sema_check_expr(k, s->b, t), t, "the range's end");
     if (s->c) {
-        check_assignable(k, s->c, check_expr(k, s->c, t), t, "the step");
+        sema_check_assignable(k, s->c, sema_check_expr(k, s->c, t), t, "the step");
         ConstValue step = const_eval(k, s->c);
         if (step.known && step.bits == 0)
             diag_error(k->diag, s->c->span, "a range's step must not be zero");
@@ -345,7 +345,7 @@ static void check_for(Checker *k, Node *s)
     Symbol *v = declare_local(k, SYM_LOOP, s, t);
     v->read = true;
     k->loops++;
-    check_block(k, s->d);
+    sema_check_block(k, s->d);
     k->loops--;
     leave_scope(k);
 }
@@ -359,18 +359,18 @@ static void check_return(Checker *k, Node *s)
                        article(want->name), want->name);
         return;
     }
-    Type *got = check_expr(k, s->a, want);
+    Type *got = sema_check_expr(k, s->a, want);
     if (want->kind == TY_VOID)
         diag_error(k->diag, s->a->span, "'%s' returns nothing; remove the value", k->func->decl->name);
     else
-        check_assignable(k, s->a, got, want, "the returned value");
+        sema_check_assignable(k, s->a, got, want, "the returned value");
 }
 
 /* A statement that computes a value and drops it is almost always a
  * mistake — often a line the newline rule split off its predecessor. */
 static void check_expression_statement(Checker *k, Node *s)
 {
-    Type *t = check_expr(k, s->a, NULL);
+    Type *t = sema_check_expr(k, s->a, NULL);
     bool effect = s->a->kind == ND_CALL || s->a->kind == ND_LAUNCH;
     if (!effect && t->kind != TY_ERROR)
         diag_warning(k->diag, W_UNUSED_VALUE, s->span, "this value is computed and never used");
@@ -385,14 +385,14 @@ static void check_statement_kind(Checker *k, Node *s)
     case ND_EXPR_STMT: check_expression_statement(k, s); break;
     case ND_IF:
         check_condition(k, s->a, "an if condition");
-        check_block(k, s->b);
+        sema_check_block(k, s->b);
         if (s->c)
             check_statement(k, s->c);
         break;
     case ND_WHILE:
         check_condition(k, s->a, "a while condition");
         k->loops++;
-        check_block(k, s->b);
+        sema_check_block(k, s->b);
         k->loops--;
         break;
     case ND_FOR: check_for(k, s); break;
@@ -401,8 +401,8 @@ static void check_statement_kind(Checker *k, Node *s)
             diag_error(k->diag, s->span, "%s outside a loop", s->kind == ND_BREAK ? "break" : "continue");
         break;
     case ND_RETURN: check_return(k, s); break;
-    case ND_LAUNCH: check_launch(k, s); break;
-    case ND_BLOCK: check_block(k, s); break;
+    case ND_LAUNCH: sema_check_launch(k, s); break;
+    case ND_BLOCK: sema_check_block(k, s); break;
     case ND_EMPTY: diag_warning(k->diag, W_EMPTY_STATEMENT, s->span, "empty statement"); break;
     default: diag_error(k->diag, s->span, "this is not a statement"); break;
     }
@@ -422,7 +422,7 @@ static bool ends_flow(const Node *s)
     return s->kind == ND_RETURN || s->kind == ND_BREAK || s->kind == ND_CONTINUE;
 }
 
-void check_block(Checker *k, Node *block)
+void sema_check_block(Checker *k, Node *block)
 {
     if (!block)
         return;
@@ -459,13 +459,13 @@ static bool always_returns(const Node *s)
 
 static void check_function_body(Checker *k, Symbol *fn)
 {
-    FuncInfo *f = function_info(k, fn);
+    FuncInfo *f = sema_function_info(k, fn);
     if (!f->decl->b || !f->launch_ok)
         return;
     k->func = f;
     k->scope = f->scope;
     k->loops = 0;
-    check_block(k, f->decl->b);
+    sema_check_block(k, f->decl->b);
     if (f->result->kind != TY_VOID && f->result->kind != TY_ERROR && !always_returns(f->decl->b))
         diag_error(k->diag, f->decl->name_span, "'%s' does not return %s %s value on every path",
                    f->decl->name, article(f->result->name), f->result->name);
@@ -473,7 +473,7 @@ static void check_function_body(Checker *k, Symbol *fn)
     k->scope = NULL;
 }
 
-void check_bodies(Checker *k, Module *m)
+void sema_check_bodies(Checker *k, Module *m)
 {
     Module *outer = k->module;
     k->module = m;

@@ -145,7 +145,7 @@ const char *source_line_text(const SourceFile *file, uint32_t line, uint32_t *le
     return file->text + start;
 }
 
-Span span_join(Span a, Span b)
+Span source_span_join(Span a, Span b)
 {
     assert(a.file == b.file);
     Span joined = a;

@@ -46,6 +46,6 @@ void source_line_col(const SourceFile *file, uint32_t offset, uint32_t *line, ui
 const char *source_line_text(const SourceFile *file, uint32_t line, uint32_t *len);
 
 /* The smallest span holding both. */
-Span span_join(Span a, Span b);
+Span source_span_join(Span a, Span b);
 
 #endif

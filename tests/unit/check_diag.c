@@ -171,7 +171,7 @@ END_TEST
 START_TEST(test_span_over_lines_underlines_first)
 {
     Span from = span_of("ctx.lanes"), to = span_of("warps");
-    diag_error(&diag, span_join(from, to), "too long");
+    diag_error(&diag, source_span_join(from, to), "too long");
     ck_assert_str_eq(output(), "k.silk:2:17: error: too long\n"
                                "    2 |     let lanes = ctx.lanes + 1\n"
                                "      |                 ^~~~~~~~~~~~~\n");

@@ -85,10 +85,10 @@ static const char *first_diagnostic(LexRun *r, char *line, size_t size)
     return line;
 }
 
-/* "kernel" for TK_KERNEL, "(" for TK_LPAREN: token_kind_name unquoted. */
+/* "kernel" for TK_KERNEL, "(" for TK_LPAREN: lex_token_kind_name unquoted. */
 static void append_spelling(char *out, size_t size, TokenKind kind)
 {
-    const char *name = token_kind_name(kind);
+    const char *name = lex_token_kind_name(kind);
     size_t used = strlen(out);
     if (name[0] == '\'')
         snprintf(out + used, size - used, "%.*s", (int)strlen(name) - 2, name + 1);
@@ -144,7 +144,7 @@ static void assert_tokens(const char *text, const char *expected)
 static void assert_span(const Token *t, uint32_t start, uint32_t end)
 {
     ck_assert_msg(t->span.start == start && t->span.end == end, "%s spans [%u, %u), expected [%u, %u)",
-                  token_kind_name(t->kind), t->span.start, t->span.end, start, end);
+                  lex_token_kind_name(t->kind), t->span.start, t->span.end, start, end);
     ck_assert_uint_eq(t->span.file, 0);
 }
 
@@ -226,7 +226,7 @@ START_TEST(test_punctuation)
     uint32_t len = (uint32_t)strlen(spelling);
     lex(&r, spelling);
     ck_assert_msg(r.toks.tokens[0].kind == punctuation[_i].kind, "'%s' lexed as %s", spelling,
-                  token_kind_name(r.toks.tokens[0].kind));
+                  lex_token_kind_name(r.toks.tokens[0].kind));
     assert_span(&r.toks.tokens[0], 0, len);
     ck_assert_int_eq(r.diag.errors, 0);
     lex_free(&r);
@@ -265,7 +265,7 @@ START_TEST(test_spans_of_every_class)
     ck_assert_uint_eq(r.toks.count, N(want));
     for (int i = 0; i < N(want); i++) {
         ck_assert_msg(r.toks.tokens[i].kind == want[i].kind, "token %d is %s", i,
-                      token_kind_name(r.toks.tokens[i].kind));
+                      lex_token_kind_name(r.toks.tokens[i].kind));
         assert_span(&r.toks.tokens[i], want[i].start, want[i].end);
     }
     ck_assert(r.toks.tokens[14].implicit);
@@ -298,16 +298,16 @@ END_TEST
 
 START_TEST(test_token_kind_names)
 {
-    ck_assert_str_eq(token_kind_name(TK_IDENT), "identifier");
-    ck_assert_str_eq(token_kind_name(TK_INT), "integer");
-    ck_assert_str_eq(token_kind_name(TK_FLOAT), "float");
-    ck_assert_str_eq(token_kind_name(TK_STRING), "string");
-    ck_assert_str_eq(token_kind_name(TK_EOF), "end of file");
-    ck_assert_str_eq(token_kind_name(TK_LPAREN), "'('");
-    ck_assert_str_eq(token_kind_name(TK_SHL_ASSIGN), "'<<='");
-    ck_assert_str_eq(token_kind_name(TK_KERNEL), "'kernel'");
-    ck_assert_str_eq(token_kind_name(TK_GPU), "'gpu'");
-    ck_assert_str_eq(token_kind_name(TK_SEMI), "';'");
+    ck_assert_str_eq(lex_token_kind_name(TK_IDENT), "identifier");
+    ck_assert_str_eq(lex_token_kind_name(TK_INT), "integer");
+    ck_assert_str_eq(lex_token_kind_name(TK_FLOAT), "float");
+    ck_assert_str_eq(lex_token_kind_name(TK_STRING), "string");
+    ck_assert_str_eq(lex_token_kind_name(TK_EOF), "end of file");
+    ck_assert_str_eq(lex_token_kind_name(TK_LPAREN), "'('");
+    ck_assert_str_eq(lex_token_kind_name(TK_SHL_ASSIGN), "'<<='");
+    ck_assert_str_eq(lex_token_kind_name(TK_KERNEL), "'kernel'");
+    ck_assert_str_eq(lex_token_kind_name(TK_GPU), "'gpu'");
+    ck_assert_str_eq(lex_token_kind_name(TK_SEMI), "';'");
 }
 END_TEST
 
@@ -393,7 +393,7 @@ START_TEST(test_float_literal)
     const Token *t = &r.toks.tokens[0];
     char line[512];
     ck_assert_msg(r.diag.errors == 0, "%s", first_diagnostic(&r, line, sizeof line));
-    ck_assert_msg(t->kind == TK_FLOAT, "%s lexed as %s", float_cases[_i].text, token_kind_name(t->kind));
+    ck_assert_msg(t->kind == TK_FLOAT, "%s lexed as %s", float_cases[_i].text, lex_token_kind_name(t->kind));
     ck_assert_msg(t->float_value == float_cases[_i].value, "%s: %.17g", float_cases[_i].text, t->float_value);
     ck_assert_int_eq(t->suffix, float_cases[_i].suffix);
     ck_assert(!t->overflow);
@@ -877,7 +877,7 @@ END_TEST
 START_TEST(test_span_join)
 {
     Span a = {2, 10, 14}, b = {2, 3, 5}, c = {2, 12, 20};
-    Span ab = span_join(a, b), ac = span_join(a, c), ca = span_join(c, a);
+    Span ab = source_span_join(a, b), ac = source_span_join(a, c), ca = source_span_join(c, a);
     ck_assert(ab.file == 2 && ab.start == 3 && ab.end == 14);
     ck_assert(ac.file == 2 && ac.start == 10 && ac.end == 20);
     ck_assert(ca.start == ac.start && ca.end == ac.end);
