@@ -27,13 +27,14 @@
  * being built" pattern cost no copies.
  */
 #if defined(__linux__)
-#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS and MADV_HUGEPAGE */
+#define _GNU_SOURCE 1 /* MAP_ANONYMOUS, MADV_HUGEPAGE, program_invocation_short_name */
 #include <sys/mman.h>
 #endif
 
 #include "arena.h"
 
 #include <assert.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -69,11 +70,23 @@ struct Arena {
     long fail_after; /* allocations left before failure; -1: never fail */
 };
 
-/* The one way out when memory runs short: a compiler can do nothing useful
- * without it, and a clean message beats a crash somewhere deep. */
-static _Noreturn void out_of_memory(void)
+/* The name the running program was started under ("silkc", "silk-occ", a
+ * test's own), so the message below blames the right program: the library
+ * runs inside both.  The C library knows it; ours need not keep a copy. */
+static const char *running_program(void)
 {
-    fputs("silkc: out of memory\n", stderr);
+#if defined(__GLIBC__)
+    return program_invocation_short_name;
+#elif defined(__APPLE__) || defined(__FreeBSD__) || defined(__NetBSD__) || defined(__OpenBSD__)
+    return getprogname();
+#else
+    return "silk";
+#endif
+}
+
+_Noreturn void arena_out_of_memory(void)
+{
+    fprintf(stderr, "%s: out of memory\n", running_program());
     exit(3);
 }
 
@@ -81,7 +94,7 @@ static _Noreturn void out_of_memory(void)
 static void charge_allocation(Arena *arena)
 {
     if (arena->fail_after == 0)
-        out_of_memory();
+        arena_out_of_memory();
     if (arena->fail_after > 0)
         arena->fail_after--;
 }
@@ -90,10 +103,10 @@ static void charge_allocation(Arena *arena)
 static size_t checked_bytes(size_t count, size_t size)
 {
     if (size != 0 && count > SIZE_MAX / size)
-        out_of_memory();
+        arena_out_of_memory();
     size_t bytes = count * size;
     if (bytes > SIZE_MAX - (ARENA_ALIGN - 1) - sizeof(Chunk))
-        out_of_memory();
+        arena_out_of_memory();
     return (bytes + (ARENA_ALIGN - 1)) & ~(size_t)(ARENA_ALIGN - 1);
 }
 
@@ -118,13 +131,13 @@ static Chunk *map_chunk(size_t total)
 static Chunk *new_chunk(Arena *arena, size_t capacity)
 {
     if (capacity > SIZE_MAX - sizeof(Chunk))
-        out_of_memory();
+        arena_out_of_memory();
     size_t total = sizeof(Chunk) + capacity;
     Chunk *chunk = ARENA_MAPS_HUGE_CHUNKS && capacity >= ARENA_HUGE_BYTES ? map_chunk(total) : NULL;
     if (!chunk)
         chunk = calloc(1, total);
     if (!chunk)
-        out_of_memory();
+        arena_out_of_memory();
     chunk->capacity = capacity;
     arena->total += capacity;
     return chunk;
@@ -145,7 +158,7 @@ Arena *arena_new(void)
 {
     Arena *arena = calloc(1, sizeof *arena);
     if (!arena)
-        out_of_memory();
+        arena_out_of_memory();
     arena->fail_after = -1;
     return arena;
 }
@@ -219,7 +232,7 @@ void *arena_alloc(Arena *arena, size_t count, size_t size)
 char *arena_strndup(Arena *arena, const char *text, size_t len)
 {
     if (len == SIZE_MAX)
-        out_of_memory();
+        arena_out_of_memory();
     char *copy = arena_alloc(arena, len + 1, 1);
     memcpy(copy, text, len);
     return copy; /* already NUL-terminated: arena memory is zeroed */

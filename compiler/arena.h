@@ -19,6 +19,11 @@ void arena_free(Arena *arena);
  * status 3: a compiler has nothing useful to do without memory. */
 void *arena_alloc(Arena *arena, size_t count, size_t size);
 
+/* The one way out when memory runs short, for the arena and for code that
+ * must use malloc: prints "PROGRAM: out of memory", naming the program that
+ * runs (silkc or silk-occ), and exits with status 3. */
+_Noreturn void arena_out_of_memory(void);
+
 /* A NUL-terminated copy of the first `len` bytes of `text`. */
 char *arena_strndup(Arena *arena, const char *text, size_t len);
 

@@ -11,6 +11,7 @@
  * type parameters, parameters, return type, error type, body.  No addresses
  * or other run-dependent values appear.
  */
+#include "arena.h"
 #include "ast.h"
 
 #include "types.h"
@@ -120,10 +121,8 @@ static void push_item(DumpStack *s, const Node *n, int depth)
     if (s->count == s->capacity) {
         s->capacity = s->capacity ? 2 * s->capacity : 64;
         DumpItem *grown = realloc(s->items, s->capacity * sizeof *s->items);
-        if (!grown) {
-            fputs("silkc: out of memory\n", stderr);
-            exit(3);
-        }
+        if (!grown)
+            arena_out_of_memory();
         s->items = grown;
     }
     s->items[s->count++] = (DumpItem){n, depth};

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define N(cases) ((int)(sizeof(cases) / sizeof *(cases)))
@@ -1026,6 +1027,32 @@ START_TEST(test_lex_out_of_memory)
 }
 END_TEST
 
+/* The out-of-memory message names the program that runs, not "silkc": the
+ * library runs inside silk-occ too.  Here that program is this test. */
+START_TEST(test_out_of_memory_names_program)
+{
+    int pipe_ends[2];
+    ck_assert_int_eq(pipe(pipe_ends), 0);
+    pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        dup2(pipe_ends[1], STDERR_FILENO);
+        arena_alloc(arena_new(), 1, SIZE_MAX - 8);
+        _exit(99); /* not reached: the allocation cannot succeed */
+    }
+    close(pipe_ends[1]);
+    char said[128] = {0};
+    ssize_t got = read(pipe_ends[0], said, sizeof said - 1);
+    close(pipe_ends[0]);
+    int status = 0;
+    ck_assert_int_eq(waitpid(child, &status, 0), child);
+    ck_assert(got > 0);
+    ck_assert_str_eq(said, "check_lex: out of memory\n");
+    ck_assert(WIFEXITED(status));
+    ck_assert_int_eq(WEXITSTATUS(status), 3);
+}
+END_TEST
+
 /* ---- the suite ------------------------------------------------------------------- */
 
 static Suite *lex_suite(void)
@@ -1095,6 +1122,7 @@ static Suite *memory_suite(void)
     tcase_add_exit_test(tc, test_arena_size_overflow, 3);
     tcase_add_exit_test(tc, test_arena_huge, 3);
     tcase_add_exit_test(tc, test_lex_out_of_memory, 3);
+    tcase_add_test(tc, test_out_of_memory_names_program);
     suite_add_tcase(s, tc);
     return s;
 }
