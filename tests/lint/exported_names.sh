@@ -1,0 +1,46 @@
+#!/bin/sh
+# exported_names.sh: every name a library or program object exports carries
+# its module's prefix (docs: the style guide's "Naming").
+#
+# A generic exported name collides at link time with the C library or with
+# whatever else a program links: `accept` did, with POSIX accept(2).  This
+# lists the defined global symbols of each library (and of the programs'
+# objects in src/) with `nm` and fails, naming each offender, when one does
+# not start with a prefix of the allow-list below.  A new module adds its
+# prefix here, deliberately.  Run by `make check` from the build directory
+# (SILK_BUILDDIR overrides); exits 77 (skipped) when nm is missing.
+set -u
+builddir=${SILK_BUILDDIR:-.}
+
+command -v nm >/dev/null 2>&1 || { echo "SKIP: nm not found"; exit 77; }
+
+# The prefixes each library's modules use, one alternation per library.
+compiler='arena|ast|builtin|cfg|compile|const|cubin|diag|ir|jobs|lex|lower|nvcc|occ_warn|parse|pass|ptx|ptxas|regest|scope|sema|silk_builtin|source|std|type'
+occupancy='arch|occ|silk_builtin'
+common='cleanup|demangle|edit_distance|escape|output|read_file|size_expr|tempdir'
+
+status=0
+
+# check FILE... PREFIXES: every defined global of FILEs matches PREFIXES_*
+# (or is one of the exact names in PREFIXES).
+check() {
+    prefixes=$1
+    shift
+    for file in "$@"; do
+        [ -f "$file" ] || { echo "FAIL: $file is missing (build first)"; status=1; continue; }
+        bad=$(nm -g --defined-only "$file" | awk 'NF == 3 { print $3 }' | sort -u |
+              grep -Ev "^(($prefixes)_[A-Za-z0-9_]+|$prefixes)\$")
+        if [ -n "$bad" ]; then
+            echo "FAIL: $file exports names without a module prefix:"
+            printf '    %s\n' $bad
+            status=1
+        fi
+    done
+}
+
+check "$compiler" "$builddir/compiler/libsilkc.a"
+check "$occupancy" "$builddir/occupancy/libsilkocc.a"
+check "$common" "$builddir/common/libsilkcommon.a"
+
+[ $status -eq 0 ] && echo "PASS: every exported name carries its module's prefix"
+exit $status
