@@ -1,7 +1,10 @@
 #!/bin/sh
-# run.sh: one golden test.  automake runs it for every tests/golden/*/*.silk
-# (it is the log compiler of .silk files), so `make check -j` runs the cases
-# in parallel.
+# run.sh CASE.silk: one golden test.  make check does not run it itself:
+# its test is run-all.sh, which runs this script once per
+# tests/golden/*/*.silk, several at a time.  By hand, for one case:
+# SILKC=build/src/silkc sh tests/golden/run.sh tests/golden/parse/CASE.silk
+# Exit status 0 when every expected file matches, 1 when one differs (the
+# diff is printed), 99 when the case has no expected file.
 #
 # The expected files beside CASE.silk pick what is compared:
 #   CASE.ast   stdout of `silkc check --dump-ast CASE.silk`

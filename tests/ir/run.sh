@@ -5,8 +5,8 @@
 # case's first line says otherwise: `# passes: fold dce` (`O`: the whole
 # pipeline).  When ir-opt fails, what is compared is a line `# error` and
 # its stderr (so a case can expect a rejection).  UPDATE=1 rewrites the
-# expected files from
-# what ir-opt prints now (review the diff before committing it).
+# expected files from what ir-opt prints now (review the diff before
+# committing it).
 # make check sets IR_OPT; by hand: IR_OPT=build/tests/ir/ir-opt sh run.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)

@@ -4,9 +4,9 @@
 #
 # A generic exported name collides at link time with the C library or with
 # whatever else a program links: `accept` did, with POSIX accept(2).  This
-# lists the defined global symbols of each library (and of the programs'
-# objects in src/) with `nm` and fails, naming each offender, when one does
-# not start with a prefix of the allow-list below.  A new module adds its
+# lists the defined global symbols of each library with `nm` and fails,
+# naming each offender, when one does not start with a prefix of the
+# allow-list below.  A new module adds its
 # prefix here, deliberately.  Run by `make check` from the build directory
 # (SILK_BUILDDIR overrides); exits 77 (skipped) when nm is missing.
 set -u

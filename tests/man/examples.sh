@@ -8,9 +8,9 @@
 # after it are its output.  `$ cat FILE` writes FILE with the lines shown,
 # so the inputs a page shows are the inputs run; `$ echo $?` gives the
 # status of the command before it.  A command with no `echo $?` must exit
-# 0, unless its output shows a failure (an `error:` line or JSON error, "cannot
-# access"), when it must exit non-zero.  Outputs are not compared: pasted
-# figures (ptxas's register counts) differ between toolkits.
+# 0, unless its output shows a failure (an `error:` line, a JSON error,
+# "cannot access"), when it must exit non-zero.  Outputs are not compared:
+# pasted figures (ptxas's register counts) differ between toolkits.
 #
 # Commands run with NO_COLOR=1 in a fresh temporary directory holding a
 # copy of examples/ and its .silk files, the programs first on PATH.
