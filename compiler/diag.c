@@ -503,10 +503,8 @@ static void record(Diag *d, DiagLevel level, const char *option, Span at, const 
  * nothing useful to do then, as arena_alloc says. */
 static void *need(void *made)
 {
-    if (!made) {
-        fputs("silkc: out of memory\n", stderr);
-        exit(3);
-    }
+    if (!made)
+        arena_out_of_memory();
     return made;
 }
 

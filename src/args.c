@@ -48,7 +48,7 @@ void report_option_error(const char *command, int c, const char *argument)
         cli_error(command, "unknown option '%s'; 'silk-occ help %s' lists them", argument, command);
 }
 
-bool use_colour(FILE *stream)
+bool cli_use_colour(FILE *stream)
 {
     return colour_wanted(stream);
 }
@@ -74,7 +74,7 @@ static bool refuse_sign(const char *command, const char *option, const char *tex
     return false;
 }
 
-bool parse_integer(const char *command, const char *option, const char *text, long long min,
+bool cli_parse_integer(const char *command, const char *option, const char *text, long long min,
                    long long max, long long *out)
 {
     unsigned long long value;
@@ -115,7 +115,7 @@ bool parse_integer(const char *command, const char *option, const char *text, lo
 }
 
 /* Bytes, or a multiple of 1024 (K, KiB) or 1048576 (M, MiB). */
-bool parse_size(const char *command, const char *option, const char *text, uint64_t *out)
+bool cli_parse_size(const char *command, const char *option, const char *text, uint64_t *out)
 {
     unsigned long long value;
     const char *end;
@@ -154,7 +154,7 @@ bool parse_size(const char *command, const char *option, const char *text, uint6
 /* The names of --format, indexed by OutputFormat. */
 static const char *const format_names[] = {"text", "json", "csv", "markdown"};
 
-bool parse_format_among(const char *command, const char *text, unsigned accepted, OutputFormat *out)
+bool cli_parse_format_among(const char *command, const char *text, unsigned accepted, OutputFormat *out)
 {
     char listed[64] = "";
     for (int f = FORMAT_TEXT; f <= FORMAT_MARKDOWN; f++) {
@@ -172,15 +172,15 @@ bool parse_format_among(const char *command, const char *text, unsigned accepted
 }
 
 /* calc and arch take csv; verify only text and json. */
-bool parse_format(const char *command, const char *text, bool allow_csv, OutputFormat *out)
+bool cli_parse_format(const char *command, const char *text, bool allow_csv, OutputFormat *out)
 {
     unsigned accepted = FORMAT_BIT(FORMAT_TEXT) | FORMAT_BIT(FORMAT_JSON);
     if (allow_csv)
         accepted |= FORMAT_BIT(FORMAT_CSV);
-    return parse_format_among(command, text, accepted, out);
+    return cli_parse_format_among(command, text, accepted, out);
 }
 
-bool parse_carveout(const char *command, const char *text, int *out)
+bool cli_parse_carveout(const char *command, const char *text, int *out)
 {
     static const struct {
         const char *name;
@@ -204,16 +204,16 @@ bool parse_carveout(const char *command, const char *text, int *out)
     memcpy(number, text, len);
     number[len] = '\0';
     long long percent;
-    if (!parse_integer(command, "--carveout", number, 0, 100, &percent))
+    if (!cli_parse_integer(command, "--carveout", number, 0, 100, &percent))
         return false;
     *out = (int)percent;
     return true;
 }
 
-void format_bytes_pair(uint64_t a, char *a_buf, uint64_t b, char *b_buf, size_t size)
+void cli_format_bytes_pair(uint64_t a, char *a_buf, uint64_t b, char *b_buf, size_t size)
 {
-    format_bytes(a, a_buf, size);
-    format_bytes(b, b_buf, size);
+    cli_format_bytes(a, a_buf, size);
+    cli_format_bytes(b, b_buf, size);
     bool a_rounded = a >= 1024 && a % 1024, b_rounded = b >= 1024 && b % 1024;
     if (a_rounded || b_rounded) {
         snprintf(a_buf, size, "%llu B", (unsigned long long)a);
@@ -221,7 +221,7 @@ void format_bytes_pair(uint64_t a, char *a_buf, uint64_t b, char *b_buf, size_t 
     }
 }
 
-const char *format_bytes(uint64_t bytes, char *buf, size_t size)
+const char *cli_format_bytes(uint64_t bytes, char *buf, size_t size)
 {
     if (bytes >= 1024 && bytes % 1024 == 0)
         snprintf(buf, size, "%llu KiB", (unsigned long long)(bytes / 1024));

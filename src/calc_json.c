@@ -10,7 +10,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
-const char *sweep_name(SweepKind kind)
+const char *calc_sweep_name(SweepKind kind)
 {
     static const char *const names[] = {"none", "threads", "regs", "smem"};
     return names[kind];
@@ -110,7 +110,7 @@ static void add_launch(cJSON *o, const CalcModel *m)
 static void add_sweep(cJSON *o, const CalcModel *m)
 {
     cJSON *sweep = cJSON_AddObjectToObject(o, "sweep");
-    cJSON_AddStringToObject(sweep, "variable", sweep_name(m->sweep));
+    cJSON_AddStringToObject(sweep, "variable", calc_sweep_name(m->sweep));
     cJSON *rows = cJSON_AddArrayToObject(sweep, "rows");
     for (size_t i = 0; i < m->n_rows; i++) {
         const SweepRow *r = &m->rows[i];

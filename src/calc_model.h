@@ -34,7 +34,7 @@ typedef struct CalcModel {
     size_t n_rows;
 } CalcModel;
 
-const char *sweep_name(SweepKind kind);
+const char *calc_sweep_name(SweepKind kind);
 
 int calc_write_text(const CalcModel *m, FILE *out);
 int calc_write_json(const CalcModel *m, FILE *out);

@@ -15,7 +15,7 @@
 
 typedef enum OutputFormat { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV, FORMAT_MARKDOWN } OutputFormat;
 
-/* A set of formats, for parse_format_among: FORMAT_BIT(FORMAT_CSV) | ... */
+/* A set of formats, for cli_parse_format_among: FORMAT_BIT(FORMAT_CSV) | ... */
 #define FORMAT_BIT(format) (1u << (format))
 
 /* "silk-occ calc: error: ..." on stderr.  `command` names the subcommand. */
@@ -30,13 +30,13 @@ void report_option_error(const char *command, int c, const char *argument);
 
 /* Option values.  Each prints a one-line error naming the option and the
  * value and returns false when the text is not acceptable. */
-bool parse_integer(const char *command, const char *option, const char *text, long long min,
+bool cli_parse_integer(const char *command, const char *option, const char *text, long long min,
                    long long max, long long *out);
-bool parse_size(const char *command, const char *option, const char *text, uint64_t *out);
-bool parse_format(const char *command, const char *text, bool allow_csv, OutputFormat *out);
+bool cli_parse_size(const char *command, const char *option, const char *text, uint64_t *out);
+bool cli_parse_format(const char *command, const char *text, bool allow_csv, OutputFormat *out);
 /* Any set of formats; the error lists them in enum order. */
-bool parse_format_among(const char *command, const char *text, unsigned accepted, OutputFormat *out);
-bool parse_carveout(const char *command, const char *text, int *out);
+bool cli_parse_format_among(const char *command, const char *text, unsigned accepted, OutputFormat *out);
+bool cli_parse_carveout(const char *command, const char *text, int *out);
 
 /* The options of a subcommand, by getopt_long: each goes to take(c, arg,
  * context), which reports a bad value and returns false; --help and -h
@@ -70,17 +70,17 @@ void cli_json_number_or_null(struct cJSON *o, const char *key, bool known, doubl
 void cli_json_add_count(struct cJSON *o, const char *key, uint64_t value);
 
 /* "48 KiB", "1.5 KiB" or "200 B", written to buf. */
-const char *format_bytes(uint64_t bytes, char *buf, size_t size);
-/* Two sizes compared in one message: as format_bytes, but both in bytes
+const char *cli_format_bytes(uint64_t bytes, char *buf, size_t size);
+/* Two sizes compared in one message: as cli_format_bytes, but both in bytes
  * when either is not a whole number of KiB, whose two decimals could hide
  * the difference ("49153 B ... above the 49152 B limit", not "48.00 KiB
  * ... above the 48 KiB limit"). */
-void format_bytes_pair(uint64_t a, char *a_buf, uint64_t b, char *b_buf, size_t size);
+void cli_format_bytes_pair(uint64_t a, char *a_buf, uint64_t b, char *b_buf, size_t size);
 
 /* The tables: built in, then each --arch-table file in order. */
 enum { MAX_TABLE_FILES = 16 };
-bool add_table_file(const char *command, char **files, int *n_files, char *path);
-bool load_tables(const char *command, ArchTable *table, char **files, int n_files);
+bool target_add_table_file(const char *command, char **files, int *n_files, char *path);
+bool target_load_tables(const char *command, ArchTable *table, char **files, int n_files);
 
 /* The GPU a command analyses: an architecture, and a product when named. */
 typedef struct Target {
@@ -90,21 +90,21 @@ typedef struct Target {
     char sm_name[16];      /* "sm_90" */
 } Target;
 
-bool resolve_arch(const char *command, const ArchTable *table, const char *name, Target *out);
-bool resolve_gpu(const char *command, const ArchTable *table, const char *name, Target *out);
+bool target_resolve_arch(const char *command, const ArchTable *table, const char *name, Target *out);
+bool target_resolve_gpu(const char *command, const ArchTable *table, const char *name, Target *out);
 
 /* Colour for people at a terminal: colour.h's rule, silkc's too (NO_COLOR,
  * TERM=dumb, not a terminal: none). */
-bool use_colour(FILE *stream);
+bool cli_use_colour(FILE *stream);
 
 /* The subcommands. */
 int cmd_calc(int argc, char **argv);
 int cmd_arch(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_report(int argc, char **argv);
-void usage_calc(FILE *out);
-void usage_arch(FILE *out);
-void usage_verify(FILE *out);
-void usage_report(FILE *out);
+void cmd_calc_usage(FILE *out);
+void cmd_arch_usage(FILE *out);
+void cmd_verify_usage(FILE *out);
+void cmd_report_usage(FILE *out);
 
 #endif

@@ -13,7 +13,7 @@
 
 static const char *const COMMAND = "arch";
 
-void usage_arch(FILE *out)
+void cmd_arch_usage(FILE *out)
 {
     fputs("usage: silk-occ arch list [--format text|json|csv] [--arch-table FILE]\n"
           "       silk-occ arch show ARCH|PRODUCT [--format text|json] [--arch-table FILE]\n"
@@ -100,8 +100,8 @@ static void list_text(const ArchTable *t)
         snprintf(cc, sizeof cc, "%d.%d", a->major, a->minor);
         printf("%-5s %-8s %-13s %8d %8d %7d %10s %10s  %s\n", cc, arch_sm_name(a, sm, sizeof sm),
                a->family, a->max_threads_per_sm, a->max_blocks_per_sm, a->regs_per_sm,
-               format_bytes((uint64_t)a->smem_per_sm, smem, sizeof smem),
-               format_bytes((uint64_t)a->smem_per_block_optin, optin, sizeof optin), a->aliases);
+               cli_format_bytes((uint64_t)a->smem_per_sm, smem, sizeof smem),
+               cli_format_bytes((uint64_t)a->smem_per_block_optin, optin, sizeof optin), a->aliases);
     }
     printf("\n%-20s %-30s %5s %5s %6s  %s\n", "gpu", "name", "cc", "SMs", "GiB", "aliases");
     for (size_t i = 0; i < t->n_products; i++) {
@@ -200,11 +200,11 @@ static void show_text(const ArchLimits *a, const GpuProduct *g)
            a->max_regs_per_thread, a->reg_alloc_limit_per_thread);
     printf("  register allocation        %d per warp; warps counted in groups of %d\n",
            a->reg_alloc_unit, a->warp_alloc_granularity);
-    printf("  shared memory per SM       %s\n", format_bytes((uint64_t)a->smem_per_sm, b, sizeof b));
-    printf("  shared memory per CTA      %s", format_bytes((uint64_t)a->smem_per_block, b, sizeof b));
-    printf(", %s with opt-in\n", format_bytes((uint64_t)a->smem_per_block_optin, b, sizeof b));
+    printf("  shared memory per SM       %s\n", cli_format_bytes((uint64_t)a->smem_per_sm, b, sizeof b));
+    printf("  shared memory per CTA      %s", cli_format_bytes((uint64_t)a->smem_per_block, b, sizeof b));
+    printf(", %s with opt-in\n", cli_format_bytes((uint64_t)a->smem_per_block_optin, b, sizeof b));
     printf("  reserved per CTA           %s\n",
-           format_bytes((uint64_t)a->reserved_smem_per_block, b, sizeof b));
+           cli_format_bytes((uint64_t)a->reserved_smem_per_block, b, sizeof b));
     printf("  shared allocation unit     %d B\n", a->smem_alloc_unit);
     printf("  carveouts                  ");
     for (int i = 0; i < a->n_smem_configs; i++)
@@ -260,8 +260,8 @@ static bool take_option(int c, char *arg, void *context)
 {
     ArchOptions *o = context;
     if (c == 'f')
-        return parse_format(COMMAND, arg, true, &o->format);
-    return add_table_file(COMMAND, o->tables, &o->n_tables, arg); /* 'T' */
+        return cli_parse_format(COMMAND, arg, true, &o->format);
+    return target_add_table_file(COMMAND, o->tables, &o->n_tables, arg); /* 'T' */
 }
 
 int cmd_arch(int argc, char **argv)
@@ -274,7 +274,7 @@ int cmd_arch(int argc, char **argv)
     };
     ArchOptions o = {.format = FORMAT_TEXT};
     int first;
-    int rc = cli_getopt(COMMAND, argc, argv, "T", options, usage_arch, take_option, &o, &first);
+    int rc = cli_getopt(COMMAND, argc, argv, "T", options, cmd_arch_usage, take_option, &o, &first);
     if (rc != EXIT_OK)
         return rc == CLI_HELP ? EXIT_OK : rc;
     OutputFormat format = o.format;
@@ -292,7 +292,7 @@ int cmd_arch(int argc, char **argv)
         return EXIT_USAGE;
     }
     ArchTable table;
-    if (!load_tables(COMMAND, &table, o.tables, o.n_tables))
+    if (!target_load_tables(COMMAND, &table, o.tables, o.n_tables))
         return EXIT_USAGE;
     rc = is_list ? list(&table, format) : show(&table, argv[first + 1], format);
     arch_table_free(&table);

@@ -27,7 +27,7 @@ typedef struct CalcOptions {
     int n_tables;
 } CalcOptions;
 
-void usage_calc(FILE *out)
+void cmd_calc_usage(FILE *out)
 {
     fputs("usage: silk-occ calc (--arch ARCH | --gpu PRODUCT) --threads N --regs R [options]\n"
           "\n"
@@ -81,26 +81,26 @@ static bool read_option(CalcOptions *o, int c, const char *arg)
     switch (c) {
     case 'a': o->arch = arg; return true;
     case 'g': o->gpu = arg; return true;
-    case 't': o->have_threads = true; return parse_integer(COMMAND, "--threads", arg, 1, 1 << 30, &o->threads);
-    case 'r': o->have_regs = true; return parse_integer(COMMAND, "--regs", arg, 0, 1 << 30, &o->regs);
-    case 's': return parse_size(COMMAND, "--smem", arg, &o->smem);
-    case 'd': return parse_size(COMMAND, "--dyn-smem", arg, &o->dyn_smem);
-    case 'b': return parse_integer(COMMAND, "--barriers", arg, 0, MAX_BARRIERS, &o->barriers);
+    case 't': o->have_threads = true; return cli_parse_integer(COMMAND, "--threads", arg, 1, 1 << 30, &o->threads);
+    case 'r': o->have_regs = true; return cli_parse_integer(COMMAND, "--regs", arg, 0, 1 << 30, &o->regs);
+    case 's': return cli_parse_size(COMMAND, "--smem", arg, &o->smem);
+    case 'd': return cli_parse_size(COMMAND, "--dyn-smem", arg, &o->dyn_smem);
+    case 'b': return cli_parse_integer(COMMAND, "--barriers", arg, 0, MAX_BARRIERS, &o->barriers);
     case 'n': o->optin = false; return true;
-    case 'c': return parse_carveout(COMMAND, arg, &o->carveout);
-    case 'm': o->have_sms = true; return parse_integer(COMMAND, "--sms", arg, 1, 1 << 20, &o->sms);
+    case 'c': return cli_parse_carveout(COMMAND, arg, &o->carveout);
+    case 'm': o->have_sms = true; return cli_parse_integer(COMMAND, "--sms", arg, 1, 1 << 20, &o->sms);
     case 'S': return parse_sweep(arg, &o->sweep);
-    case 'f': return parse_format(COMMAND, arg, true, &o->format);
+    case 'f': return cli_parse_format(COMMAND, arg, true, &o->format);
     case 'w': {
         long long work;
         o->have_work = true;
-        if (!parse_integer(COMMAND, "--work", arg, 1, INT64_MAX, &work))
+        if (!cli_parse_integer(COMMAND, "--work", arg, 1, INT64_MAX, &work))
             return false;
         o->work = (uint64_t)work;
         return true;
     }
     case 'T':
-        return add_table_file(COMMAND, o->tables, &o->n_tables, (char *)arg);
+        return target_add_table_file(COMMAND, o->tables, &o->n_tables, (char *)arg);
     }
     return false;
 }
@@ -115,7 +115,7 @@ static int parse_options(int argc, char **argv, CalcOptions *o)
 {
     *o = (CalcOptions){.barriers = 1, .optin = true, .carveout = OCC_CARVEOUT_DEFAULT};
     int first;
-    int rc = cli_getopt(COMMAND, argc, argv, "T", long_options, usage_calc, take_option, o, &first);
+    int rc = cli_getopt(COMMAND, argc, argv, "T", long_options, cmd_calc_usage, take_option, o, &first);
     if (rc != EXIT_OK)
         return rc;
     if (first < argc) {
@@ -159,7 +159,7 @@ static bool check_against_arch(const CalcOptions *o, const Target *t)
         return false;
     }
     if (o->smem > (uint64_t)a->smem_per_block) {
-        format_bytes_pair(o->smem, asked, (uint64_t)a->smem_per_block, limit, sizeof asked);
+        cli_format_bytes_pair(o->smem, asked, (uint64_t)a->smem_per_block, limit, sizeof asked);
         cli_error(COMMAND,
                   "--smem: %s of static shared memory is above the %s static limit per block on %s; "
                   "larger sizes must be dynamic (--dyn-smem)",
@@ -168,14 +168,14 @@ static bool check_against_arch(const CalcOptions *o, const Target *t)
     }
     uint64_t per_block = (uint64_t)(o->optin ? a->smem_per_block_optin : a->smem_per_block);
     if (o->smem + o->dyn_smem > per_block) {
-        format_bytes_pair(o->smem + o->dyn_smem, asked, per_block, limit, sizeof asked);
+        cli_format_bytes_pair(o->smem + o->dyn_smem, asked, per_block, limit, sizeof asked);
         if (!o->optin && o->smem + o->dyn_smem <= (uint64_t)a->smem_per_block_optin)
             cli_error(COMMAND,
                       "--dyn-smem: %s of shared memory per block is above the %s default limit on %s; "
                       "drop --no-optin (the kernel opts in with cudaFuncSetAttribute(kernel, "
                       "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)) to use up to %s",
                       asked, limit, t->sm_name,
-                      format_bytes((uint64_t)a->smem_per_block_optin, optin, sizeof optin));
+                      cli_format_bytes((uint64_t)a->smem_per_block_optin, optin, sizeof optin));
         else
             cli_error(COMMAND, "--dyn-smem: %s of shared memory per block is above the %s %s limit on %s",
                       asked, limit, o->optin ? "opt-in" : "default", t->sm_name);
@@ -186,7 +186,7 @@ static bool check_against_arch(const CalcOptions *o, const Target *t)
 
 static bool resolve_target(const CalcOptions *o, const ArchTable *table, Target *t)
 {
-    if (o->gpu ? !resolve_gpu(COMMAND, table, o->gpu, t) : !resolve_arch(COMMAND, table, o->arch, t))
+    if (o->gpu ? !target_resolve_gpu(COMMAND, table, o->gpu, t) : !target_resolve_arch(COMMAND, table, o->arch, t))
         return false;
     if (o->have_sms)
         t->sm_count = (int)o->sms;
@@ -340,7 +340,7 @@ int cmd_calc(int argc, char **argv)
         return EXIT_USAGE;
 
     ArchTable table;
-    if (!load_tables(COMMAND, &table, o.tables, o.n_tables))
+    if (!target_load_tables(COMMAND, &table, o.tables, o.n_tables))
         return EXIT_USAGE;
     Target target;
     CalcModel m = {0};

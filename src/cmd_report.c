@@ -45,7 +45,7 @@ typedef struct ReportOptions {
     int n_files;
 } ReportOptions;
 
-void usage_report(FILE *out)
+void cmd_report_usage(FILE *out)
 {
     fputs("usage: silk-occ report FILE... [options]\n"
           "\n"
@@ -106,7 +106,7 @@ static bool take_block_size(char *item, void *settings)
 {
     ReportSettings *s = settings;
     long long size;
-    if (!parse_integer(COMMAND, "--block-sizes", item, 1, 1024, &size))
+    if (!cli_parse_integer(COMMAND, "--block-sizes", item, 1, 1024, &size))
         return false;
     /* One place stays for a kernel's own .maxntid. */
     if (s->n_sizes == REPORT_MAX_SIZES - 1) {
@@ -164,8 +164,8 @@ static bool parse_work(ReportSettings *s, char *arg)
     char *x = strpbrk(arg, "xX");
     if (x)
         *x = '\0';
-    bool ok = parse_integer(COMMAND, "--work", arg, 1, INT64_MAX, &cols) &&
-              (!x || parse_integer(COMMAND, "--work", x + 1, 1, INT64_MAX, &rows));
+    bool ok = cli_parse_integer(COMMAND, "--work", arg, 1, INT64_MAX, &cols) &&
+              (!x || cli_parse_integer(COMMAND, "--work", x + 1, 1, INT64_MAX, &rows));
     if (x)
         *x = 'x';
     if (ok && x && (double)cols * (double)rows >= 9007199254740992.0) {
@@ -188,10 +188,10 @@ static bool read_option(ReportOptions *o, int c, char *arg)
     case 'N': o->load.nvcc_flags = arg; return true;
     case 'C': o->check_all_caps = true; return true;
     case 'b': return parse_block_sizes(&o->settings, arg);
-    case 'f': return parse_format_among(COMMAND, arg, REPORT_FORMATS, &o->format);
+    case 'f': return cli_parse_format_among(COMMAND, arg, REPORT_FORMATS, &o->format);
     case 'o': return parse_percent(arg, &o->expect_occupancy);
-    case 'e': return parse_integer(COMMAND, "--expect-blocks-per-sm", arg, 1, 64, &o->expect_blocks);
-    case 'T': return add_table_file(COMMAND, o->tables, &o->n_tables, arg);
+    case 'e': return cli_parse_integer(COMMAND, "--expect-blocks-per-sm", arg, 1, 64, &o->expect_blocks);
+    case 'T': return target_add_table_file(COMMAND, o->tables, &o->n_tables, arg);
     case 'd': return parse_dyn_smem(o, arg);
     case 'w': return parse_work(&o->settings, arg);
     }
@@ -212,7 +212,7 @@ static int parse_options(int argc, char **argv, ReportOptions *o)
         add_size(&o->settings, defaults[i]);
     int first;
     /* --arch-table adds a file, --block-sizes more sizes: both repeat. */
-    int rc = cli_getopt(COMMAND, argc, argv, "Tb", long_options, usage_report, take_option, o,
+    int rc = cli_getopt(COMMAND, argc, argv, "Tb", long_options, cmd_report_usage, take_option, o,
                         &first);
     if (rc != EXIT_OK)
         return rc;
@@ -292,8 +292,8 @@ static bool take_target(char *name, void *context)
 {
     TargetList *l = context;
     Target t;
-    bool ok = l->gpus ? resolve_gpu(COMMAND, l->table, name, &t)
-                      : resolve_arch(COMMAND, l->table, name, &t);
+    bool ok = l->gpus ? target_resolve_gpu(COMMAND, l->table, name, &t)
+                      : target_resolve_arch(COMMAND, l->table, name, &t);
     return ok && add_target(l->targets, l->n, &t);
 }
 
@@ -305,7 +305,7 @@ static bool resolve_targets(ReportOptions *o, const ArchTable *table, GpuProduct
     Target t;
     if (o->all) {
         for (size_t i = 0; i < table->n_products; i++) {
-            if (!resolve_gpu(COMMAND, table, table->products[i].id, &t))
+            if (!target_resolve_gpu(COMMAND, table, table->products[i].id, &t))
                 return false;
             if (ptx_isa_version(t.sm_name) && !add_target(targets, n, &t))
                 return false;
@@ -713,7 +713,7 @@ int cmd_report(int argc, char **argv)
     ReportOptions o;
     int rc = parse_options(argc, argv, &o);
     ArchTable table;
-    if (rc == EXIT_OK && !load_tables(COMMAND, &table, o.tables, o.n_tables))
+    if (rc == EXIT_OK && !target_load_tables(COMMAND, &table, o.tables, o.n_tables))
         rc = EXIT_USAGE;
     if (rc != EXIT_OK) {
         size_expr_free(o.dyn_smem);

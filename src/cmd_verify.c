@@ -36,7 +36,7 @@ typedef struct VerifyOptions {
     int n_files;
 } VerifyOptions;
 
-void usage_verify(FILE *out)
+void cmd_verify_usage(FILE *out)
 {
     fputs("usage: silk-occ verify [FILE...] [OPTIONS]\n"
           "\n"
@@ -63,14 +63,14 @@ static bool option(int c, char *arg, void *context)
     long long value;
     switch (c) {
     case 'd':
-        if (!parse_integer(COMMAND, "--device", arg, 0, 1023, &value))
+        if (!cli_parse_integer(COMMAND, "--device", arg, 0, 1023, &value))
             return false;
         o->device = (int)value;
         return true;
-    case 'f': return parse_format(COMMAND, arg, false, &o->format);
+    case 'f': return cli_parse_format(COMMAND, arg, false, &o->format);
     case 'r': o->record = arg; return true;
     case 'p': o->replay = arg; return true;
-    case 'T': return add_table_file(COMMAND, o->tables, &o->n_tables, arg);
+    case 'T': return target_add_table_file(COMMAND, o->tables, &o->n_tables, arg);
     default: return false;
     }
 }
@@ -111,7 +111,7 @@ static int parse_options(int argc, char **argv, VerifyOptions *o)
         {NULL, 0, NULL, 0},
     };
     int first;
-    int rc = cli_getopt(COMMAND, argc, argv, "T", options, usage_verify, option, o, &first);
+    int rc = cli_getopt(COMMAND, argc, argv, "T", options, cmd_verify_usage, option, o, &first);
     if (rc != EXIT_OK)
         return rc;
     o->files = argv + first;
@@ -323,7 +323,7 @@ int cmd_verify(int argc, char **argv)
     if (rc != EXIT_OK)
         return rc < 0 ? EXIT_OK : rc;
     ArchTable table;
-    if (!load_tables(COMMAND, &table, o.tables, o.n_tables))
+    if (!target_load_tables(COMMAND, &table, o.tables, o.n_tables))
         return EXIT_USAGE;
     VerifyRecord rec = {0};
     char error[512];

@@ -17,10 +17,11 @@ typedef struct Command {
 } Command;
 
 static const Command commands[] = {
-    {"calc", cmd_calc, usage_calc, "occupancy of one kernel configuration on one GPU"},
-    {"arch", cmd_arch, usage_arch, "list and show the architecture and GPU tables"},
-    {"verify", cmd_verify, usage_verify, "check the engine and tables against a CUDA device"},
-    {"report", cmd_report, usage_report, "launch configuration of the kernels of .silk, .ptx, .cu and .cubin files"},
+    {"calc", cmd_calc, cmd_calc_usage, "occupancy of one kernel configuration on one GPU"},
+    {"arch", cmd_arch, cmd_arch_usage, "list and show the architecture and GPU tables"},
+    {"verify", cmd_verify, cmd_verify_usage, "check the engine and tables against a CUDA device"},
+    {"report", cmd_report, cmd_report_usage,
+     "launch configuration of the kernels of .silk, .ptx, .cu and .cubin files"},
 };
 enum { N_COMMANDS = sizeof commands / sizeof *commands };
 

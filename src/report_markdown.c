@@ -173,7 +173,7 @@ static void print_row(const ReportRow *r, bool selected, bool dyn, FILE *out)
     int n = 0;
     snprintf(cells[n++], sizeof cells[0], "%d", r->threads);
     if (dyn)
-        format_bytes(r->dynamic_smem, cells[n++], sizeof cells[0]);
+        cli_format_bytes(r->dynamic_smem, cells[n++], sizeof cells[0]);
     limit_cell(r->result.limit[OCC_LIMITER_REGISTERS], cells[n++], sizeof cells[0]);
     limit_cell(r->result.limit[OCC_LIMITER_SHARED_MEMORY], cells[n++], sizeof cells[0]);
     limit_cell(r->result.limit[OCC_LIMITER_WARPS], cells[n++], sizeof cells[0]);

@@ -94,7 +94,7 @@ static void print_table(const ReportEntry *e, FILE *out, Style s)
         report_limiter_names(r->result.limited_by, names, sizeof names);
         fprintf(out, "   %s%s %7d", on, i == e->selected ? ">" : " ", r->threads);
         if (dyn)
-            fprintf(out, " %9s", format_bytes(r->dynamic_smem, bytes, sizeof bytes));
+            fprintf(out, " %9s", cli_format_bytes(r->dynamic_smem, bytes, sizeof bytes));
         print_limit(out, r->result.limit[OCC_LIMITER_REGISTERS]);
         print_limit(out, r->result.limit[OCC_LIMITER_SHARED_MEMORY]);
         print_limit(out, r->result.limit[OCC_LIMITER_WARPS]);
@@ -218,7 +218,7 @@ static void print_extras(const ReportEntry *e, FILE *out)
 
 int report_write_text(const ReportModel *m, FILE *out)
 {
-    Style s = use_colour(out) ? (Style){"\033[1m", "\033[0m"} : (Style){"", ""};
+    Style s = cli_use_colour(out) ? (Style){"\033[1m", "\033[0m"} : (Style){"", ""};
     for (int i = 0; i < m->n_entries; i++) {
         const ReportEntry *e = &m->entries[i];
         if (i)

@@ -184,10 +184,10 @@ void report_next_step_sentence(const ReportEntry *e, char *buf, size_t size)
         append(buf, size, &used, "cutting registers gains no CTA");
     if (n->smem_to_cut > 0)
         append(buf, size, &used, "; or cut %s of shared memory per CTA for %d",
-               format_bytes((uint64_t)n->smem_to_cut, cut, sizeof cut), n->smem_gained_blocks);
+               cli_format_bytes((uint64_t)n->smem_to_cut, cut, sizeof cut), n->smem_gained_blocks);
     append(buf, size, &used, ". Slack: %d registers, %s of shared memory before losing a CTA",
            n->regs_slack,
-           format_bytes((uint64_t)(n->smem_slack > 0 ? n->smem_slack : 0), slack, sizeof slack));
+           cli_format_bytes((uint64_t)(n->smem_slack > 0 ? n->smem_slack : 0), slack, sizeof slack));
 }
 
 void report_usage_sentence(const ReportEntry *e, char *buf, size_t size)
@@ -201,8 +201,8 @@ void report_usage_sentence(const ReportEntry *e, char *buf, size_t size)
                              "%d barrier%s, ",
            u->registers,
            u->estimated ? " (estimated: no ptxas)" : cubin ? " (from the cubin)" : " (ptxas -v)",
-           format_bytes((uint64_t)u->static_smem, st, sizeof st),
-           format_bytes(e->dynamic_smem, dy, sizeof dy), e->resources.barriers,
+           cli_format_bytes((uint64_t)u->static_smem, st, sizeof st),
+           cli_format_bytes(e->dynamic_smem, dy, sizeof dy), e->resources.barriers,
            e->resources.barriers == 1 ? "" : "s");
     if (cubin)
         append(buf, size, &used, "spills unknown (a cubin does not record them)");

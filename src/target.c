@@ -6,8 +6,8 @@
 
 #include <stdlib.h>
 
-/* Remembers one --arch-table file for load_tables. */
-bool add_table_file(const char *command, char **files, int *n_files, char *path)
+/* Remembers one --arch-table file for target_load_tables. */
+bool target_add_table_file(const char *command, char **files, int *n_files, char *path)
 {
     if (*n_files == MAX_TABLE_FILES) {
         cli_error(command, "--arch-table: at most %d files", MAX_TABLE_FILES);
@@ -17,7 +17,7 @@ bool add_table_file(const char *command, char **files, int *n_files, char *path)
     return true;
 }
 
-bool load_tables(const char *command, ArchTable *table, char **files, int n_files)
+bool target_load_tables(const char *command, ArchTable *table, char **files, int n_files)
 {
     OccError err;
     if (arch_table_load_builtin(table, &err) != 0) {
@@ -55,7 +55,7 @@ static void unknown_name(const char *command, const ArchTable *table, bool want_
                   name);
 }
 
-bool resolve_arch(const char *command, const ArchTable *table, const char *name, Target *out)
+bool target_resolve_arch(const char *command, const ArchTable *table, const char *name, Target *out)
 {
     *out = (Target){0};
     out->arch = arch_table_find(table, name);
@@ -71,7 +71,7 @@ bool resolve_arch(const char *command, const ArchTable *table, const char *name,
     return true;
 }
 
-bool resolve_gpu(const char *command, const ArchTable *table, const char *name, Target *out)
+bool target_resolve_gpu(const char *command, const ArchTable *table, const char *name, Target *out)
 {
     *out = (Target){0};
     out->gpu = arch_table_find_product(table, name);

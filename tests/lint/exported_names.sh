@@ -4,9 +4,9 @@
 #
 # A generic exported name collides at link time with the C library or with
 # whatever else a program links: `accept` did, with POSIX accept(2).  This
-# lists the defined global symbols of each library with `nm` and fails,
-# naming each offender, when one does not start with a prefix of the
-# allow-list below.  A new module adds its
+# lists the defined global symbols of each library, and of the programs'
+# objects in src/, with `nm` and fails, naming each offender, when one
+# does not start with a prefix of the allow-list below.  A new module adds its
 # prefix here, deliberately.  Run by `make check` from the build directory
 # (SILK_BUILDDIR overrides); exits 77 (skipped) when nm is missing.
 set -u
@@ -18,6 +18,7 @@ command -v nm >/dev/null 2>&1 || { echo "SKIP: nm not found"; exit 77; }
 compiler='arena|ast|builtin|cfg|compile|const|cubin|diag|ir|jobs|lex|lower|nvcc|occ_warn|parse|pass|ptx|ptxas|regest|scope|sema|silk_builtin|source|std|type'
 occupancy='arch|occ|silk_builtin'
 common='cleanup|demangle|edit_distance|escape|output|read_file|size_expr|tempdir'
+programs='cli|cmd|calc|report|verify|silk_build|silkc|target|main'
 
 status=0
 
@@ -41,6 +42,7 @@ check() {
 check "$compiler" "$builddir/compiler/libsilkc.a"
 check "$occupancy" "$builddir/occupancy/libsilkocc.a"
 check "$common" "$builddir/common/libsilkcommon.a"
+check "$programs" "$builddir"/src/*.o
 
 [ $status -eq 0 ] && echo "PASS: every exported name carries its module's prefix"
 exit $status
