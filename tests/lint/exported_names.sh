@@ -33,7 +33,7 @@ check() {
               grep -Ev "^(($prefixes)_[A-Za-z0-9_]+|$prefixes)\$")
         if [ -n "$bad" ]; then
             echo "FAIL: $file exports names without a module prefix:"
-            printf '    %s\n' $bad
+            printf '%s\n' "$bad" | sed 's/^/    /'
             status=1
         fi
     done

@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2317 # page_file and page_run are called through eval
 # examples.sh: run every command of the EXAMPLES section of man/silkc.1 and
 # man/silk-occ.1 and check each exits as the page says, so a page cannot
 # drift from the programs again (as jq's tests run its manual's examples).
@@ -96,13 +97,13 @@ page_run() {
     status=0
     (cd "$work" && sh -c "$command") > "$work/.output" 2>&1 || status=$?
     case $command in
-    *--emit=cubin*) if [ $status -eq 3 ] && grep -q 'needs ptxas' "$work/.output"; then
+    *--emit=cubin*) if [ "$status" -eq 3 ] && grep -q 'needs ptxas' "$work/.output"; then
         echo "SKIP: $where: no ptxas"; skipped=$((skipped + 1)); return
     fi ;;
     esac
     case $expect in
-    nonzero) [ $status -ne 0 ] ;;
-    *) [ $status -eq "$expect" ] ;;
+    nonzero) [ "$status" -ne 0 ] ;;
+    *) [ "$status" -eq "$expect" ] ;;
     esac && { passed=$((passed + 1)); return; }
     echo "FAIL: $where: exit status $status, the page says $expect:"
     printf '    $ %s\n' "$command"
