@@ -231,6 +231,49 @@ typedef struct OccNextStep {
 OccStatus occ_next_step(const ArchLimits *arch, const KernelResources *kernel, int block_size,
                         uint64_t dynamic_smem, OccNextStep *out);
 
+/* ---- the advice policy (policy.c) ---------------------------------------- */
+
+/* One block size a caller considers, with the engine's answer for it. */
+typedef struct OccCandidate {
+    int threads;
+    int active_blocks;     /* resident CTAs per SM */
+    int active_warps;      /* per SM: the occupancy, compared exactly */
+    uint64_t idle_threads; /* threads of the grid past the work (its tail); 0: no work */
+} OccCandidate;
+
+/* The block size to advise, as an index into candidates; -1 when none
+ * runs.  The most active warps; among equals 256 or 128 first, then the
+ * fewest idle threads, then 256 before 128 and the smaller size before
+ * the larger.  The rule of `silk-occ report`, `calc` and -Wocc-limit. */
+int occ_advise_block_size(const OccCandidate *candidates, size_t n);
+
+/* The threads past `work` in the last CTA of blocks of `block_size`
+ * (0 without work): the tail occ_advise_block_size weighs. */
+uint64_t occ_idle_threads(uint64_t work, int block_size);
+
+enum { OCC_MIN_REGISTER_CAP = 16 }; /* the least .maxnreg / maxrregcount */
+
+/* A register cap worth advising, and what it gives. */
+typedef struct OccCapAdvice {
+    int cap;          /* registers per thread */
+    int min_blocks;   /* resident CTAs per SM at the cap: __launch_bounds__'s 2nd */
+    double occupancy; /* at the cap, 0..1 */
+} OccCapAdvice;
+
+/* The cap to advise at `block_size`: registers limit the kernel there and
+ * cutting to the cap gains a CTA, at no fewer than OCC_MIN_REGISTER_CAP.
+ * False, with *out zero, when there is none. */
+bool occ_advise_register_cap(const ArchLimits *arch, const KernelResources *kernel,
+                             int block_size, uint64_t dynamic_smem, OccCapAdvice *out);
+
+/* Whether the assembler's figures at a cap make it a safe gain: within the
+ * cap and without spills. */
+bool occ_cap_is_safe(int cap, int registers_at_cap, int spill_stores, int spill_loads);
+
+/* The persistent grid: one CTA per resident slot of a GPU of `sm_count`
+ * SMs; 0 when either is zero. */
+uint64_t occ_persistent_grid(int sm_count, int active_blocks);
+
 /* ---- a launch on a product ------------------------------------------------ */
 
 typedef struct OccWaves {

@@ -1,0 +1,92 @@
+/*
+ * policy.c: the one advice policy of silk-occ.  `silk-occ report`,
+ * `silk-occ calc` and silkc's -Wocc-limit all ask these functions which
+ * block size to advise and which register cap, so that a warning and a
+ * report can never disagree about the same kernel.
+ *
+ * The block size follows the launch-configuration guide: the highest
+ * occupancy; among sizes of equal occupancy prefer 128 or 256 ("fewer
+ * blocks to schedule, simpler grid math"), then the one whose last CTA
+ * leaves the fewest threads idle.  What is still tied goes to 256 before
+ * 128, and otherwise to the smaller size, which keeps more CTAs resident
+ * to hide latency.
+ *
+ * The register cap is the one that gains a resident CTA at the advised
+ * size (occ_next_step), never below the 16 registers that .maxnreg and
+ * __launch_bounds__ can ask of ptxas.  Whether ptxas spills at that cap is
+ * the caller's to measure: the engine knows no compiler.
+ */
+#include "occupancy.h"
+
+/* 0 for 256, 1 for 128, 2 for every other size: the guide's defaults
+ * first, and 256 before 128 as both programs have always advised. */
+static int default_rank(int threads)
+{
+    return threads == 256 ? 0 : threads == 128 ? 1 : 2;
+}
+
+/* Whether candidate a is better advice than b. */
+static bool better(const OccCandidate *a, const OccCandidate *b)
+{
+    if (a->active_warps != b->active_warps)
+        return a->active_warps > b->active_warps;
+    bool a_default = default_rank(a->threads) < 2, b_default = default_rank(b->threads) < 2;
+    if (a_default != b_default)
+        return a_default;
+    if (a->idle_threads != b->idle_threads)
+        return a->idle_threads < b->idle_threads;
+    if (default_rank(a->threads) != default_rank(b->threads))
+        return default_rank(a->threads) < default_rank(b->threads);
+    return a->threads < b->threads;
+}
+
+int occ_advise_block_size(const OccCandidate *candidates, size_t n)
+{
+    int best = -1;
+    for (size_t i = 0; i < n; i++) {
+        const OccCandidate *c = &candidates[i];
+        if (c->active_warps > 0 && (best < 0 || better(c, &candidates[best])))
+            best = (int)i;
+    }
+    return best;
+}
+
+uint64_t occ_idle_threads(uint64_t work, int block_size)
+{
+    if (work == 0 || block_size <= 0)
+        return 0;
+    uint64_t size = (uint64_t)block_size;
+    return (work + size - 1) / size * size - work;
+}
+
+bool occ_advise_register_cap(const ArchLimits *arch, const KernelResources *kernel,
+                             int block_size, uint64_t dynamic_smem, OccCapAdvice *out)
+{
+    OccResult now;
+    OccNextStep step;
+    *out = (OccCapAdvice){0};
+    if (occ_active_blocks(arch, kernel, block_size, dynamic_smem, &now) != OCC_OK ||
+        now.active_blocks == 0 || !(now.limited_by & (1u << OCC_LIMITER_REGISTERS)) ||
+        occ_next_step(arch, kernel, block_size, dynamic_smem, &step) != OCC_OK ||
+        step.regs_to_cut <= 0 || step.regs_gained_blocks <= now.active_blocks)
+        return false;
+    int cap = kernel->regs_per_thread - step.regs_to_cut;
+    if (cap < OCC_MIN_REGISTER_CAP)
+        return false;
+    out->cap = cap;
+    out->min_blocks = step.regs_gained_blocks;
+    out->occupancy = (double)out->min_blocks * now.warps_per_block / now.max_warps;
+    return true;
+}
+
+bool occ_cap_is_safe(int cap, int registers_at_cap, int spill_stores, int spill_loads)
+{
+    return registers_at_cap <= cap && spill_stores == 0 && spill_loads == 0;
+}
+
+uint64_t occ_persistent_grid(int sm_count, int active_blocks)
+{
+    if (sm_count <= 0 || active_blocks <= 0)
+        return 0;
+    return (uint64_t)sm_count * (uint64_t)active_blocks;
+}
