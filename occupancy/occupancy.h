@@ -238,18 +238,16 @@ typedef struct OccCandidate {
     int threads;
     int active_blocks;     /* resident CTAs per SM */
     int active_warps;      /* per SM: the occupancy, compared exactly */
-    uint64_t idle_threads; /* threads of the grid past the work (its tail); 0: no work */
+    double idle_fraction;  /* its tail: CTA slots its waves leave idle
+                            * (OccWaves.idle_fraction); 0: unknown */
 } OccCandidate;
 
 /* The block size to advise, as an index into candidates; -1 when none
  * runs.  The most active warps; among equals 256 or 128 first, then the
- * fewest idle threads, then 256 before 128 and the smaller size before
- * the larger.  The rule of `silk-occ report`, `calc` and -Wocc-limit. */
+ * smaller tail (idle_fraction), then 256 before 128 and the smaller size
+ * before the larger.  The rule of `silk-occ report`, `calc` and
+ * -Wocc-limit. */
 int occ_advise_block_size(const OccCandidate *candidates, size_t n);
-
-/* The threads past `work` in the last CTA of blocks of `block_size`
- * (0 without work): the tail occ_advise_block_size weighs. */
-uint64_t occ_idle_threads(uint64_t work, int block_size);
 
 enum { OCC_MIN_REGISTER_CAP = 16 }; /* the least .maxnreg / maxrregcount */
 

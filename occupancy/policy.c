@@ -6,10 +6,11 @@
  *
  * The block size follows the launch-configuration guide: the highest
  * occupancy; among sizes of equal occupancy prefer 128 or 256 ("fewer
- * blocks to schedule, simpler grid math"), then the one whose last CTA
- * leaves the fewest threads idle.  What is still tied goes to 256 before
- * 128, and otherwise to the smaller size, which keeps more CTAs resident
- * to hide latency.
+ * blocks to schedule, simpler grid math"), then the one with the smaller
+ * tail: the share of CTA slots its waves leave idle on the GPU (known only
+ * with the work and the GPU's SM count).  What is still tied goes to 256
+ * before 128, and otherwise to the smaller size, which keeps more CTAs
+ * resident to hide latency.
  *
  * The register cap is the one that gains a resident CTA at the advised
  * size (occ_next_step), never below the 16 registers that .maxnreg and
@@ -33,8 +34,9 @@ static bool better(const OccCandidate *a, const OccCandidate *b)
     bool a_default = default_rank(a->threads) < 2, b_default = default_rank(b->threads) < 2;
     if (a_default != b_default)
         return a_default;
-    if (a->idle_threads != b->idle_threads)
-        return a->idle_threads < b->idle_threads;
+    /* Exact: each fraction is one correctly rounded division of integers. */
+    if (a->idle_fraction != b->idle_fraction)
+        return a->idle_fraction < b->idle_fraction;
     if (default_rank(a->threads) != default_rank(b->threads))
         return default_rank(a->threads) < default_rank(b->threads);
     return a->threads < b->threads;
@@ -49,14 +51,6 @@ int occ_advise_block_size(const OccCandidate *candidates, size_t n)
             best = (int)i;
     }
     return best;
-}
-
-uint64_t occ_idle_threads(uint64_t work, int block_size)
-{
-    if (work == 0 || block_size <= 0)
-        return 0;
-    uint64_t size = (uint64_t)block_size;
-    return (work + size - 1) / size * size - work;
 }
 
 bool occ_advise_register_cap(const ArchLimits *arch, const KernelResources *kernel,

@@ -108,17 +108,27 @@ static bool fill_rows(ReportEntry *e, const ReportSettings *s, char *error, size
     return true;
 }
 
-static uint64_t grid_for(const ReportEntry *e, int threads, uint64_t *x, uint64_t *y);
+static bool waves_at(const ReportEntry *e, const ReportRow *r, int sm_count, OccWaves *w);
 
-/* The threads a launch of the work at `threads` per CTA runs past the
- * work: the tail the selection weighs (0 without work). */
-static uint64_t idle_threads_at(const ReportEntry *e, int threads)
+/* The SMs of the GPU whose tail the selection weighs: the named product,
+ * (or --sms), else the first of the architecture's in products.csv (its reference
+ * part, as -Wtail uses); 0 when there is none. */
+static int tail_sm_count(const ReportEntry *e, const ReportSettings *s)
 {
-    uint64_t x, y;
-    if (!e->have_work)
-        return 0;
-    uint64_t items = e->work * (e->work_rows ? e->work_rows : 1);
-    return grid_for(e, threads, &x, &y) * (uint64_t)threads - items;
+    if (e->target.sm_count > 0)
+        return e->target.sm_count;
+    for (size_t i = 0; i < s->table->n_products; i++)
+        if (arch_table_product_arch(s->table, &s->table->products[i]) == e->target.arch)
+            return s->table->products[i].sm_count;
+    return 0;
+}
+
+/* The tail of the work at one row: the CTA slots its waves leave idle on
+ * that GPU; 0 without work or a GPU. */
+static double tail_at(const ReportEntry *e, const ReportRow *r, int sm_count)
+{
+    OccWaves w;
+    return e->have_work && waves_at(e, r, sm_count, &w) ? w.idle_fraction : 0;
 }
 
 /* The reason a tie went to `chosen`: the guide's defaults, the smaller
@@ -129,20 +139,21 @@ static ReasonCode tie_reason(const OccCandidate *c, int n, int chosen)
         return REASON_TIE_DEFAULT;
     for (int i = 0; i < n; i++)
         if (c[i].active_warps == c[chosen].active_warps &&
-            c[i].idle_threads != c[chosen].idle_threads)
+            c[i].idle_fraction != c[chosen].idle_fraction)
             return REASON_TIE_SMALLER_TAIL;
     return REASON_TIE_MORE_CTAS;
 }
 
 /* The engine's policy (occ_advise_block_size) over the rows, and the
  * reason when several reach the highest occupancy. */
-static void select_row(ReportEntry *e)
+static void select_row(ReportEntry *e, const ReportSettings *s)
 {
     OccCandidate c[REPORT_MAX_SIZES];
+    int sm_count = tail_sm_count(e, s);
     for (int i = 0; i < e->n_rows; i++) {
         const OccResult *r = &e->rows[i].result;
         c[i] = (OccCandidate){e->rows[i].threads, r->active_blocks, r->active_warps,
-                              idle_threads_at(e, e->rows[i].threads)};
+                              tail_at(e, &e->rows[i], sm_count)};
     }
     e->selected = occ_advise_block_size(c, (size_t)e->n_rows);
     if (e->selected < 0)
@@ -154,7 +165,7 @@ static void select_row(ReportEntry *e)
         add_reason(e, tie_reason(c, e->n_rows, e->selected), c[e->selected].threads, tied, 0);
 }
 
-static void explain(ReportEntry *e)
+static void explain(ReportEntry *e, const ReportSettings *s)
 {
     const ReportKernel *k = &e->kernel;
     if (k->reqntid > 0)
@@ -162,7 +173,7 @@ static void explain(ReportEntry *e)
     else if (k->maxntid > 0)
         add_reason(e, REASON_BOUNDED_SIZE, k->maxntid, 0, 0);
     int tie_reasons = e->n_reasons;
-    select_row(e);
+    select_row(e, s);
     const ReportRow *r = report_selected(e);
     if (!r)
         return;
@@ -345,7 +356,7 @@ bool report_entry_compute(ReportEntry *e, const ReportSettings *s, char *error, 
     e->n_reasons = e->n_tails = e->n_persistent = 0;
     if (!fill_rows(e, s, error, size))
         return false;
-    explain(e);
+    explain(e, s);
     const ReportRow *r = report_selected(e);
     e->dynamic_smem = r ? r->dynamic_smem : 0;
     e->next = (OccNextStep){-1, -1, -1, -1, -1, -1};

@@ -607,18 +607,22 @@ typedef struct AdviceCase {
     int want; /* index, -1: none */
 } AdviceCase;
 
-/* Candidates as {threads, CTAs per SM, active warps, idle threads}. */
+/* Candidates as {threads, CTAs per SM, active warps, idle fraction}. */
 static const AdviceCase advice_cases[] = {
     /* README's example (sm_90, 64 regs): 256, 512 and 1024 all 32 warps */
     {"default over larger", {{256, 4, 32, 0}, {512, 2, 32, 0}, {1024, 1, 32, 0}}, 3, 0},
     {"occupancy first", {{256, 6, 48, 0}, {512, 4, 64, 0}}, 2, 1},
     {"256 before 128 when the tails tie", {{128, 8, 32, 0}, {256, 4, 32, 0}}, 2, 1},
-    /* work 1100: 9 CTAs of 128 leave 52 idle, 5 of 256 leave 180 */
-    {"the smaller tail of 128 and 256", {{128, 8, 32, 52}, {256, 4, 32, 180}}, 2, 0},
-    {"a default beats a smaller tail", {{64, 16, 32, 0}, {256, 4, 32, 100}}, 2, 1},
+    /* README's example on 132 SMs, work 1000000: 7813 CTAs of 128 in
+     * waves of 1056 leave 635 of 8448 slots idle; 3907 of 256 in waves of
+     * 528 leave 317 of 4224 (a hair less) */
+    {"the smaller tail of 128 and 256", {{128, 8, 32, 635.0 / 8448}, {256, 4, 32, 317.0 / 4224}},
+     2, 1},
+    {"the smaller tail of 256 and 128", {{128, 8, 32, 0.1}, {256, 4, 32, 0.3}}, 2, 0},
+    {"a default beats a smaller tail", {{64, 16, 32, 0}, {256, 4, 32, 0.2}}, 2, 1},
     {"no default: the smaller size", {{64, 16, 32, 0}, {512, 2, 32, 0}}, 2, 0},
-    /* work 96: two CTAs of 64 leave 32 idle, one of 96 none */
-    {"no default: the smaller tail", {{64, 16, 32, 32}, {96, 10, 30, 0}, {96, 10, 32, 0}}, 3, 2},
+    {"no default: the smaller tail", {{64, 16, 32, 0.25}, {96, 10, 30, 0}, {96, 10, 32, 0.125}},
+     3, 2},
     {"nothing runs", {{256, 0, 0, 0}, {1024, 0, 0, 0}}, 2, -1},
     {"none", {{0}}, 0, -1},
 };
@@ -627,16 +631,6 @@ START_TEST(test_advise_block_size)
 {
     const AdviceCase *c = &advice_cases[_i];
     ck_assert_msg(occ_advise_block_size(c->c, c->n) == c->want, "%s", c->what);
-}
-END_TEST
-
-START_TEST(test_idle_threads)
-{
-    ck_assert_uint_eq(occ_idle_threads(1100, 128), 52);  /* 9 x 128 = 1152 */
-    ck_assert_uint_eq(occ_idle_threads(1100, 256), 180); /* 5 x 256 = 1280 */
-    ck_assert_uint_eq(occ_idle_threads(1024, 256), 0);
-    ck_assert_uint_eq(occ_idle_threads(0, 256), 0);
-    ck_assert_uint_eq(occ_idle_threads(100, 0), 0);
 }
 END_TEST
 
@@ -724,7 +718,6 @@ static Suite *occupancy_suite(void)
     add_loop(s, "waves", test_waves, N(wave_cases));
     add_loop(s, "waves_zero", test_waves_zero, N(zero_wave_cases));
     add_loop(s, "advise_block_size", test_advise_block_size, N(advice_cases));
-    add_loop(s, "idle_threads", test_idle_threads, 1);
     add_loop(s, "advise_register_cap", test_advise_register_cap, N(cap_cases));
     add_loop(s, "cap_is_safe_and_persistent_grid", test_cap_is_safe_and_persistent_grid, 1);
     return s;
