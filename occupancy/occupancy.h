@@ -249,6 +249,14 @@ typedef struct OccCandidate {
  * -Wocc-limit. */
 int occ_advise_block_size(const OccCandidate *candidates, size_t n);
 
+/* The same policy over every whole-warp block size the kernel permits (the
+ * sizes occ_best_block_size tries), weighing the tail of `work` items on
+ * `sm_count` SMs when both are nonzero: what `silk-occ calc` advises.
+ * block_size 0 when no size runs. */
+OccStatus occ_advise_block_size_all(const ArchLimits *arch, const KernelResources *kernel,
+                                    uint64_t dynamic_smem, uint64_t work, int sm_count,
+                                    OccBlockSizeChoice *out);
+
 enum { OCC_MIN_REGISTER_CAP = 16 }; /* the least .maxnreg / maxrregcount */
 
 /* A register cap worth advising, and what it gives. */

@@ -84,3 +84,40 @@ uint64_t occ_persistent_grid(int sm_count, int active_blocks)
         return 0;
     return (uint64_t)sm_count * (uint64_t)active_blocks;
 }
+
+/* Every whole-warp size up to the kernel's and the architecture's limit,
+ * as the runtime's search tries them. */
+OccStatus occ_advise_block_size_all(const ArchLimits *arch, const KernelResources *kernel,
+                                    uint64_t dynamic_smem, uint64_t work, int sm_count,
+                                    OccBlockSizeChoice *out)
+{
+    if (!arch || !kernel || !out || arch->warp_size <= 0)
+        return OCC_ERR_INVALID_INPUT;
+    int limit = arch->max_threads_per_block;
+    if (kernel->max_threads_per_block > 0 && kernel->max_threads_per_block < limit)
+        limit = kernel->max_threads_per_block;
+    enum { MAX_SIZES = 1024 };
+    int sizes[MAX_SIZES] = {0}; /* zeroed: GCC cannot see that n covers them */
+    OccResult results[MAX_SIZES];
+    OccCandidate candidates[MAX_SIZES];
+    size_t n = 0;
+    for (int size = arch->warp_size; size <= limit && n < MAX_SIZES; size += arch->warp_size)
+        sizes[n++] = size;
+    *out = (OccBlockSizeChoice){0};
+    OccStatus status = occ_active_blocks_sizes(arch, kernel, dynamic_smem, sizes, n, results);
+    if (status != OCC_OK)
+        return status;
+    for (size_t i = 0; i < n; i++) {
+        OccWaves w;
+        bool waves = occ_waves(work, sizes[i], results[i].active_blocks, sm_count, &w);
+        candidates[i] = (OccCandidate){sizes[i], results[i].active_blocks,
+                                       results[i].active_warps, waves ? w.idle_fraction : 0};
+    }
+    int best = occ_advise_block_size(candidates, n);
+    if (best >= 0) {
+        out->block_size = sizes[best];
+        out->blocks_per_sm = results[best].active_blocks;
+        out->min_grid = out->blocks_per_sm * (sm_count > 0 ? sm_count : 1);
+    }
+    return OCC_OK;
+}

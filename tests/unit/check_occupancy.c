@@ -689,6 +689,32 @@ START_TEST(test_cap_is_safe_and_persistent_grid)
 }
 END_TEST
 
+/* occ_advise_block_size_all on sm_90, every whole-warp size. */
+START_TEST(test_advise_block_size_all)
+{
+    const ArchLimits *arch = find_arch("sm_90");
+    OccBlockSizeChoice got;
+    /* 64 registers: 128, 256, 512 and 1024 reach 32 warps (8, 4, 2, 1
+     * CTAs); on 132 SMs, 1000000 items leave 7.517% of slots idle at 128
+     * and 7.505% at 256 (see the policy cases): 256, grid 4 x 132. */
+    KernelResources k = occ_kernel_defaults(arch, 64, 0, false);
+    ck_assert_int_eq(occ_advise_block_size_all(arch, &k, 0, 1000000, 132, &got), OCC_OK);
+    ck_assert_int_eq(got.block_size, 256);
+    ck_assert_int_eq(got.blocks_per_sm, 4);
+    ck_assert_int_eq(got.min_grid, 528);
+    /* No work: 256 before 128; no SM count: a grid of one SM's CTAs. */
+    ck_assert_int_eq(occ_advise_block_size_all(arch, &k, 0, 0, 0, &got), OCC_OK);
+    ck_assert_int_eq(got.block_size, 256);
+    ck_assert_int_eq(got.min_grid, 4);
+    /* 255 registers fit no CTA of 512 and 8 warps otherwise: 256, 1 CTA. */
+    k = occ_kernel_defaults(arch, 255, 0, false);
+    ck_assert_int_eq(occ_advise_block_size_all(arch, &k, 0, 0, 132, &got), OCC_OK);
+    ck_assert_int_eq(got.block_size, 256);
+    ck_assert_int_eq(got.blocks_per_sm, 1);
+    ck_assert_int_eq(got.min_grid, 132);
+}
+END_TEST
+
 static void add_loop(Suite *s, const char *name, const TTest *test, int n)
 {
     TCase *tc = tcase_create(name);
@@ -718,6 +744,7 @@ static Suite *occupancy_suite(void)
     add_loop(s, "waves", test_waves, N(wave_cases));
     add_loop(s, "waves_zero", test_waves_zero, N(zero_wave_cases));
     add_loop(s, "advise_block_size", test_advise_block_size, N(advice_cases));
+    add_loop(s, "advise_block_size_all", test_advise_block_size_all, 1);
     add_loop(s, "advise_register_cap", test_advise_register_cap, N(cap_cases));
     add_loop(s, "cap_is_safe_and_persistent_grid", test_cap_is_safe_and_persistent_grid, 1);
     return s;
