@@ -10,7 +10,9 @@
  * tail: the share of CTA slots its waves leave idle on the GPU (known only
  * with the work and the GPU's SM count).  What is still tied goes to 256
  * before 128, and otherwise to the smaller size, which keeps more CTAs
- * resident to hide latency.
+ * resident to hide latency.  (Sizes of equal occupancy hold the same
+ * threads per wave, so the tail parts them only through the rounding of
+ * the last CTA: between 256 and 128 it never favours 128.)
  *
  * The register cap is the one that gains a resident CTA at the advised
  * size (occ_next_step), never below the 16 registers that .maxnreg and
@@ -86,7 +88,8 @@ uint64_t occ_persistent_grid(int sm_count, int active_blocks)
 }
 
 /* Every whole-warp size up to the kernel's and the architecture's limit,
- * as the runtime's search tries them. */
+ * as the runtime's search tries them, one at a time: a hostile table (a
+ * warp of one thread) may make a thousand sizes. */
 OccStatus occ_advise_block_size_all(const ArchLimits *arch, const KernelResources *kernel,
                                     uint64_t dynamic_smem, uint64_t work, int sm_count,
                                     OccBlockSizeChoice *out)
@@ -96,28 +99,21 @@ OccStatus occ_advise_block_size_all(const ArchLimits *arch, const KernelResource
     int limit = arch->max_threads_per_block;
     if (kernel->max_threads_per_block > 0 && kernel->max_threads_per_block < limit)
         limit = kernel->max_threads_per_block;
-    enum { MAX_SIZES = 1024 };
-    int sizes[MAX_SIZES] = {0}; /* zeroed: GCC cannot see that n covers them */
-    OccResult results[MAX_SIZES];
-    OccCandidate candidates[MAX_SIZES];
-    size_t n = 0;
-    for (int size = arch->warp_size; size <= limit && n < MAX_SIZES; size += arch->warp_size)
-        sizes[n++] = size;
+    OccCandidate best = {0};
     *out = (OccBlockSizeChoice){0};
-    OccStatus status = occ_active_blocks_sizes(arch, kernel, dynamic_smem, sizes, n, results);
-    if (status != OCC_OK)
-        return status;
-    for (size_t i = 0; i < n; i++) {
+    for (int size = arch->warp_size; size <= limit; size += arch->warp_size) {
+        OccResult r;
         OccWaves w;
-        bool waves = occ_waves(work, sizes[i], results[i].active_blocks, sm_count, &w);
-        candidates[i] = (OccCandidate){sizes[i], results[i].active_blocks,
-                                       results[i].active_warps, waves ? w.idle_fraction : 0};
+        OccStatus status = occ_active_blocks(arch, kernel, size, dynamic_smem, &r);
+        if (status != OCC_OK)
+            return status;
+        bool waves = occ_waves(work, size, r.active_blocks, sm_count, &w);
+        OccCandidate c = {size, r.active_blocks, r.active_warps, waves ? w.idle_fraction : 0};
+        if (c.active_warps > 0 && (best.threads == 0 || better(&c, &best)))
+            best = c;
     }
-    int best = occ_advise_block_size(candidates, n);
-    if (best >= 0) {
-        out->block_size = sizes[best];
-        out->blocks_per_sm = results[best].active_blocks;
-        out->min_grid = out->blocks_per_sm * (sm_count > 0 ? sm_count : 1);
-    }
+    out->block_size = best.threads;
+    out->blocks_per_sm = best.active_blocks;
+    out->min_grid = best.active_blocks * (sm_count > 0 ? sm_count : 1);
     return OCC_OK;
 }
