@@ -203,7 +203,8 @@ typedef struct OccBlockSizeChoice {
 } OccBlockSizeChoice;
 
 /* The block size of maximum occupancy, largest first among equals, and the
- * smallest grid that achieves it, as cudaOccMaxPotentialOccupancyBlockSize.
+ * smallest grid that achieves it, as cudaOccMaxPotentialOccupancyBlockSize:
+ * the runtime's answer, shown beside the advice (occ_advise_block_size_all).
  * `dyn_fn` (may be NULL) gives dynamic smem per block size; otherwise
  * `dynamic_smem` is used for every size. */
 OccStatus occ_best_block_size(const ArchLimits *arch, const KernelResources *kernel,
