@@ -110,9 +110,9 @@ static bool fill_rows(ReportEntry *e, const ReportSettings *s, char *error, size
 
 static bool waves_at(const ReportEntry *e, const ReportRow *r, int sm_count, OccWaves *w);
 
-/* The SMs of the GPU whose tail the selection weighs: the named product,
- * (or --sms), else the first of the architecture's in products.csv (its reference
- * part, as -Wtail uses); 0 when there is none. */
+/* The SMs of the GPU whose tail the selection weighs: the named product's
+ * (or --sms), else those of the architecture's first product in
+ * products.csv (its reference part, as -Wtail uses); 0 when none. */
 static int tail_sm_count(const ReportEntry *e, const ReportSettings *s)
 {
     if (e->target.sm_count > 0)
