@@ -11,18 +11,21 @@
  *
  *   occ-low     active warps over the SM's warp slots under 25% (no CTA
  *               fitting at all included), naming the limiting resource.
- *   occ-limit   (1) the block size among 64, 128, 256, 512 and 1024 with
- *               the most active warps, the kernel's registers and shared
- *               memory kept (ties go to 256, then 128, 512, 64, 1024: the
- *               seed's preference), when it has more than the kernel's own
- *               size; at a launch block only sizes that divide the grid.
- *               (2) for a kernel of fixed size, the max_regs cap that
- *               gains one CTA (occ_next_step), at least 16, when ptxas at
- *               that cap (occ_warn_register_caps: the caller compiles
- *               once more per target) fits the kernel in it without
- *               spilling.  The estimate cannot say that a cap below its
- *               own count avoids spills, so without ptxas no cap is
- *               suggested.
+ *   occ-limit   (1) the block size the engine's policy advises
+ *               (occ_advise_block_size: the most active warps; among
+ *               equals 256 or 128, then the smaller size) among 64, 128,
+ *               256, 512 and 1024 and the kernel's own, the kernel's
+ *               registers and shared memory kept, when it has more active
+ *               warps than the kernel's own size; at a launch block only
+ *               sizes that divide the grid.
+ *               (2) for a kernel of fixed size, the engine's register cap
+ *               (occ_advise_register_cap: the one that gains a CTA, at
+ *               least 16), when ptxas at that cap (occ_warn_register_caps:
+ *               the caller compiles once more per target) fits the kernel
+ *               in it without spilling (occ_cap_is_safe).  The estimate
+ *               cannot say that a cap below its own count avoids spills,
+ *               so without ptxas no cap is suggested.  `silk-occ report`
+ *               advises the same size and cap through the same functions.
  *   spill       spill stores or loads in the figures (ptxas's, or the
  *               estimate's when the live registers pass the limit).
  *   tail        a launch block with a constant grid and workspace whose
@@ -45,8 +48,8 @@
 #include <string.h>
 
 static const WarningId OCC_WARNINGS[] = {W_OCC_LOW, W_OCC_LIMIT, W_SPILL, W_TAIL, W_BLOCK_SIZE};
-static const int CANDIDATE_SIZES[] = {256, 128, 512, 64, 1024}; /* in order of preference */
-enum { MIN_MAX_REGS = 16, PCT_SIZE = 32 };
+static const int CANDIDATE_SIZES[] = {64, 128, 256, 512, 1024};
+enum { PCT_SIZE = 32 };
 /* A tail worth a warning leaves this much of the launch idle: with many
  * waves a half-empty last one costs little. */
 static const double TAIL_IDLE = 0.10;
@@ -228,21 +231,38 @@ static void check_low(const Judge *j, int block, const OccResult *r)
                  limiter_text(j, r, limit, sizeof limit));
 }
 
-/* (1) of occ-limit: a better block size, if any. */
+/* The engine's advice (occ_advise_block_size) among CANDIDATE_SIZES and
+ * the kernel's own size; at a launch block only sizes that divide the
+ * grid, so no candidate leaves a tail.  Writes its result to *r. */
+static int advised_size(const Judge *j, int block, const OccResult *now, OccResult *r)
+{
+    enum { N = sizeof CANDIDATE_SIZES / sizeof *CANDIDATE_SIZES };
+    OccCandidate c[N + 1] = {{block, now->active_blocks, now->active_warps, 0}};
+    OccResult results[N + 1] = {*now};
+    size_t n = 1;
+    for (size_t i = 0; i < N; i++) {
+        int size = CANDIDATE_SIZES[i];
+        if (size == block || (j->launch && j->launch->grid % (uint64_t)size != 0) ||
+            !evaluate(j, &j->res, size, &results[n]))
+            continue;
+        c[n] = (OccCandidate){size, results[n].active_blocks, results[n].active_warps, 0};
+        n++;
+    }
+    int best = occ_advise_block_size(c, n);
+    if (best < 0)
+        return 0;
+    *r = results[best];
+    return c[best].threads;
+}
+
+/* (1) of occ-limit: a block size of higher occupancy, if the policy
+ * advises one. */
 static void check_size_limit(const Judge *j, int block, const OccResult *now)
 {
-    int best = 0;
-    OccResult best_r = *now;
-    for (size_t i = 0; i < sizeof CANDIDATE_SIZES / sizeof *CANDIDATE_SIZES; i++) {
-        int size = CANDIDATE_SIZES[i];
-        OccResult r;
-        if (size == block || (j->launch && j->launch->grid % (uint64_t)size != 0))
-            continue;
-        if (evaluate(j, &j->res, size, &r) && r.active_warps > best_r.active_warps) {
-            best = size;
-            best_r = r;
-        }
-    }
+    OccResult best_r;
+    int best = advised_size(j, block, now, &best_r);
+    if (best == block || best_r.active_warps <= now->active_warps)
+        best = 0;
     if (!best)
         return;
     char with[32], pct_best[PCT_SIZE], pct_now[PCT_SIZE];
@@ -254,18 +274,15 @@ static void check_size_limit(const Judge *j, int block, const OccResult *now)
                  block, percent(occ_occupancy(now), pct_now, sizeof pct_now));
 }
 
-/* The max_regs cap that gains one CTA per SM at the kernel's own size
- * (occ_next_step), or 0: none, below .maxnreg's 16, or the kernel has no
- * fixed size. */
+/* The engine's register cap (occ_advise_register_cap) at the kernel's own
+ * size, or 0: none, or the kernel has no fixed size. */
 static int register_cap(const Judge *j)
 {
-    OccNextStep step;
+    OccCapAdvice advice;
     if (j->f->maxntid <= 0 ||
-        occ_next_step(j->arch, &j->res, j->f->maxntid, j->f->dynamic_smem, &step) != OCC_OK ||
-        step.regs_to_cut <= 0)
+        !occ_advise_register_cap(j->arch, &j->res, j->f->maxntid, j->f->dynamic_smem, &advice))
         return 0;
-    int cap = j->res.regs_per_thread - step.regs_to_cut;
-    return cap < MIN_MAX_REGS ? 0 : cap;
+    return advice.cap;
 }
 
 /* (2) of occ-limit: the cap, when ptxas at that cap spilled nothing. */
@@ -273,7 +290,8 @@ static void check_register_limit(const Judge *j, int block, const OccResult *now
 {
     int cap = register_cap(j);
     const KernelUsage *u = j->at_cap;
-    if (!cap || j->launch || !u || u->registers > cap || u->spill_stores || u->spill_loads)
+    if (!cap || j->launch || !u ||
+        !occ_cap_is_safe(cap, u->registers, u->spill_stores, u->spill_loads))
         return;
     KernelResources capped = j->res;
     capped.regs_per_thread = u->registers;

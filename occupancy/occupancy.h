@@ -203,7 +203,8 @@ typedef struct OccBlockSizeChoice {
 } OccBlockSizeChoice;
 
 /* The block size of maximum occupancy, largest first among equals, and the
- * smallest grid that achieves it, as cudaOccMaxPotentialOccupancyBlockSize.
+ * smallest grid that achieves it, as cudaOccMaxPotentialOccupancyBlockSize:
+ * the runtime's answer, shown beside the advice (occ_advise_block_size_all).
  * `dyn_fn` (may be NULL) gives dynamic smem per block size; otherwise
  * `dynamic_smem` is used for every size. */
 OccStatus occ_best_block_size(const ArchLimits *arch, const KernelResources *kernel,
@@ -230,6 +231,55 @@ typedef struct OccNextStep {
 
 OccStatus occ_next_step(const ArchLimits *arch, const KernelResources *kernel, int block_size,
                         uint64_t dynamic_smem, OccNextStep *out);
+
+/* ---- the advice policy (policy.c) ---------------------------------------- */
+
+/* One block size a caller considers, with the engine's answer for it. */
+typedef struct OccCandidate {
+    int threads;
+    int active_blocks;     /* resident CTAs per SM */
+    int active_warps;      /* per SM: the occupancy, compared exactly */
+    double idle_fraction;  /* its tail: CTA slots its waves leave idle
+                            * (OccWaves.idle_fraction); 0: unknown */
+} OccCandidate;
+
+/* The block size to advise, as an index into candidates; -1 when none
+ * runs.  The most active warps; among equals 256 or 128 first, then the
+ * smaller tail (idle_fraction), then 256 before 128 and the smaller size
+ * before the larger.  The rule of `silk-occ report`, `calc` and
+ * -Wocc-limit. */
+int occ_advise_block_size(const OccCandidate *candidates, size_t n);
+
+/* The same policy over every whole-warp block size the kernel permits (the
+ * sizes occ_best_block_size tries), weighing the tail of `work` items on
+ * `sm_count` SMs when both are nonzero: what `silk-occ calc` advises.
+ * block_size 0 when no size runs. */
+OccStatus occ_advise_block_size_all(const ArchLimits *arch, const KernelResources *kernel,
+                                    uint64_t dynamic_smem, uint64_t work, int sm_count,
+                                    OccBlockSizeChoice *out);
+
+enum { OCC_MIN_REGISTER_CAP = 16 }; /* the least .maxnreg / maxrregcount */
+
+/* A register cap worth advising, and what it gives. */
+typedef struct OccCapAdvice {
+    int cap;          /* registers per thread */
+    int min_blocks;   /* resident CTAs per SM at the cap: __launch_bounds__'s 2nd */
+    double occupancy; /* at the cap, 0..1 */
+} OccCapAdvice;
+
+/* The cap to advise at `block_size`: registers limit the kernel there and
+ * cutting to the cap gains a CTA, at no fewer than OCC_MIN_REGISTER_CAP.
+ * False, with *out zero, when there is none. */
+bool occ_advise_register_cap(const ArchLimits *arch, const KernelResources *kernel,
+                             int block_size, uint64_t dynamic_smem, OccCapAdvice *out);
+
+/* Whether the assembler's figures at a cap make it a safe gain: within the
+ * cap and without spills. */
+bool occ_cap_is_safe(int cap, int registers_at_cap, int spill_stores, int spill_loads);
+
+/* The persistent grid: one CTA per resident slot of a GPU of `sm_count`
+ * SMs; 0 when either is zero. */
+uint64_t occ_persistent_grid(int sm_count, int active_blocks);
 
 /* ---- a launch on a product ------------------------------------------------ */
 

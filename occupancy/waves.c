@@ -14,7 +14,7 @@ static bool fill_waves(int active_blocks, int sm_count, OccWaves *out)
     if (out->ctas == 0 || active_blocks <= 0 || sm_count <= 0)
         return false;
     out->ctas_per_wave = (uint64_t)active_blocks * (uint64_t)sm_count;
-    out->persistent_grid = out->ctas_per_wave;
+    out->persistent_grid = occ_persistent_grid(sm_count, active_blocks);
     out->full_waves = out->ctas / out->ctas_per_wave;
     out->waves = (double)out->ctas / (double)out->ctas_per_wave;
 

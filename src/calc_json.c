@@ -88,6 +88,10 @@ static void add_advice(cJSON *o, const CalcModel *m)
     cJSON_AddNumberToObject(best, "threads", m->best.block_size);
     cJSON_AddNumberToObject(best, "active_blocks_per_sm", m->best.blocks_per_sm);
     cli_json_number_or_null(best, "min_grid", m->target.sm_count > 0, m->best.min_grid);
+    cJSON *runtime = cJSON_AddObjectToObject(o, "runtime_block_size");
+    cJSON_AddNumberToObject(runtime, "threads", m->runtime_best.block_size);
+    cJSON_AddNumberToObject(runtime, "active_blocks_per_sm", m->runtime_best.blocks_per_sm);
+    cli_json_number_or_null(runtime, "min_grid", m->target.sm_count > 0, m->runtime_best.min_grid);
 }
 
 static void add_launch(cJSON *o, const CalcModel *m)

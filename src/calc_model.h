@@ -24,7 +24,9 @@ typedef struct CalcModel {
     uint64_t dynamic_smem;
     OccResult result;
     OccNextStep next;
-    OccBlockSizeChoice best;   /* block size of maximum occupancy */
+    OccBlockSizeChoice best;   /* the engine's advice (occ_advise_block_size_all) */
+    OccBlockSizeChoice runtime_best; /* cudaOccupancyMaxPotentialBlockSize's answer:
+                                      * the largest size of maximum occupancy */
     bool have_work;
     uint64_t work;
     bool have_waves;           /* work given, SM count known, a CTA resident */

@@ -184,7 +184,15 @@ static void print_best(const CalcModel *m, FILE *out)
             100.0 * b->block_size * b->blocks_per_sm / m->target.arch->max_threads_per_sm);
     if (m->target.sm_count)
         fprintf(out, "; a full GPU needs at least %d CTAs", b->min_grid);
-    fputs(").\n", out);
+    fputs(")", out);
+    /* Beside it when they differ: the runtime's search keeps the largest
+     * of equal sizes, where the guide prefers 128 or 256. */
+    const OccBlockSizeChoice *r = &m->runtime_best;
+    if (r->block_size != b->block_size)
+        fprintf(out, "; the runtime's cudaOccupancyMaxPotentialBlockSize: %d threads (%d CTA%s "
+                     "per SM)",
+                r->block_size, r->blocks_per_sm, r->blocks_per_sm == 1 ? "" : "s");
+    fputs(".\n", out);
 }
 
 static void print_waves(const CalcModel *m, FILE *out)

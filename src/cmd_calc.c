@@ -314,8 +314,10 @@ static bool build_model(const CalcOptions *o, const Target *t, CalcModel *m)
 
     if (occ_active_blocks(a, &m->kernel, m->threads, m->dynamic_smem, &m->result) != OCC_OK ||
         occ_next_step(a, &m->kernel, m->threads, m->dynamic_smem, &m->next) != OCC_OK ||
-        occ_best_block_size(a, &m->kernel, NULL, NULL, m->dynamic_smem, t->sm_count, &m->best) !=
-            OCC_OK) {
+        occ_best_block_size(a, &m->kernel, NULL, NULL, m->dynamic_smem, t->sm_count,
+                            &m->runtime_best) != OCC_OK ||
+        occ_advise_block_size_all(a, &m->kernel, m->dynamic_smem, o->have_work ? o->work : 0,
+                                  t->sm_count, &m->best) != OCC_OK) {
         cli_error(COMMAND, "the tables' row for %s cannot be used for this calculation", t->sm_name);
         return false;
     }

@@ -108,42 +108,64 @@ static bool fill_rows(ReportEntry *e, const ReportSettings *s, char *error, size
     return true;
 }
 
-static int row_index(const ReportEntry *e, int threads, int warps)
+static bool waves_at(const ReportEntry *e, const ReportRow *r, int sm_count, OccWaves *w);
+
+/* The SMs of the GPU whose tail the selection weighs: the named product's
+ * (or --sms), else those of the architecture's first product in
+ * products.csv (its reference part, as -Wtail uses); 0 when none. */
+static int tail_sm_count(const ReportEntry *e, const ReportSettings *s)
 {
-    for (int i = 0; i < e->n_rows; i++)
-        if (e->rows[i].threads == threads && e->rows[i].result.active_warps == warps)
-            return i;
-    return -1;
+    if (e->target.sm_count > 0)
+        return e->target.sm_count;
+    for (size_t i = 0; i < s->table->n_products; i++)
+        if (arch_table_product_arch(s->table, &s->table->products[i]) == e->target.arch)
+            return s->table->products[i].sm_count;
+    return 0;
 }
 
-/* Highest occupancy; among equals 256, then 128, then the most CTAs. */
-static void select_row(ReportEntry *e)
+/* The tail of the work at one row: the CTA slots its waves leave idle on
+ * that GPU; 0 without work or a GPU. */
+static double tail_at(const ReportEntry *e, const ReportRow *r, int sm_count)
 {
-    int best_warps = 0, tied = 0;
-    for (int i = 0; i < e->n_rows; i++)
-        if (e->rows[i].result.active_warps > best_warps)
-            best_warps = e->rows[i].result.active_warps;
-    e->selected = -1;
-    if (best_warps == 0)
+    OccWaves w;
+    return e->have_work && waves_at(e, r, sm_count, &w) ? w.idle_fraction : 0;
+}
+
+/* The reason a tie went to `chosen`: the guide's defaults, the smaller
+ * tail, or the most resident CTAs. */
+static ReasonCode tie_reason(const OccCandidate *c, int n, int chosen)
+{
+    if (c[chosen].threads == 128 || c[chosen].threads == 256)
+        return REASON_TIE_DEFAULT;
+    for (int i = 0; i < n; i++)
+        if (c[i].active_warps == c[chosen].active_warps &&
+            c[i].idle_fraction != c[chosen].idle_fraction)
+            return REASON_TIE_SMALLER_TAIL;
+    return REASON_TIE_MORE_CTAS;
+}
+
+/* The engine's policy (occ_advise_block_size) over the rows, and the
+ * reason when several reach the highest occupancy. */
+static void select_row(ReportEntry *e, const ReportSettings *s)
+{
+    OccCandidate c[REPORT_MAX_SIZES];
+    int sm_count = tail_sm_count(e, s);
+    for (int i = 0; i < e->n_rows; i++) {
+        const OccResult *r = &e->rows[i].result;
+        c[i] = (OccCandidate){e->rows[i].threads, r->active_blocks, r->active_warps,
+                              tail_at(e, &e->rows[i], sm_count)};
+    }
+    e->selected = occ_advise_block_size(c, (size_t)e->n_rows);
+    if (e->selected < 0)
         return;
+    int tied = 0;
     for (int i = 0; i < e->n_rows; i++)
-        if (e->rows[i].result.active_warps == best_warps) {
-            tied++;
-            if (e->selected < 0 ||
-                e->rows[i].result.active_blocks > e->rows[e->selected].result.active_blocks)
-                e->selected = i;
-        }
-    int preferred = row_index(e, 256, best_warps);
-    if (preferred < 0)
-        preferred = row_index(e, 128, best_warps);
+        tied += c[i].active_warps == c[e->selected].active_warps;
     if (tied > 1)
-        add_reason(e, preferred >= 0 ? REASON_TIE_DEFAULT : REASON_TIE_MORE_CTAS,
-                   e->rows[preferred >= 0 ? preferred : e->selected].threads, tied, 0);
-    if (preferred >= 0)
-        e->selected = preferred;
+        add_reason(e, tie_reason(c, e->n_rows, e->selected), c[e->selected].threads, tied, 0);
 }
 
-static void explain(ReportEntry *e)
+static void explain(ReportEntry *e, const ReportSettings *s)
 {
     const ReportKernel *k = &e->kernel;
     if (k->reqntid > 0)
@@ -151,7 +173,7 @@ static void explain(ReportEntry *e)
     else if (k->maxntid > 0)
         add_reason(e, REASON_BOUNDED_SIZE, k->maxntid, 0, 0);
     int tie_reasons = e->n_reasons;
-    select_row(e);
+    select_row(e, s);
     const ReportRow *r = report_selected(e);
     if (!r)
         return;
@@ -234,7 +256,7 @@ static void add_persistent(ReportEntry *e, const GpuProduct *gpu, const ReportRo
 {
     if (e->n_persistent < REPORT_MAX_PRODUCTS)
         e->persistent[e->n_persistent++] =
-            (PersistentRow){gpu, gpu->sm_count * r->result.active_blocks};
+            (PersistentRow){gpu, (int)occ_persistent_grid(gpu->sm_count, r->result.active_blocks)};
 }
 
 static void add_tail(ReportEntry *e, const GpuProduct *gpu, const ReportRow *r)
@@ -274,18 +296,19 @@ static void fill_products(ReportEntry *e, const ReportSettings *s)
         add_tail(e, e->target.gpu, r);
 }
 
+/* Section 4's cap: the engine's policy at the selected size. */
 static void fill_cap_advice(ReportEntry *e)
 {
     const ReportRow *r = report_selected(e);
-    CapAdvice *c = &e->cap;
-    *c = (CapAdvice){0};
-    if (!r || !(r->result.limited_by & (1u << OCC_LIMITER_REGISTERS)) || e->next.regs_to_cut <= 0 ||
-        e->next.regs_gained_blocks <= r->result.active_blocks)
+    OccCapAdvice advice;
+    e->cap = (CapAdvice){0};
+    if (!r || !occ_advise_register_cap(e->target.arch, &e->resources, r->threads, r->dynamic_smem,
+                                       &advice))
         return;
-    c->applies = true;
-    c->cap = e->resources.regs_per_thread - e->next.regs_to_cut;
-    c->min_blocks = e->next.regs_gained_blocks;
-    c->occupancy = (double)c->min_blocks * r->result.warps_per_block / r->result.max_warps;
+    e->cap.applies = true;
+    e->cap.cap = advice.cap;
+    e->cap.min_blocks = advice.min_blocks;
+    e->cap.occupancy = advice.occupancy;
 }
 
 /* The grid of the selected size and whether the architecture takes it.
@@ -333,7 +356,7 @@ bool report_entry_compute(ReportEntry *e, const ReportSettings *s, char *error, 
     e->n_reasons = e->n_tails = e->n_persistent = 0;
     if (!fill_rows(e, s, error, size))
         return false;
-    explain(e);
+    explain(e, s);
     const ReportRow *r = report_selected(e);
     e->dynamic_smem = r ? r->dynamic_smem : 0;
     e->next = (OccNextStep){-1, -1, -1, -1, -1, -1};

@@ -767,8 +767,12 @@ static void expect_sm90_256_64(const cJSON *root)
     expect_null(root, "next_step.smem_cut_blocks_per_sm");
     expect_number(root, "next_step.regs_slack", 0);
     expect_number(root, "next_step.smem_slack", 57344);
-    expect_number(root, "best_block_size.threads", 1024);
-    expect_number(root, "best_block_size.active_blocks_per_sm", 1);
+    /* 128, 256, 512 and 1024 all reach 32 warps: the guide's policy
+     * advises 256, the runtime's search the largest. */
+    expect_number(root, "best_block_size.threads", 256);
+    expect_number(root, "best_block_size.active_blocks_per_sm", 4);
+    expect_number(root, "runtime_block_size.threads", 1024);
+    expect_number(root, "runtime_block_size.active_blocks_per_sm", 1);
 }
 
 START_TEST(test_json_arch)
@@ -780,6 +784,7 @@ START_TEST(test_json_arch)
     expect_null(root, "sm_count");
     expect_null(root, "persistent_grid");
     expect_null(root, "best_block_size.min_grid");
+    expect_null(root, "runtime_block_size.min_grid");
     ck_assert_msg(!cJSON_HasObjectItem(root, "work"), "'work' without --work");
     ck_assert_msg(!cJSON_HasObjectItem(root, "sweep"), "'sweep' without --sweep");
     cJSON_Delete(root);
@@ -800,7 +805,10 @@ END_TEST
 /* h100-sxm: 132 SMs.  Work of 1000000 in CTAs of 256: ceil = 3907 CTAs
  * (3906 * 256 = 999936, the last has 64).  A wave is 132 * 4 = 528 CTAs:
  * 3907 / 528 = 7.3996..., 7 full (3696), the last 211 / 528; 8 waves
- * offer 4224 slots, 4224 - 3907 = 317 idle.  Best block: 1 CTA * 132. */
+ * offer 4224 slots, 4224 - 3907 = 317 idle.  The tie of 128 and 256 goes
+ * to the smaller tail: 7813 CTAs of 128 in waves of 1056 leave 635 of 8448
+ * slots idle (7.517%), 256 leaves 317 of 4224 (7.505%).  Best block: 4
+ * CTAs * 132 = 528; the runtime's 1024: 1 CTA * 132. */
 START_TEST(test_json_gpu_work)
 {
     Output o = RUN("calc", "--gpu", "h100-sxm", "--threads", "256", "--regs", "64", "--work",
@@ -810,7 +818,8 @@ START_TEST(test_json_gpu_work)
     expect_string(root, "gpu", "h100-sxm");
     expect_number(root, "sm_count", 132);
     expect_number(root, "persistent_grid", 528);
-    expect_number(root, "best_block_size.min_grid", 132);
+    expect_number(root, "best_block_size.min_grid", 528);
+    expect_number(root, "runtime_block_size.min_grid", 132);
     expect_number(root, "work", 1000000);
     expect_number(root, "ctas", 3907);
     expect_number(root, "waves", 3907.0 / 528.0);
@@ -1113,8 +1122,20 @@ START_TEST(test_text)
                              "(62.5%).\n");
     expect_contains(&o, out, "\nSlack: 0 more registers per thread, 56 KiB more shared memory per "
                              "CTA, before losing a CTA.\n");
+    expect_contains(&o, out, "\nBest block size for this kernel: 256 threads (4 CTAs per SM, "
+                             "50.0%); the runtime's cudaOccupancyMaxPotentialBlockSize: 1024 "
+                             "threads (1 CTA per SM).\n");
     ck_assert_msg(strchr(out, '\033') == NULL, "colour escapes with NO_COLOR set:\n" SHOW, out);
     ck_assert_msg(strstr(out, "Work of") == NULL, "waves without --work:\n" SHOW, out);
+    output_free(&o);
+
+    /* 255 registers (2 warps per sub-partition, 8 per SM): 32..256 threads
+     * all reach 8 warps and 512 fits none, so the policy and the runtime
+     * both answer 256 and the runtime's is not repeated. */
+    o = RUN(CALC, "--threads", "256", "--regs", "255");
+    expect_success(&o);
+    expect_contains(&o, o.out.data, "\nBest block size for this kernel: 256 threads (1 CTA per "
+                                    "SM, 12.5%).\n");
     output_free(&o);
 
     o = RUN("calc", "--gpu", "h100-sxm", "--threads", "256", "--regs", "64", "--work", "1000000");

@@ -102,6 +102,9 @@ static void use_in_engine(const ArchLimits *a)
     (void)occ_active_blocks(a, &k, 256, 4096, &r);
     (void)occ_next_step(a, &k, 256, 4096, &next);
     (void)occ_best_block_size(a, &k, NULL, NULL, 4096, 132, &best);
+    (void)occ_advise_block_size_all(a, &k, 4096, 1000000, 132, &best);
+    OccCapAdvice cap;
+    (void)occ_advise_register_cap(a, &k, 256, 4096, &cap);
     (void)occ_available_dynamic_smem(a, &k, 2, 256, &bytes);
     (void)arch_max_warps_per_sm(a);
     (void)arch_barriers_per_sm(a);

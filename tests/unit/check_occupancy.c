@@ -11,7 +11,8 @@
  * case checks the CTA count, all six per-resource limits, the binding set,
  * the occupancy, the allocated registers and shared memory and the carveout.
  * Then occ_best_block_size, occ_available_dynamic_smem, occ_next_step and
- * occ_waves are checked on hand-worked launches.
+ * occ_waves are checked on hand-worked launches, and the advice policy
+ * (occ_advise_block_size, occ_advise_register_cap) on hand-made candidates.
  *
  * Notation in the comments: wpb = warps per block, rpw = registers per warp
  * (regs*32 rounded up to 256), wpp = warps one sub-partition's 16384
@@ -597,6 +598,123 @@ END_TEST
 
 /* ---- the suite ---------------------------------------------------------------- */
 
+/* ---- the advice policy ------------------------------------------------------ */
+
+typedef struct AdviceCase {
+    const char *what;
+    OccCandidate c[5];
+    size_t n;
+    int want; /* index, -1: none */
+} AdviceCase;
+
+/* Candidates as {threads, CTAs per SM, active warps, idle fraction}. */
+static const AdviceCase advice_cases[] = {
+    /* README's example (sm_90, 64 regs): 256, 512 and 1024 all 32 warps */
+    {"default over larger", {{256, 4, 32, 0}, {512, 2, 32, 0}, {1024, 1, 32, 0}}, 3, 0},
+    {"occupancy first", {{256, 6, 48, 0}, {512, 4, 64, 0}}, 2, 1},
+    {"256 before 128 when the tails tie", {{128, 8, 32, 0}, {256, 4, 32, 0}}, 2, 1},
+    /* README's example on 132 SMs, work 1000000: 7813 CTAs of 128 in
+     * waves of 1056 leave 635 of 8448 slots idle; 3907 of 256 in waves of
+     * 528 leave 317 of 4224 (a hair less) */
+    {"the smaller tail of 128 and 256", {{128, 8, 32, 635.0 / 8448}, {256, 4, 32, 317.0 / 4224}},
+     2, 1},
+    {"the smaller tail of 256 and 128", {{128, 8, 32, 0.1}, {256, 4, 32, 0.3}}, 2, 0},
+    {"a default beats a smaller tail", {{64, 16, 32, 0}, {256, 4, 32, 0.2}}, 2, 1},
+    {"no default: the smaller size", {{64, 16, 32, 0}, {512, 2, 32, 0}}, 2, 0},
+    {"no default: the smaller tail", {{64, 16, 32, 0.25}, {96, 10, 30, 0}, {96, 10, 32, 0.125}},
+     3, 2},
+    {"nothing runs", {{256, 0, 0, 0}, {1024, 0, 0, 0}}, 2, -1},
+    {"none", {{0}}, 0, -1},
+};
+
+START_TEST(test_advise_block_size)
+{
+    const AdviceCase *c = &advice_cases[_i];
+    ck_assert_msg(occ_advise_block_size(c->c, c->n) == c->want, "%s", c->what);
+}
+END_TEST
+
+typedef struct CapCase {
+    int regs, block, regs_per_sm; /* regs_per_sm 0: the table's */
+    bool applies;
+    OccCapAdvice want;
+} CapCase;
+
+/* On sm_90 (see step_cases for the arithmetic): 64 registers at 256
+ * threads give 4 CTAs and a cut to 48 gives 5, 40 of 64 warps. */
+static const CapCase cap_cases[] = {
+    {64, 256, 0, true, {48, 5, 40.0 / 64}},
+    /* 60: 4 CTAs, the same 48 gains the fifth */
+    {60, 256, 0, true, {48, 5, 40.0 / 64}},
+    /* 32: warps limit (8 CTAs of 8 warps), no cap helps */
+    {32, 256, 0, false, {0}},
+    /* 255 at 1024 threads: no CTA fits, no advice */
+    {255, 1024, 0, false, {0}},
+    /* A GPU of 8192 registers per SM (2048 per sub-partition): 24
+     * registers at 256 threads: rpw 768, 2 warps per sub-partition, 8
+     * warps = 1 CTA; 16 (rpw 512): 4 per sub-partition, 2 CTAs.  16 is
+     * still a cap ptxas takes. */
+    {24, 256, 8192, true, {16, 2, 16.0 / 64}},
+    /* 16 there: the next CTA needs 8 (rpw 256), below .maxnreg's 16 */
+    {16, 256, 8192, false, {0}},
+};
+
+START_TEST(test_advise_register_cap)
+{
+    const CapCase *c = &cap_cases[_i];
+    ArchLimits arch = *find_arch("sm_90");
+    if (c->regs_per_sm) {
+        arch.regs_per_sm = c->regs_per_sm;
+        arch.regs_per_block = c->regs_per_sm;
+    }
+    KernelResources k = occ_kernel_defaults(&arch, c->regs, 0, false);
+    OccCapAdvice got;
+    ck_assert(occ_advise_register_cap(&arch, &k, c->block, 0, &got) == c->applies);
+    ck_assert_int_eq(got.cap, c->want.cap);
+    ck_assert_int_eq(got.min_blocks, c->want.min_blocks);
+    ck_assert_double_eq_tol(got.occupancy, c->want.occupancy, 1e-9);
+}
+END_TEST
+
+START_TEST(test_cap_is_safe_and_persistent_grid)
+{
+    ck_assert(occ_cap_is_safe(48, 48, 0, 0));
+    ck_assert(occ_cap_is_safe(48, 40, 0, 0));
+    ck_assert(!occ_cap_is_safe(48, 56, 0, 0));
+    ck_assert(!occ_cap_is_safe(48, 48, 8, 0));
+    ck_assert(!occ_cap_is_safe(48, 48, 0, 8));
+    ck_assert_uint_eq(occ_persistent_grid(132, 4), 528); /* H100 SXM5 */
+    ck_assert_uint_eq(occ_persistent_grid(0, 4), 0);
+    ck_assert_uint_eq(occ_persistent_grid(132, 0), 0);
+}
+END_TEST
+
+/* occ_advise_block_size_all on sm_90, every whole-warp size. */
+START_TEST(test_advise_block_size_all)
+{
+    const ArchLimits *arch = find_arch("sm_90");
+    OccBlockSizeChoice got;
+    /* 64 registers: 128, 256, 512 and 1024 reach 32 warps (8, 4, 2, 1
+     * CTAs); on 132 SMs, 1000000 items leave 7.517% of slots idle at 128
+     * and 7.505% at 256 (see the policy cases): 256, grid 4 x 132. */
+    KernelResources k = occ_kernel_defaults(arch, 64, 0, false);
+    ck_assert_int_eq(occ_advise_block_size_all(arch, &k, 0, 1000000, 132, &got), OCC_OK);
+    ck_assert_int_eq(got.block_size, 256);
+    ck_assert_int_eq(got.blocks_per_sm, 4);
+    ck_assert_int_eq(got.min_grid, 528);
+    /* No work: 256 before 128; no SM count: a grid of one SM's CTAs. */
+    ck_assert_int_eq(occ_advise_block_size_all(arch, &k, 0, 0, 0, &got), OCC_OK);
+    ck_assert_int_eq(got.block_size, 256);
+    ck_assert_int_eq(got.min_grid, 4);
+    /* 255 registers fit no CTA of 512 and 8 warps otherwise: 256, 1 CTA. */
+    k = occ_kernel_defaults(arch, 255, 0, false);
+    ck_assert_int_eq(occ_advise_block_size_all(arch, &k, 0, 0, 132, &got), OCC_OK);
+    ck_assert_int_eq(got.block_size, 256);
+    ck_assert_int_eq(got.blocks_per_sm, 1);
+    ck_assert_int_eq(got.min_grid, 132);
+}
+END_TEST
+
 static void add_loop(Suite *s, const char *name, const TTest *test, int n)
 {
     TCase *tc = tcase_create(name);
@@ -625,6 +743,10 @@ static Suite *occupancy_suite(void)
     add_loop(s, "next_step_invalid", test_next_step_invalid, 1);
     add_loop(s, "waves", test_waves, N(wave_cases));
     add_loop(s, "waves_zero", test_waves_zero, N(zero_wave_cases));
+    add_loop(s, "advise_block_size", test_advise_block_size, N(advice_cases));
+    add_loop(s, "advise_block_size_all", test_advise_block_size_all, 1);
+    add_loop(s, "advise_register_cap", test_advise_register_cap, N(cap_cases));
+    add_loop(s, "cap_is_safe_and_persistent_grid", test_cap_is_safe_and_persistent_grid, 1);
     return s;
 }
 
