@@ -14,10 +14,8 @@
 
 /* The exit codes are both programs' (exit_status.h), as documented in
  * silkc(1).  EXIT_HELP is no exit code: the option parser's "usage was
- * printed", which ends the run with EXIT_OK.  EXIT_CLEAN and EXIT_ERRORS
- * are the names silkc_compile.c still spells (it moves into the build
- * pipeline of issue 12 next, and takes the shared names then). */
-enum { EXIT_HELP = -1, EXIT_CLEAN = EXIT_OK, EXIT_ERRORS = EXIT_FINDINGS };
+ * printed", which ends the run with EXIT_OK. */
+enum { EXIT_HELP = -1 };
 
 typedef enum EmitKind { EMIT_PTX, EMIT_IR, EMIT_CUBIN, EMIT_HEADER } EmitKind;
 

@@ -93,7 +93,7 @@ static int split_targets(Compilation *c, const char *list, Outputs *out)
         out->archs[out->n++] = arch;
         p += len;
         if (!*p)
-            return EXIT_CLEAN;
+            return EXIT_OK;
     }
 }
 
@@ -144,7 +144,7 @@ static const char *default_header(Compilation *c, const SilkcRequest *r)
 static int check_standard_output(const SilkcRequest *r, const Outputs *o)
 {
     if (!r->output || strcmp(r->output, "-") != 0)
-        return EXIT_CLEAN;
+        return EXIT_OK;
     if (r->emit != EMIT_HEADER && o->n > 1) {
         fprintf(stderr, "silkc: error: -o -: standard output takes one target's %s; give one "
                         "--arch, or -o FILE for one file per target\n",
@@ -155,7 +155,7 @@ static int check_standard_output(const SilkcRequest *r, const Outputs *o)
         fprintf(stderr, "silkc: error: -o -: a cubin is binary, not written to a terminal\n");
         return EXIT_USAGE;
     }
-    return EXIT_CLEAN;
+    return EXIT_OK;
 }
 
 /* ---- outputs ----------------------------------------------------------------------------- */
@@ -196,7 +196,7 @@ static int open_outputs(Compilation *c, const SilkcRequest *r, const char *const
                 output_abort(&o->files[--o->n_files]);
             return rc;
         }
-    return EXIT_CLEAN;
+    return EXIT_OK;
 }
 
 /* The end of a build: each output committed when it succeeded (`rc`
@@ -204,7 +204,7 @@ static int open_outputs(Compilation *c, const SilkcRequest *r, const char *const
  * ptxas rejected is kept, whole, for the bug report. */
 static int close_outputs(Outputs *o, int rc)
 {
-    bool commit = rc == EXIT_CLEAN || o->ptx_rejected;
+    bool commit = rc == EXIT_OK || o->ptx_rejected;
     for (int i = 0; i < o->n_files; i++)
         if (!commit) {
             output_abort(&o->files[i]);
@@ -375,7 +375,7 @@ static void estimate_usage(Compilation *c, const IrModule *m, const Outputs *o,
  * results is a broken tool (the environment's fault). */
 static int ptxas_failed(const char *ptxas, Outputs *o, const PtxasReport *reports, int status)
 {
-    int rc = EXIT_ERRORS;
+    int rc = EXIT_FINDINGS;
     for (int i = 0; i < o->n; i++) {
         if (reports[i].exit_status == PTXAS_NO_RESULT) {
             fprintf(stderr, "silkc: error: %s, run as ptxas for %s, %s\n", ptxas, o->archs[i],
@@ -477,8 +477,8 @@ static int judge_usage(Compilation *c, const SilkcRequest *r, const IrModule *m,
                        PtxasReport *reports)
 {
     if (!r->resource_usage && !occ_warn_enabled(&c->diag))
-        return EXIT_CLEAN;
-    int rc = EXIT_CLEAN;
+        return EXIT_OK;
+    int rc = EXIT_OK;
     if (!reports && !(reports = measure(c, m, o, &rc)))
         return rc;
     occ_warn_module(c, m, reports, measure_at_caps(c, m, o, reports), o->n);
@@ -486,7 +486,7 @@ static int judge_usage(Compilation *c, const SilkcRequest *r, const IrModule *m,
         print_usage_json(reports, o->n);
     else if (r->resource_usage)
         print_usage_text(reports, o->n);
-    return EXIT_CLEAN;
+    return EXIT_OK;
 }
 
 /* Copies the file at `path` (a cubin ptxas wrote) to `out`; false
@@ -548,7 +548,7 @@ static int emit_outputs(Compilation *c, const SilkcRequest *r, const IrModule *m
 {
     bool header = r->emit == EMIT_HEADER;
     int rc = header ? open_outputs(c, r, &o->header, 1, o) : open_outputs(c, r, o->paths, o->n, o);
-    if (rc != EXIT_CLEAN)
+    if (rc != EXIT_OK)
         return rc;
     if (r->emit == EMIT_CUBIN)
         return assemble(c, r, m, o);
@@ -572,7 +572,7 @@ static int emit_outputs(Compilation *c, const SilkcRequest *r, const IrModule *m
  * NULL when any step failed (reported), with *rc the exit code. */
 static IrModule *build_module(Compilation *c, const SilkcRequest *r, int *rc)
 {
-    *rc = EXIT_ERRORS;
+    *rc = EXIT_FINDINGS;
     if (compile_check(c) > 0)
         return NULL;
     IrModule *m = lower_module(c, c->arena);
@@ -584,7 +584,7 @@ static IrModule *build_module(Compilation *c, const SilkcRequest *r, int *rc)
     }
     if (!r->no_optimize && !ir_optimize(m, &c->diag, PASS_VERIFY_EACH))
         return NULL; /* the verifier's faults and the pass are reported */
-    *rc = EXIT_CLEAN;
+    *rc = EXIT_OK;
     return m;
 }
 
@@ -595,11 +595,11 @@ int silkc_check_targets(Compilation *c, const SilkcRequest *r)
 {
     Outputs o = {0};
     int rc = split_targets(c, r->archs, &o);
-    IrModule *m = rc == EXIT_CLEAN ? build_module(c, r, &rc) : NULL;
+    IrModule *m = rc == EXIT_OK ? build_module(c, r, &rc) : NULL;
     if (!m || !occ_warn_enabled(&c->diag))
         return rc;
     if (!emit_ptx(c, m, &o))
-        return EXIT_ERRORS;
+        return EXIT_FINDINGS;
     PtxasReport *reports = measure(c, m, &o, &rc);
     if (reports)
         occ_warn_module(c, m, reports, measure_at_caps(c, m, &o, reports), o.n);
@@ -613,10 +613,10 @@ static int emit_ir(Compilation *c, const SilkcRequest *r, const IrModule *m)
     Outputs o = {0};
     const char *target = r->output ? r->output : "-";
     int rc = open_outputs(c, r, &target, 1, &o);
-    if (rc != EXIT_CLEAN)
+    if (rc != EXIT_OK)
         return rc;
     ir_print(m, o.files[0].file);
-    return close_outputs(&o, EXIT_CLEAN);
+    return close_outputs(&o, EXIT_OK);
 }
 
 int silkc_compile(Compilation *c, const SilkcRequest *r)
@@ -626,10 +626,10 @@ int silkc_compile(Compilation *c, const SilkcRequest *r)
         return EXIT_USAGE;
     }
     Outputs o = {0};
-    int rc = r->archs ? split_targets(c, r->archs, &o) : EXIT_CLEAN;
-    if (rc == EXIT_CLEAN && r->emit != EMIT_IR)
+    int rc = r->archs ? split_targets(c, r->archs, &o) : EXIT_OK;
+    if (rc == EXIT_OK && r->emit != EMIT_IR)
         rc = check_standard_output(r, &o);
-    IrModule *m = rc == EXIT_CLEAN ? build_module(c, r, &rc) : NULL;
+    IrModule *m = rc == EXIT_OK ? build_module(c, r, &rc) : NULL;
     if (!m)
         return rc;
     if (r->emit == EMIT_IR)
@@ -637,12 +637,12 @@ int silkc_compile(Compilation *c, const SilkcRequest *r)
     output_paths(c, r, r->emit == EMIT_CUBIN ? ".cubin" : ".ptx", &o);
     o.header = r->output ? r->output : default_header(c, r);
     if (!emit_ptx(c, m, &o))
-        return EXIT_ERRORS;
+        return EXIT_FINDINGS;
     rc = emit_outputs(c, r, m, &o);
     /* A warning made an error fails the build: nothing is written, so
      * that make does not take a failed target for an up-to-date one. */
-    if (rc == EXIT_CLEAN && c->diag.errors > 0)
-        rc = EXIT_ERRORS;
+    if (rc == EXIT_OK && c->diag.errors > 0)
+        rc = EXIT_FINDINGS;
     rc = close_outputs(&o, rc);
     tempdir_remove(o.tmpdir, 0);
     return rc;
