@@ -17,7 +17,6 @@
  */
 #include "cli.h"
 
-#include <getopt.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -105,19 +104,6 @@ static void check_outcome(int status, const char *messages, char *const words[],
     abort();
 }
 
-/* GNU getopt keeps a pointer into the last argument vector between calls
- * (the rest of a word of short options such as "-xy"); cli_getopt's
- * optind = 1 does not clear it, and this run's vector is freed before the
- * next.  optind = 0 makes glibc start afresh: nothing stale survives. */
-static void reset_getopt(void)
-{
-    char name[] = "fuzz";
-    char *argv[] = {name, NULL};
-    optind = 0;
-    while (getopt(1, argv, "") != -1)
-        continue;
-}
-
 /* "--arch-table FILE" would read any file of this machine (a FIFO, a
  * device) by the fuzzer's choice; the table loader has its own target
  * (fuzz_arch_table.c).  getopt_long takes any unambiguous prefix of a long
@@ -176,7 +162,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     stderr = open_memstream(&messages, &messages_len);
     require(stderr != NULL);
     int status = command(n, words);
-    reset_getopt();
     require(fclose(stderr) == 0);
     check_outcome(status, messages, words, n);
     free(messages);

@@ -18,7 +18,6 @@
 #define _GNU_SOURCE /* memfd_create */
 #include "cli.h"
 
-#include <getopt.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -56,17 +55,6 @@ static void write_record(const uint8_t *data, size_t size)
             abort();
         done += (size_t)n;
     }
-}
-
-/* cli_getopt sets optind = 1, which leaves GNU getopt's pointer into the
- * last (freed) argument vector; optind = 0 makes it start afresh. */
-static void reset_getopt(void)
-{
-    char name[] = "fuzz";
-    char *argv[] = {name, NULL};
-    optind = 0;
-    while (getopt(1, argv, "") != -1)
-        continue;
 }
 
 /* What a run printed, each stream into memory: glibc's stdout and stderr
@@ -137,7 +125,6 @@ static int replay(const char *format)
     Captured c;
     capture(&c);
     int status = cmd_verify(5, argv);
-    reset_getopt();
     end_capture();
     check_outcome(format, status, &c);
     free(c.out);
