@@ -18,4 +18,8 @@ enum {
     EXIT_ENVIRONMENT = 3, /* a tool, memory or room for output is missing */
 };
 
+/* No exit status: an option parser's "--help was asked and printed",
+ * which ends the run with EXIT_OK. */
+enum { EXIT_HELP = -1 };
+
 #endif

@@ -387,17 +387,17 @@ static void judge_spills(const Judge *j)
 /* The judge of kernel `k` of `m` on the target of `report`: false when it
  * is no kernel, the report lacks it or it has no root declaration. */
 static bool judge_init(Judge *j, const Compilation *c, const IrModule *m,
-                       const PtxasReport *report, uint32_t k, const Node **decl)
+                       const UsageReport *report, uint32_t k, const Node **decl)
 {
     j->f = m->funcs[k];
-    j->u = j->f->kernel ? ptxas_kernel(report, j->f->name) : NULL;
+    j->u = j->f->kernel ? usage_kernel(report, j->f->name) : NULL;
     *decl = j->u ? kernel_decl(c, j->f) : NULL;
     if (!*decl)
         return false;
     snprintf(j->prefix, sizeof j->prefix, "on %s%s", report->arch,
              j->u->estimated ? " (estimated)" : "");
     uint64_t smem = (uint64_t)j->u->static_smem + j->f->dynamic_smem;
-    j->res = ptxas_resources(j->u, j->arch, smem > (uint64_t)j->arch->smem_per_block);
+    j->res = usage_resources(j->u, j->arch, smem > (uint64_t)j->arch->smem_per_block);
     j->res.max_threads_per_block = 0; /* other sizes are judged as if @launch gave them */
     j->at = kernel_span(*decl);
     j->launch = NULL;
@@ -433,7 +433,7 @@ static bool load_tables(ArchTable *table)
     return arch_table_load_builtin(table, &err) == 0; /* the built-in tables are tested */
 }
 
-bool occ_warn_register_caps(const Compilation *c, const IrModule *m, const PtxasReport *report,
+bool occ_warn_register_caps(const Compilation *c, const IrModule *m, const UsageReport *report,
                             int *caps)
 {
     ArchTable table;
@@ -452,8 +452,8 @@ bool occ_warn_register_caps(const Compilation *c, const IrModule *m, const Ptxas
     return any;
 }
 
-static void judge_target(Compilation *c, const IrModule *m, const PtxasReport *report,
-                         const PtxasReport *at_caps, const ArchTable *table, const Sites *sites)
+static void judge_target(Compilation *c, const IrModule *m, const UsageReport *report,
+                         const UsageReport *at_caps, const ArchTable *table, const Sites *sites)
 {
     Judge j = {.diag = &c->diag, .table = table};
     j.arch = report->arch ? arch_table_find(table, report->arch) : NULL;
@@ -461,13 +461,13 @@ static void judge_target(Compilation *c, const IrModule *m, const PtxasReport *r
         const Node *decl;
         if (!judge_init(&j, c, m, report, k, &decl))
             continue;
-        j.at_cap = at_caps ? ptxas_kernel(at_caps, j.f->name) : NULL;
+        j.at_cap = at_caps ? usage_kernel(at_caps, j.f->name) : NULL;
         judge_kernel(&j, decl, sites);
     }
 }
 
-void occ_warn_module(Compilation *c, const IrModule *m, const PtxasReport *reports,
-                     const PtxasReport *at_caps, int n)
+void occ_warn_module(Compilation *c, const IrModule *m, const UsageReport *reports,
+                     const UsageReport *at_caps, int n)
 {
     ArchTable table;
     if (!occ_warn_enabled(&c->diag) || !load_tables(&table))

@@ -22,7 +22,7 @@
 
 #include "compile.h"
 #include "ir.h"
-#include "ptxas.h"
+#include "usage.h"
 
 #include <stdbool.h>
 
@@ -37,7 +37,7 @@ bool occ_warn_enabled(const Diag *d);
  * The caller compiles the kernels at these caps (.maxnreg) and gives
  * ptxas's figures to occ_warn_module, which suggests a cap only when the
  * kernel did not spill at it. */
-bool occ_warn_register_caps(const Compilation *c, const IrModule *m, const PtxasReport *report,
+bool occ_warn_register_caps(const Compilation *c, const IrModule *m, const UsageReport *report,
                             int *caps);
 
 /* Reports the warnings of `m` (lowered from `c`'s root package) for each
@@ -46,7 +46,7 @@ bool occ_warn_register_caps(const Compilation *c, const IrModule *m, const Ptxas
  * at_caps is not NULL, the same target's figures at the caps of
  * occ_warn_register_caps (n_kernels 0 when there were none).  A target the
  * tables lack is skipped. */
-void occ_warn_module(Compilation *c, const IrModule *m, const PtxasReport *reports,
-                     const PtxasReport *at_caps, int n);
+void occ_warn_module(Compilation *c, const IrModule *m, const UsageReport *reports,
+                     const UsageReport *at_caps, int n);
 
 #endif

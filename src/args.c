@@ -48,11 +48,6 @@ void report_option_error(const char *command, int c, const char *argument)
         cli_error(command, "unknown option '%s'; 'silk-occ help %s' lists them", argument, command);
 }
 
-bool cli_use_colour(FILE *stream)
-{
-    return colour_wanted(stream);
-}
-
 /* Reads the leading unsigned decimal of `text`; false when there is none or
  * it overflows.  Sign and garbage are the callers' business. */
 static bool read_unsigned(const char *text, unsigned long long *value, const char **end)
@@ -336,7 +331,7 @@ int cli_getopt(const char *command, int argc, char **argv, const char *repeatabl
     for (int at = 1; (c = getopt_long(argc, argv, ":h", options, NULL)) != -1; at = optind) {
         if (c == 'h') {
             usage(stdout);
-            return CLI_HELP;
+            return EXIT_HELP;
         }
         if (c == '?' || c == ':') {
             report_option_error(command, c, refused_option(argv, at));

@@ -5,6 +5,8 @@
  */
 #include "calc_model.h"
 
+#include "colour.h"
+
 #include <limits.h>
 #include <string.h>
 
@@ -14,7 +16,7 @@ typedef struct Style {
 
 static Style style_for(FILE *out)
 {
-    if (cli_use_colour(out))
+    if (colour_wanted(out))
         return (Style){"\033[1m", "\033[2m", "\033[0m"};
     return (Style){"", "", ""};
 }

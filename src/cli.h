@@ -43,8 +43,7 @@ bool cli_parse_carveout(const char *command, const char *text, int *out);
  * print `usage` on stdout.  An option with a value given twice is an
  * error ("--threads given twice") unless its code is in `repeatable`
  * ("T" for --arch-table, which adds a file each time).  Returns EXIT_OK
- * with *first_operand set, EXIT_USAGE after one line, or CLI_HELP. */
-enum { CLI_HELP = -1 };
+ * with *first_operand set, EXIT_USAGE after one line, or EXIT_HELP. */
 struct option;
 typedef bool CliOptionFn(int c, char *arg, void *context);
 int cli_getopt(const char *command, int argc, char **argv, const char *repeatable,
@@ -95,7 +94,6 @@ bool target_resolve_gpu(const char *command, const ArchTable *table, const char 
 
 /* Colour for people at a terminal: colour.h's rule, silkc's too (NO_COLOR,
  * TERM=dumb, not a terminal: none). */
-bool cli_use_colour(FILE *stream);
 
 /* The subcommands. */
 int cmd_calc(int argc, char **argv);

@@ -276,7 +276,7 @@ int cmd_arch(int argc, char **argv)
     int first;
     int rc = cli_getopt(COMMAND, argc, argv, "T", options, cmd_arch_usage, take_option, &o, &first);
     if (rc != EXIT_OK)
-        return rc == CLI_HELP ? EXIT_OK : rc;
+        return rc == EXIT_HELP ? EXIT_OK : rc;
     OutputFormat format = o.format;
     const char *verb = first < argc ? argv[first] : NULL;
     bool is_list = verb && strcmp(verb, "list") == 0 && first + 1 == argc;

@@ -110,7 +110,7 @@ static bool take_option(int c, char *arg, void *o)
     return read_option(o, c, arg);
 }
 
-/* Returns EXIT_OK, EXIT_USAGE, or CLI_HELP when --help was asked (and printed). */
+/* Returns EXIT_OK, EXIT_USAGE, or EXIT_HELP when --help was asked (and printed). */
 static int parse_options(int argc, char **argv, CalcOptions *o)
 {
     *o = (CalcOptions){.barriers = 1, .optin = true, .carveout = OCC_CARVEOUT_DEFAULT};

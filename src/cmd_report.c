@@ -10,7 +10,8 @@
  */
 #include "escape.h"
 #include "report_input.h"
-#include "ptx.h"
+#include "ptx/ptx.h"
+#include "ptx/ptxas.h"
 #include "tempdir.h"
 #include "verify.h"
 
@@ -203,7 +204,7 @@ static bool take_option(int c, char *arg, void *o)
     return read_option(o, c, arg);
 }
 
-/* Returns EXIT_OK, EXIT_USAGE, or CLI_HELP when --help was asked (and printed). */
+/* Returns EXIT_OK, EXIT_USAGE, or EXIT_HELP when --help was asked (and printed). */
 static int parse_options(int argc, char **argv, ReportOptions *o)
 {
     *o = (ReportOptions){.expect_blocks = -1, .expect_occupancy = -1};
@@ -335,7 +336,7 @@ typedef struct Run {
 
 /* ptxas -v on every (file, target) pair with PTX at once (when there is
  * a ptxas); a .cubin or .cu file comes measured already. */
-static int measure(Run *r, PtxasReport *reports)
+static int measure(Run *r, UsageReport *reports)
 {
     int n = 0, total = r->n_sources * r->n_targets;
     const char **paths = ARENA_ARRAY(r->arena, const char *, (size_t)total);
@@ -351,7 +352,7 @@ static int measure(Run *r, PtxasReport *reports)
         }
     if (n == 0 || !r->ptxas)
         return EXIT_OK;
-    PtxasReport *run = ARENA_ARRAY(r->arena, PtxasReport, (size_t)n);
+    UsageReport *run = ARENA_ARRAY(r->arena, UsageReport, (size_t)n);
     int status = ptxas_run_targets(r->ptxas, paths, archs, n, r->arena, run);
     if (status == PTXAS_NOT_STARTED) {
         cli_error(COMMAND, "cannot start %s: %s", r->ptxas, strerror(errno));
@@ -362,23 +363,7 @@ static int measure(Run *r, PtxasReport *reports)
     for (int i = 0; status != 0 && i < n; i++)
         if (run[i].exit_status != 0) {
             const ReportSource *s = &r->sources[pair[i] / r->n_targets];
-            const char *text = run[i].errors ? run[i].errors : "";
-            int len = (int)strlen(text);
-            while (len > 0 && text[len - 1] == '\n')
-                len--;
-            bool silk = s->kind == INPUT_SILK;
-            if (run[i].exit_status == PTXAS_NO_RESULT) {
-                cli_error(COMMAND, "%s, run as ptxas on %s for %s, %s", r->ptxas, s->path, archs[i],
-                          text);
-                return EXIT_ENVIRONMENT;
-            }
-            if (len == 0 && run[i].exit_status > 128)
-                cli_error(COMMAND, "ptxas crashed (signal %d) on %s for %s%s", run[i].exit_status - 128,
-                          s->path, archs[i], silk ? " (the compiler's PTX: a compiler bug)" : "");
-            else
-                cli_error(COMMAND, "ptxas rejected %s for %s%s:\n%.*s", s->path, archs[i],
-                          silk ? " (the compiler's PTX: a compiler bug)" : "", len, text);
-            return silk ? EXIT_FINDINGS : EXIT_USAGE;
+            return report_ptxas_failed(r->ptxas, s->path, s->kind, &run[i], archs[i]);
         }
     return EXIT_OK;
 }
@@ -441,11 +426,11 @@ static const char *absent_on(const Run *r, const ReportSource *s, const char *na
 }
 
 static int add_entry(Run *r, const ReportSource *s, const ReportKernel *k, int t,
-                     const PtxasReport *reports, int *cap)
+                     const UsageReport *reports, int *cap)
 {
     ReportEntry e = {.kernel = *k, .target = r->targets[t]};
     if (!s->measured && reports) {
-        const KernelUsage *u = ptxas_kernel(&reports[(s - r->sources) * r->n_targets + t], k->name);
+        const KernelUsage *u = usage_kernel(&reports[(s - r->sources) * r->n_targets + t], k->name);
         if (u)
             e.kernel.usage = *u;
     }
@@ -459,7 +444,7 @@ static int add_entry(Run *r, const ReportSource *s, const ReportKernel *k, int t
 }
 
 /* One entry per kernel and target that compiles it, kernel by kernel. */
-static int build_entries(Run *r, const PtxasReport *reports)
+static int build_entries(Run *r, const UsageReport *reports)
 {
     int cap = 0;
     for (int f = 0; f < r->n_sources; f++) {
@@ -537,7 +522,7 @@ static const char *caps_ptx(Run *r, int f, int t)
     if (!any)
         return NULL;
     size_t len;
-    char *text = report_ptx_with_caps(s->ptx_texts[t], s->ptx_lens[t], s->entries[t], n, caps,
+    char *text = ptx_with_register_caps(s->ptx_texts[t], s->ptx_lens[t], s->entries[t], n, caps,
                                       r->arena, &len);
     char stem[48];
     snprintf(stem, sizeof stem, "caps%d-%d", f, t);
@@ -545,7 +530,7 @@ static const char *caps_ptx(Run *r, int f, int t)
 }
 
 /* What ptxas did for entry e at its cap, from the run of e's file and target. */
-static void take_cap_result(Run *r, ReportEntry *e, const PtxasReport *reports, const int *job)
+static void take_cap_result(Run *r, ReportEntry *e, const UsageReport *reports, const int *job)
 {
     int t;
     const ReportSource *s = source_of(r, e, &t);
@@ -553,7 +538,7 @@ static void take_cap_result(Run *r, ReportEntry *e, const PtxasReport *reports, 
         return;
     int j = job[(s - r->sources) * r->n_targets + t];
     const KernelUsage *u = j >= 0 && reports[j].exit_status == 0
-                               ? ptxas_kernel(&reports[j], e->kernel.name)
+                               ? usage_kernel(&reports[j], e->kernel.name)
                                : NULL;
     if (!u)
         return;
@@ -588,7 +573,7 @@ static void check_caps(Run *r)
                 job[f * r->n_targets + t] = n++;
             }
         }
-    PtxasReport *reports = ARENA_ARRAY(r->arena, PtxasReport, (size_t)n + 1);
+    UsageReport *reports = ARENA_ARRAY(r->arena, UsageReport, (size_t)n + 1);
     ptxas_run_targets(r->ptxas, paths, archs, n, r->arena, reports);
     for (int i = 0; i < r->model.n_entries; i++)
         if (r->model.entries[i].cap.applies)
@@ -692,9 +677,9 @@ static int write_report(const ReportModel *m, OutputFormat format, FILE *out)
 static int analyse(Run *r, char **files, int n_files)
 {
     int rc = load_all(r, files, n_files);
-    PtxasReport *reports = NULL;
+    UsageReport *reports = NULL;
     if (rc == EXIT_OK) {
-        reports = ARENA_ARRAY(r->arena, PtxasReport, (size_t)(r->n_sources * r->n_targets));
+        reports = ARENA_ARRAY(r->arena, UsageReport, (size_t)(r->n_sources * r->n_targets));
         rc = measure(r, reports);
     }
     if (rc == EXIT_OK)

@@ -16,7 +16,6 @@
 #include "verify.h"
 
 #include "read_file.h"
-#include "silk_build.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -101,7 +100,7 @@ static bool check_files(const VerifyOptions *o)
     return true;
 }
 
-/* EXIT_OK to go on, EXIT_USAGE, or CLI_HELP after --help. */
+/* EXIT_OK to go on, EXIT_USAGE, or EXIT_HELP after --help. */
 static int parse_options(int argc, char **argv, VerifyOptions *o)
 {
     static const struct option options[] = {
@@ -146,14 +145,9 @@ static char *file_image(const char *path, const DeviceProps *props, char *error,
         return read_image(path, error, size);
     char arch[16];
     snprintf(arch, sizeof arch, "sm_%d%d", props->major, props->minor);
-    SilkBuild b;
-    if (!silk_build_ptx(path, NULL, 0, arch, stderr, &b)) {
+    char *ptx = verify_silk_ptx(path, NULL, 0, arch);
+    if (!ptx)
         snprintf(error, size, "%s: does not compile for %s", path, arch);
-        return NULL;
-    }
-    char *ptx = b.ptx;
-    b.ptx = NULL;
-    silk_build_free(&b);
     return ptx;
 }
 

@@ -14,7 +14,7 @@
  */
 #include "report_input.h"
 
-#include "cubin.h"
+#include "ptx/cubin.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -41,7 +41,7 @@ static int dims_product(const int dims[3])
 
 /* The kernels of a cubin, their bounds from its attributes, shared by
  * every target. */
-static void collect_kernels(const PtxasReport *r, const CubinKernel *details, const char *path,
+static void collect_kernels(const UsageReport *r, const CubinKernel *details, const char *path,
                             int n_targets, Arena *arena, ReportSource *s)
 {
     ReportKernel *kernels = ARENA_ARRAY(arena, ReportKernel, (size_t)r->n_kernels + 1);
@@ -109,7 +109,7 @@ static bool match_targets(const char *path, const char *arch, bool quiet, const 
 int report_load_cubin(const char *path, bool quiet, const Target *targets, int n, Arena *arena,
                       ReportSource *s)
 {
-    PtxasReport r;
+    UsageReport r;
     CubinKernel *details;
     char error[512];
     /* Said as for any input; cubin_read_file would put the path inside. */
@@ -141,7 +141,7 @@ bool report_cubin_archs(char *const files[], int n, char *buf, size_t size)
     bool ok = n > 0;
     buf[0] = '\0';
     for (int i = 0; ok && i < n; i++) {
-        PtxasReport r;
+        UsageReport r;
         ok = is_cubin_name(files[i]) &&
              cubin_read_file(files[i], arena, &r, NULL, error, sizeof error);
         /* Each architecture once: ",sm_80," in ",LIST,". */

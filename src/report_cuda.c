@@ -10,7 +10,7 @@
 #include "report_input.h"
 
 #include "cleanup.h"
-#include "nvcc.h"
+#include "ptx/nvcc.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -22,7 +22,7 @@ static const char *const COMMAND = "report";
 
 /* What a failed nvcc_ptx_targets means for the user: a missing nvcc is
  * the environment's fault, a rejected file the input's. */
-static int nvcc_failed(const char *path, const char *nvcc, int status, const PtxasReport *out,
+static int nvcc_failed(const char *path, const char *nvcc, int status, const UsageReport *out,
                        const char *const *archs, int n)
 {
     if (status == PTXAS_NOT_STARTED) {
@@ -49,7 +49,7 @@ static int compile_to_ptx(const char *path, const char *nvcc, char **flags, int 
 {
     const char **archs = ARENA_ARRAY(arena, const char *, (size_t)n);
     const char **ptx_paths = ARENA_ARRAY(arena, const char *, (size_t)n);
-    PtxasReport *runs = ARENA_ARRAY(arena, PtxasReport, (size_t)n);
+    UsageReport *runs = ARENA_ARRAY(arena, UsageReport, (size_t)n);
     int *job = ARENA_ARRAY(arena, int, (size_t)n), n_jobs = 0;
     for (int i = 0; i < n; i++) {
         job[i] = 0;

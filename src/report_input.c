@@ -4,21 +4,17 @@
  * (front end, lowering, passes) and is emitted for each target; its IR
  * gives each kernel's launch bounds (@launch, @smem) and the register
  * estimate used when there is no ptxas.  A .ptx file is read as it is and
- * its entries' directives scanned (report_ptx.c).  .cu files are handed
+ * its entries' directives scanned (ptx/ptx_scan.c).  .cu files are handed
  * to report_cuda.c, .cubin files to report_cubin.c.  C++ symbols are
  * demangled here for every kind (demangle.h).
  */
 #include "report_input.h"
 
+#include "build.h"
 #include "cleanup.h"
-#include "compile.h"
 #include "demangle.h"
-#include "ir.h"
-#include "lower.h"
-#include "pass.h"
-#include "ptx.h"
+#include "ptx/ptxas.h"
 #include "read_file.h"
-#include "regest.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -91,7 +87,7 @@ void report_use_ptx(ReportSource *s, int i, const char *ptx_path, const char *te
     s->ptx_paths[i] = ptx_path;
     s->ptx_texts[i] = text;
     s->ptx_lens[i] = len;
-    int n = report_ptx_scan(text, len, arena, &s->entries[i]);
+    int n = ptx_scan_entries(text, len, arena, &s->entries[i]);
     s->n_entries[i] = n;
     s->kernels[i] = ARENA_ARRAY(arena, ReportKernel, (size_t)n + 1);
     for (int k = 0; k < n; k++)
@@ -130,6 +126,7 @@ void report_share_target(ReportSource *s, int i, int j)
 typedef struct LaunchScan {
     const SourceFile *file;
     ReportSource *source;
+    int n_targets;
 } LaunchScan;
 
 /* A launch block whose grid the checker found constant: the first for
@@ -147,80 +144,116 @@ static void visit_launch(Node *n, void *data)
         const Node *o = n->list.items[i];
         if (strcmp(o->name, "grid") != 0 || !o->a || o->a->folded != 1 || o->a->int_value == 0)
             continue;
-        /* A Silk file's targets share one list of kernels. */
-        for (int k = 0; k < s->n_kernels[0]; k++) {
-            ReportKernel *kernel = &s->kernels[0][k];
-            if (strcmp(kernel->name, target) == 0 && !kernel->launch_work) {
-                uint32_t line, col;
-                source_line_col(scan->file, n->span.start, &line, &col);
-                kernel->launch_work = o->a->int_value;
-                kernel->launch_line = (int)line;
+        for (int t = 0; t < scan->n_targets; t++)
+            for (int k = 0; k < s->n_kernels[t]; k++) {
+                ReportKernel *kernel = &s->kernels[t][k];
+                if (strcmp(kernel->name, target) == 0 && !kernel->launch_work) {
+                    uint32_t line, col;
+                    source_line_col(scan->file, n->span.start, &line, &col);
+                    kernel->launch_work = o->a->int_value;
+                    kernel->launch_line = (int)line;
+                }
             }
-        }
     }
 }
 
 /* In source order; ast_walk keeps its stack off the C stack, which a long
  * chain of operators would overflow. */
-static void collect_launch_work(const Compilation *c, ReportSource *s)
+static void collect_launch_work(const Compilation *c, int n_targets, ReportSource *s)
 {
     for (uint32_t i = 0; i < c->n_modules; i++) {
         const Module *m = c->modules[i];
-        LaunchScan scan = {&c->sources.files[m->file], s};
+        LaunchScan scan = {&c->sources.files[m->file], s, n_targets};
         if (m->package == PKG_ROOT && m->tree)
             ast_walk(m->tree, c->arena, visit_launch, &scan);
     }
 }
 
-/* The kernels of the IR, the same on every target: bounds from the
- * attributes, usage estimated. */
-static void collect_silk_kernels(const IrModule *m, const char *path, int n_targets, Arena *arena,
-                                 ReportSource *s)
+/* Target t's kernels as the build gave them: bounds from the IR's
+ * attributes, usage as measured (ptxas) or estimated. */
+static void take_kernels(const Build *b, int t, const char *path, Arena *arena, ReportSource *s)
 {
+    const IrModule *m = b->module;
+    const UsageReport *usage = &b->targets[t].usage;
     ReportKernel *kernels = ARENA_ARRAY(arena, ReportKernel, m->n_funcs + 1);
     int n = 0;
     for (uint32_t i = 0; i < m->n_funcs; i++) {
         const IrFunc *f = m->funcs[i];
-        if (!f->kernel)
+        const KernelUsage *u = f->kernel ? usage_kernel(usage, f->name) : NULL;
+        if (!u)
             continue;
-        KernelUsage u = regest_kernel(m, f, arena);
-        u.name = arena_strndup(arena, f->name, strlen(f->name));
+        ReportKernel *k = &kernels[n++];
         /* Silk emits .maxntid only when the CTA size is fixed. */
-        kernels[n++] = (ReportKernel){
-            .name = u.name, .file = path, .input = INPUT_SILK, .usage = u,
-            .reqntid = f->maxntid, .minnctapersm = f->minnctapersm, .maxnreg = f->maxnreg,
-            .dynamic_smem = f->dynamic_smem};
+        *k = (ReportKernel){.name = arena_strndup(arena, f->name, strlen(f->name)), .file = path,
+                            .input = INPUT_SILK, .usage = *u, .reqntid = f->maxntid,
+                            .minnctapersm = f->minnctapersm, .maxnreg = f->maxnreg,
+                            .dynamic_smem = f->dynamic_smem};
+        k->usage.name = k->name;
     }
-    for (int t = 0; t < n_targets; t++) {
-        s->kernels[t] = kernels;
-        s->n_kernels[t] = n;
-    }
+    s->kernels[t] = kernels;
+    s->n_kernels[t] = n;
 }
 
-static bool emit_target(Compilation *c, const IrModule *m, const Target *t, const char *tmpdir,
-                        int index, Arena *arena, ReportSource *s)
+/* Everything of the build the report keeps, copied out of the
+ * compilation: each target's PTX (for the register-cap check) and
+ * kernels. */
+static void take_build(const Build *b, const char *path, Arena *arena, ReportSource *s)
 {
-    char *text = NULL, stem[64];
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f)
-        return false;
-    bool ok = ptx_emit_module(m, t->sm_name, f, &c->diag);
-    ok = fclose(f) == 0 && ok;
-    if (ok) {
-        s->ptx_texts[index] = arena_strndup(arena, text, len);
-        s->ptx_lens[index] = len;
-        snprintf(stem, sizeof stem, "f%p-%d", (void *)s, index);
-        s->ptx_paths[index] = report_write_temp(tmpdir, stem, text, len, arena);
-        s->n_entries[index] = report_ptx_scan(s->ptx_texts[index], len, arena, &s->entries[index]);
-        ok = s->ptx_paths[index] != NULL;
+    s->measured = true;
+    for (int t = 0; t < b->n_targets; t++) {
+        const BuildTarget *bt = &b->targets[t];
+        s->ptx_texts[t] = arena_strndup(arena, bt->code, bt->code_len);
+        s->ptx_lens[t] = bt->code_len;
+        s->n_entries[t] = ptx_scan_entries(s->ptx_texts[t], bt->code_len, arena, &s->entries[t]);
+        take_kernels(b, t, path, arena, s);
     }
-    free(text);
-    return ok;
 }
 
-static int load_silk(const char *path, const Target *targets, int n, const char *tmpdir,
-                     Arena *arena, ReportSource *s)
+int report_ptxas_failed(const char *ptxas, const char *path, ReportInputKind kind,
+                        const UsageReport *run, const char *arch)
+{
+    const char *text = run->errors ? run->errors : "";
+    int len = (int)strlen(text);
+    while (len > 0 && text[len - 1] == '\n')
+        len--;
+    bool silk = kind == INPUT_SILK;
+    const char *whose = silk ? " (the compiler's PTX: a compiler bug)" : "";
+    if (run->exit_status == PTXAS_NO_RESULT) {
+        cli_error(COMMAND, "%s, run as ptxas on %s for %s, %s", ptxas, path, arch, text);
+        return EXIT_ENVIRONMENT;
+    }
+    if (len == 0 && run->exit_status > 128)
+        cli_error(COMMAND, "ptxas crashed (signal %d) on %s for %s%s", run->exit_status - 128,
+                  path, arch, whose);
+    else
+        cli_error(COMMAND, "ptxas rejected %s for %s%s:\n%.*s", path, arch, whose, len, text);
+    return silk ? EXIT_FINDINGS : EXIT_USAGE;
+}
+
+/* A build that stopped: the compiler's diagnostics are out already;
+ * ptxas's failure is said here. */
+static int silk_build_failed(const char *path, const Build *b, BuildStatus status)
+{
+    if (status == BUILD_SOURCE_ERRORS || status == BUILD_COMPILER_BUG)
+        return EXIT_FINDINGS;
+    if (status != BUILD_TOOL_FAILED)
+        return EXIT_ENVIRONMENT;
+    if (b->tool_status == PTXAS_NOT_STARTED) {
+        cli_error(COMMAND, "cannot start %s: %s", b->tool, strerror(b->tool_errno));
+        return EXIT_ENVIRONMENT;
+    }
+    for (int t = 0; t < b->n_targets; t++)
+        if (b->targets[t].usage.exit_status != 0)
+            return report_ptxas_failed(b->tool, path, INPUT_SILK, &b->targets[t].usage,
+                                       b->targets[t].arch);
+    return EXIT_ENVIRONMENT;
+}
+
+/* The build pipeline (build.h) for every target, measured by ptxas (or
+ * estimated without it); the constant grids of launch blocks from the
+ * checked tree. */
+static int load_silk(const char *path, const Target *targets, int n, Arena *arena,
+                     ReportSource *s)
 {
     Compilation c;
     compile_init(&c, stderr);
@@ -230,17 +263,22 @@ static int load_silk(const char *path, const Target *targets, int n, const char 
         compile_free(&c);
         return EXIT_USAGE;
     }
-    IrModule *m = compile_check(&c) == 0 ? lower_module(&c, c.arena) : NULL;
-    bool ok = m && ir_verify(m, &c.diag) == 0 && ir_optimize(m, &c.diag, PASS_VERIFY_EACH);
-    if (ok) {
-        collect_silk_kernels(m, path, n, arena, s);
-        collect_launch_work(&c, s);
+    const char **archs = ARENA_ARRAY(arena, const char *, (size_t)n + 1);
+    for (int i = 0; i < n; i++)
+        archs[i] = targets[i].sm_name;
+    BuildOptions options = {.archs = archs, .n_archs = n, .last = BUILD_MEASURE,
+                            .optimize = true, .program = "silk-occ report"};
+    Build b;
+    BuildStatus status = build_run(&c, &options, &b);
+    int rc = status == BUILD_OK ? EXIT_OK : silk_build_failed(path, &b, status);
+    if (rc == EXIT_OK) {
+        take_build(&b, path, arena, s);
+        collect_launch_work(&c, n, s);
     }
-    for (int i = 0; ok && i < n; i++)
-        ok = emit_target(&c, m, &targets[i], tmpdir, i, arena, s);
+    build_finish(&b);
     diag_finish(&c.diag);
     compile_free(&c);
-    return ok ? EXIT_OK : EXIT_FINDINGS;
+    return rc;
 }
 
 /* `demangled` (malloc'd, may be NULL) in the arena, else the symbol. */
@@ -269,7 +307,7 @@ static int load_by_kind(const char *path, const ReportLoadOptions *options, cons
 {
     switch (out->kind) {
     case INPUT_PTX: return load_ptx(path, n, arena, out);
-    case INPUT_SILK: return load_silk(path, targets, n, tmpdir, arena, out);
+    case INPUT_SILK: return load_silk(path, targets, n, arena, out);
     case INPUT_CUBIN:
         return report_load_cubin(path, options->targets_from_cubins, targets, n, arena, out);
     case INPUT_CUDA:

@@ -11,7 +11,7 @@
 #define SILK_REPORT_INPUT_H
 
 #include "report_model.h"
-#include "report_ptx.h"
+#include "ptx/ptx_scan.h"
 
 typedef struct ReportSource {
     const char *path;
@@ -86,6 +86,13 @@ static inline bool report_source_runs_on(const ReportSource *s, int target)
 
 /* The PtxEntry of `name` for target i; NULL if absent. */
 const PtxEntry *report_source_entry(const ReportSource *s, int target, const char *name);
+
+/* ptxas failed on `path` for `arch` (`run` says how): one line, in
+ * ptxas's words when it rejected the PTX (the compiler's own PTX is a
+ * compiler bug).  Returns the exit code: EXIT_ENVIRONMENT for a broken
+ * ptxas, EXIT_FINDINGS for Silk, EXIT_USAGE for the user's PTX. */
+int report_ptxas_failed(const char *ptxas, const char *path, ReportInputKind kind,
+                        const UsageReport *run, const char *arch);
 
 /* Writes `len` bytes to a new file `dir/stem.ext`; the path, or NULL with
  * the reason printed. */

@@ -343,7 +343,7 @@ static void fill_launch(ReportEntry *e)
 bool report_entry_compute(ReportEntry *e, const ReportSettings *s, char *error, size_t size)
 {
     const ArchLimits *a = e->target.arch;
-    e->resources = ptxas_resources(&e->kernel.usage, a, true);
+    e->resources = usage_resources(&e->kernel.usage, a, true);
     e->resources.max_threads_per_block = e->kernel.reqntid ? e->kernel.reqntid : e->kernel.maxntid;
     e->have_work = s->have_work;
     e->work = s->work;

@@ -12,7 +12,7 @@
 #define SILK_REPORT_MODEL_H
 
 #include "cli.h"
-#include "ptxas.h"
+#include "usage.h"
 #include "size_expr.h"
 
 enum { REPORT_MAX_SIZES = 16, REPORT_MAX_REASONS = 8, REPORT_MAX_PRODUCTS = 32 };

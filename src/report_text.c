@@ -7,6 +7,7 @@
  */
 #include "report_model.h"
 
+#include "colour.h"
 #include "escape.h"
 
 #include <limits.h>
@@ -218,7 +219,7 @@ static void print_extras(const ReportEntry *e, FILE *out)
 
 int report_write_text(const ReportModel *m, FILE *out)
 {
-    Style s = cli_use_colour(out) ? (Style){"\033[1m", "\033[0m"} : (Style){"", ""};
+    Style s = colour_wanted(out) ? (Style){"\033[1m", "\033[0m"} : (Style){"", ""};
     for (int i = 0; i < m->n_entries; i++) {
         const ReportEntry *e = &m->entries[i];
         if (i)

@@ -204,10 +204,8 @@ static int run(int argc, char **argv, bool compile)
         }
     if (rc == EXIT_OK && compile)
         rc = silkc_compile(&c, &request);
-    else if (rc == EXIT_OK && request.archs)
-        rc = silkc_check_targets(&c, &request);
     else if (rc == EXIT_OK)
-        compile_check(&c);
+        rc = silkc_check(&c, &request);
     if (rc != EXIT_USAGE && rc != EXIT_HELP && c.options.dump_ast)
         compile_dump(&c, stdout);
     diag_finish(&c.diag);

@@ -12,11 +12,6 @@
 #include <errno.h>
 #include <stdbool.h>
 
-/* The exit codes are both programs' (exit_status.h), as documented in
- * silkc(1).  EXIT_HELP is no exit code: the option parser's "usage was
- * printed", which ends the run with EXIT_OK. */
-enum { EXIT_HELP = -1 };
-
 typedef enum EmitKind { EMIT_PTX, EMIT_IR, EMIT_CUBIN, EMIT_HEADER } EmitKind;
 
 /* The options only `silkc compile` takes. */
@@ -38,11 +33,11 @@ typedef struct SilkcRequest {
  * exit code. */
 int silkc_compile(Compilation *c, const SilkcRequest *r);
 
-/* `silkc check --arch ...`: the front end, then the occupancy warnings
+/* `silkc check`: the front end; with --arch, then the occupancy warnings
  * (occ_warn.h) from each kernel's figures on each target, which needs the
  * back end and ptxas (or the estimate); writes nothing.  Returns an exit
  * code. */
-int silkc_check_targets(Compilation *c, const SilkcRequest *r);
+int silkc_check(Compilation *c, const SilkcRequest *r);
 
 /* --emit=header: writes to `out` a C header (silkc_header.c) that embeds
  * ptx[i], the PTX of target archs[i], and describes every kernel of `m`

@@ -1,13 +1,13 @@
 /*
- * silkc_compile.c: `silkc compile`, the back end after the front end's
- * checks: lower the root package to IR, verify it, and write it as IR, as
- * one PTX module per --arch, as one cubin per --arch (ptxas assembles the
- * PTX), or as a C header embedding the PTX (silkc_header.c); with
- * --resource-usage, run ptxas on each module and print what every kernel
- * uses (registers, spills, stack, shared memory, barriers), as a table or
- * as JSON.  Without ptxas, --resource-usage prints an estimate from the
- * IR (regest.h) and says so in every form: a cubin cannot be estimated,
- * so --emit=cubin without ptxas exits 3.
+ * silkc_compile.c: `silkc compile` and `silkc check`, around the one build
+ * pipeline (build.h): choose how far the build goes, run it, and write
+ * what --emit asks for: the IR, one PTX module per --arch, one cubin per
+ * --arch (made by the ptxas run that measured the kernels), or a C header
+ * embedding the PTX (silkc_header.c); with --resource-usage, print what
+ * every kernel uses (registers, spills, stack, shared memory, barriers),
+ * as a table or as JSON.  Without ptxas the figures are the estimate from
+ * the IR and every form says so: a cubin cannot be estimated, so
+ * --emit=cubin without ptxas exits 3.
  *
  *   silkc compile FILE... --arch sm_90[,sm_80...] [-o OUT]
  *                 [--emit=ptx|ir|cubin|header] [--resource-usage [--format text|json]]
@@ -18,31 +18,22 @@
  * all targets, OUT (default: the first file's name with .h).  OUT "-" is
  * standard output.  Every output goes through output.h: refused when it
  * is an input, written beside its target and renamed there only when the
- * build succeeded and every byte was written.  ptxas reads only its own
- * copy of the PTX and writes its cubins only into a private temporary
- * directory (tempdir.h), never the user's output, which may be a pipe,
- * /dev/stdout or /dev/null.
+ * build succeeded and every byte was written.
  *
  * Each build also measures its kernels on every target (ptxas -v, else
  * the estimate), unless every occupancy warning is off, and reports the
  * occupancy warnings of occ_warn.h; when one is an error (-Werror) no
  * output is written (an earlier build's file stays as it was) and the
- * exit status is 1.  `silkc check --arch`
- * (silkc_check_targets) does the same without writing anything.
+ * exit status is 1.  `silkc check --arch` (silkc_check) does the same
+ * without writing anything.
  */
 #include "silkc.h"
 
-#include "ir.h"
-#include "lower.h"
+#include "build.h"
 #include "occ_warn.h"
-#include "pass.h"
-#include "ptx.h"
-#include "ptxas.h"
-#include "regest.h"
+#include "ptx/ptxas.h"
 
-#include "cleanup.h"
 #include "output.h"
-#include "tempdir.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -55,15 +46,10 @@ enum { MAX_TARGETS = 16 };
 typedef struct Outputs {
     const char *archs[MAX_TARGETS];
     const char *paths[MAX_TARGETS];     /* what --emit writes per target (PTX, cubin) */
-    const char *ptx[MAX_TARGETS];       /* the PTX text of each target */
-    const char *ptx_paths[MAX_TARGETS]; /* its copy for ptxas in tmpdir; NULL: none yet */
-    const char *cap_paths[MAX_TARGETS]; /* temporary PTX with -Wocc-limit's register caps */
     const char *header;                 /* --emit=header: its path */
     Output files[MAX_TARGETS];          /* the outputs open, committed at the end */
     int n_files;
-    bool ptx_out;                       /* --emit=ptx: files[i] holds ptx[i] */
     bool ptx_rejected;                  /* ptxas rejected it: kept for the bug report */
-    char *tmpdir;                       /* the temporary directory, once made */
     int n;
 } Outputs;
 
@@ -82,7 +68,7 @@ static int split_targets(Compilation *c, const char *list, Outputs *out)
             return EXIT_USAGE;
         }
         char *arch = arena_strndup(c->arena, p, len);
-        if (!ptx_isa_version(arch)) {
+        if (!backend_find(arch)) {
             fprintf(stderr, "silkc: error: --arch: unknown target '%s' (sm_75 to sm_121)\n", arch);
             return EXIT_USAGE;
         }
@@ -216,96 +202,11 @@ static int close_outputs(Outputs *o, int rc)
     return rc;
 }
 
-/* ---- the PTX, and ptxas's files ---------------------------------------------------------- */
-
-/* One target's PTX of `m`, in the arena; NULL when it cannot be made
- * (reported). */
-static const char *ptx_text(Compilation *c, const IrModule *m, const char *arch)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f) {
-        fprintf(stderr, "silkc: error: cannot write the PTX: %s\n", strerror(errno));
-        return NULL;
-    }
-    bool ok = ptx_emit_module(m, arch, f, &c->diag);
-    ok = fclose(f) == 0 && ok;
-    const char *copy = ok ? arena_strndup(c->arena, text, len) : NULL;
-    free(text);
-    return copy;
-}
-
-/* Each target's PTX, in memory: the header embeds it, and the files are
- * written from it. */
-static bool emit_ptx(Compilation *c, const IrModule *m, Outputs *o)
-{
-    for (int i = 0; i < o->n; i++)
-        if (!(o->ptx[i] = ptx_text(c, m, o->archs[i])))
-            return false;
-    return true;
-}
-
-/* The private temporary directory (tempdir.h), made on first use. */
-static bool make_tmpdir(Outputs *o)
-{
-    const char *base;
-    if (!o->tmpdir && !(o->tmpdir = tempdir_make("silkc", &base))) {
-        fprintf(stderr, "silkc: error: cannot make a temporary directory in %s: %s\n", base,
-                strerror(errno));
-        return false;
-    }
-    return true;
-}
-
-/* DIR/ARCH.EXT in the temporary directory, registered with cleanup.h
- * before anything makes it; NULL (reported) when out of memory. */
-static const char *temporary_path(Compilation *c, const Outputs *o, const char *arch,
-                                  const char *ext)
-{
-    size_t len = strlen(o->tmpdir) + strlen(arch) + strlen(ext) + 2;
-    char *path = arena_alloc(c->arena, len, 1);
-    snprintf(path, len, "%s/%s%s", o->tmpdir, arch, ext);
-    if (cleanup_add_file(path))
-        return path;
-    fprintf(stderr, "silkc: error: out of memory\n");
-    return NULL;
-}
-
-/* `text` to DIR/ARCH.EXT for ptxas; its path, or NULL (reported). */
-static const char *write_temporary(Compilation *c, Outputs *o, const char *arch, const char *ext,
-                                   const char *text)
-{
-    const char *path = make_tmpdir(o) ? temporary_path(c, o, arch, ext) : NULL;
-    if (!path)
-        return NULL;
-    FILE *f = fopen(path, "w");
-    bool ok = f && fputs(text, f) >= 0;
-    ok = f && fclose(f) == 0 && ok;
-    if (!ok) {
-        fprintf(stderr, "silkc: error: %s: cannot write: %s\n", path, strerror(errno));
-        return NULL;
-    }
-    return path;
-}
-
-/* The PTX of every target where ptxas reads it: always a private copy
- * (ARCH.ptx in the temporary directory), never the user's output, which
- * may be a pipe, /dev/stdout or /dev/null. */
-static bool write_ptx_files(Compilation *c, Outputs *o)
-{
-    for (int i = 0; i < o->n; i++)
-        if (!o->ptx_paths[i] && !(o->ptx_paths[i] = write_temporary(c, o, o->archs[i], ".ptx",
-                                                                     o->ptx[i])))
-            return false;
-    return true;
-}
-
 /* ---- resource usage ---------------------------------------------------------------- */
 
 /* An estimated row marks its registers "~N" and the table ends with a
  * footnote saying where the figures came from. */
-static void print_usage_text(const PtxasReport *reports, int n)
+static void print_usage_text(const UsageReport *reports, int n)
 {
     bool estimated = false;
     printf("%-8s %-24s %9s %12s %11s %6s %6s %8s\n", "target", "kernel", "registers",
@@ -326,7 +227,7 @@ static void print_usage_text(const PtxasReport *reports, int n)
                "  where that passes the kernel's register limit; smem and barriers exact\n");
 }
 
-static void print_usage_json(const PtxasReport *reports, int n)
+static void print_usage_json(const UsageReport *reports, int n)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "schema", "silkc/resource-usage/1");
@@ -356,137 +257,67 @@ static void print_usage_json(const PtxasReport *reports, int n)
     cJSON_Delete(root);
 }
 
-/* Without ptxas: each kernel's estimate from the IR, the same for every
- * target (the IR is). */
-static void estimate_usage(Compilation *c, const IrModule *m, const Outputs *o,
-                           PtxasReport *reports)
-{
-    KernelUsage *kernels = ARENA_ARRAY(c->arena, KernelUsage, m->n_funcs + 1);
-    int n = 0;
-    for (uint32_t k = 0; k < m->n_funcs; k++)
-        if (m->funcs[k]->kernel)
-            kernels[n++] = regest_kernel(m, m->funcs[k], c->arena);
-    for (int i = 0; i < o->n; i++)
-        reports[i] = (PtxasReport){.arch = o->archs[i], .kernels = kernels, .n_kernels = n};
-}
-
 /* ptxas failed: a rejection of our PTX is a compiler bug, shown in
- * ptxas's own words for the report; a "ptxas" that exited 0 without its
- * results is a broken tool (the environment's fault). */
-static int ptxas_failed(const char *ptxas, Outputs *o, const PtxasReport *reports, int status)
+ * ptxas's own words for the report (with --emit=ptx the PTX is kept for
+ * it); a "ptxas" that exited 0 without its results is a broken tool (the
+ * environment's fault). */
+static int ptxas_failed(const SilkcRequest *r, const Build *b, Outputs *o)
 {
     int rc = EXIT_FINDINGS;
-    for (int i = 0; i < o->n; i++) {
-        if (reports[i].exit_status == PTXAS_NO_RESULT) {
-            fprintf(stderr, "silkc: error: %s, run as ptxas for %s, %s\n", ptxas, o->archs[i],
-                    reports[i].errors);
+    for (int i = 0; i < b->n_targets; i++) {
+        const UsageReport *u = &b->targets[i].usage;
+        if (u->exit_status == PTXAS_NO_RESULT) {
+            fprintf(stderr, "silkc: error: %s, run as ptxas for %s, %s\n", b->tool, o->archs[i],
+                    u->errors);
             rc = EXIT_ENVIRONMENT;
-        } else if (reports[i].exit_status > 128 && !*reports[i].errors) {
+        } else if (u->exit_status > 128 && !*u->errors) {
             /* Killed without a word: no rejection (ulimit -f, the OOM killer, a crash). */
-            fprintf(stderr, "silkc: error: %s for %s died of signal %d (%s)\n", ptxas,
-                    o->archs[i], reports[i].exit_status - 128,
-                    strsignal(reports[i].exit_status - 128));
-        } else if (reports[i].errors && o->ptx_out) {
+            fprintf(stderr, "silkc: error: %s for %s died of signal %d (%s)\n", b->tool,
+                    o->archs[i], u->exit_status - 128, strsignal(u->exit_status - 128));
+        } else if (u->errors && r->emit == EMIT_PTX) {
             o->ptx_rejected = true;
             fprintf(stderr, "silkc: error: ptxas rejected %s for %s (a compiler bug):\n%s",
                     strcmp(o->paths[i], "-") == 0 ? "the PTX on standard output" : o->paths[i],
-                    o->archs[i], reports[i].errors);
-        } else if (reports[i].errors) {
+                    o->archs[i], u->errors);
+        } else if (u->errors) {
             fprintf(stderr, "silkc: error: ptxas rejected the PTX for %s (a compiler bug; "
-                            "--emit=ptx writes that PTX):\n%s", o->archs[i], reports[i].errors);
+                            "--emit=ptx writes that PTX):\n%s", o->archs[i], u->errors);
         }
     }
-    if (status == PTXAS_NOT_STARTED)
-        fprintf(stderr, "silkc: error: cannot start %s: %s\n", ptxas, strerror(errno));
+    if (b->tool_status == PTXAS_NOT_STARTED)
+        fprintf(stderr, "silkc: error: cannot start %s: %s\n", b->tool, strerror(b->tool_errno));
     return rc;
 }
 
-/* Every kernel's figures on every target: ptxas -v on the PTX, else the
- * estimate.  NULL when ptxas failed (reported; *rc says how to exit). */
-static PtxasReport *measure(Compilation *c, const IrModule *m, Outputs *o, int *rc)
+/* The exit code of a build that stopped early; ptxas's failures said in
+ * silkc's words. */
+static int build_failed(const SilkcRequest *r, const Build *b, BuildStatus status, Outputs *o)
 {
-    PtxasReport *reports = ARENA_ARRAY(c->arena, PtxasReport, (size_t)o->n);
-    const char *ptxas = ptxas_find();
-    if (!ptxas) {
-        estimate_usage(c, m, o, reports);
-        return reports;
+    switch (status) {
+    case BUILD_OK: return EXIT_OK;
+    case BUILD_SOURCE_ERRORS:
+    case BUILD_COMPILER_BUG: return EXIT_FINDINGS;
+    case BUILD_TOOL_FAILED: return ptxas_failed(r, b, o);
+    case BUILD_ENVIRONMENT: break;
     }
-    if (!write_ptx_files(c, o)) {
-        *rc = EXIT_ENVIRONMENT;
-        return NULL;
-    }
-    int status = ptxas_run_targets(ptxas, o->ptx_paths, o->archs, o->n, c->arena, reports);
-    if (status != 0) {
-        *rc = ptxas_failed(ptxas, o, reports, status);
-        return NULL;
-    }
-    return reports;
+    return EXIT_ENVIRONMENT;
 }
 
-/* One target's PTX with kernel k's .maxnreg set to caps[k] where that is
- * not 0; the module is left as it was. */
-static const char *ptx_with_caps(Compilation *c, const IrModule *m, const char *arch,
-                                 const int *caps)
+/* The figures' readers: the occupancy warnings (occ_warn.h) and
+ * --resource-usage. */
+static void judge_usage(Compilation *c, const SilkcRequest *r, const Build *b)
 {
-    int *saved = ARENA_ARRAY(c->arena, int, m->n_funcs + 1);
-    for (uint32_t k = 0; k < m->n_funcs; k++) {
-        saved[k] = m->funcs[k]->maxnreg;
-        if (caps[k])
-            m->funcs[k]->maxnreg = caps[k];
+    UsageReport *usage = ARENA_ARRAY(c->arena, UsageReport, (size_t)b->n_targets + 1);
+    UsageReport *at_caps = ARENA_ARRAY(c->arena, UsageReport, (size_t)b->n_targets + 1);
+    for (int i = 0; i < b->n_targets; i++) {
+        usage[i] = b->targets[i].usage;
+        at_caps[i] = b->targets[i].at_caps;
     }
-    const char *text = ptx_text(c, m, arch);
-    for (uint32_t k = 0; k < m->n_funcs; k++)
-        m->funcs[k]->maxnreg = saved[k];
-    return text;
-}
-
-/* -Wocc-limit's register caps, measured: each target that has any is
- * compiled once more with them as .maxnreg, and ptxas says what the
- * kernels use there.  NULL when there is nothing to measure, no ptxas, or
- * ptxas failed: then no cap is suggested. */
-static PtxasReport *measure_at_caps(Compilation *c, const IrModule *m, Outputs *o,
-                                    const PtxasReport *reports)
-{
-    const char *ptxas = ptxas_find();
-    const char *paths[MAX_TARGETS], *archs[MAX_TARGETS];
-    int which[MAX_TARGETS], n = 0;
-    int *caps = ARENA_ARRAY(c->arena, int, m->n_funcs + 1);
-    for (int i = 0; ptxas && i < o->n; i++) {
-        if (!occ_warn_register_caps(c, m, &reports[i], caps))
-            continue;
-        const char *text = ptx_with_caps(c, m, o->archs[i], caps);
-        if (!text || !(o->cap_paths[i] = write_temporary(c, o, o->archs[i], ".caps.ptx", text)))
-            return NULL;
-        paths[n] = o->cap_paths[i];
-        archs[n] = o->archs[i];
-        which[n++] = i;
-    }
-    PtxasReport got[MAX_TARGETS];
-    if (n == 0 || ptxas_run_targets(ptxas, paths, archs, n, c->arena, got) != 0)
-        return NULL;
-    PtxasReport *at_caps = ARENA_ARRAY(c->arena, PtxasReport, (size_t)o->n);
-    for (int i = 0; i < n; i++)
-        at_caps[which[i]] = got[i];
-    return at_caps;
-}
-
-/* What needs the figures: the occupancy warnings (occ_warn.h), unless
- * every one is off, and --resource-usage.  `reports` when a run already
- * measured them (a cubin's), else measure. */
-static int judge_usage(Compilation *c, const SilkcRequest *r, const IrModule *m, Outputs *o,
-                       PtxasReport *reports)
-{
-    if (!r->resource_usage && !occ_warn_enabled(&c->diag))
-        return EXIT_OK;
-    int rc = EXIT_OK;
-    if (!reports && !(reports = measure(c, m, o, &rc)))
-        return rc;
-    occ_warn_module(c, m, reports, measure_at_caps(c, m, o, reports), o->n);
+    occ_warn_module(c, b->module, usage, at_caps, b->n_targets);
     if (r->resource_usage && r->json)
-        print_usage_json(reports, o->n);
+        print_usage_json(usage, b->n_targets);
     else if (r->resource_usage)
-        print_usage_text(reports, o->n);
-    return EXIT_OK;
+        print_usage_text(usage, b->n_targets);
 }
 
 /* Copies the file at `path` (a cubin ptxas wrote) to `out`; false
@@ -509,101 +340,90 @@ static bool copy_file(const char *path, FILE *out)
     return ok;
 }
 
-/* --emit=cubin: ptxas assembles each target's PTX into a cubin in the
+/* --emit=cubin: each target's cubin, which ptxas made in the build's
  * temporary directory (never straight into the output, which may be a
- * pipe or one of the inputs), copied to the output once whole; a cubin
- * cannot be estimated, so without ptxas this exits 3.  Its -v report is
- * the --resource-usage. */
-static int assemble(Compilation *c, const SilkcRequest *r, const IrModule *m, Outputs *o)
+ * pipe or one of the inputs) in the run that measured it. */
+static int write_cubins(const Build *b, Outputs *o)
 {
-    const char *ptxas = ptxas_find();
-    if (!ptxas) {
-        fprintf(stderr, "silkc: error: --emit=cubin needs ptxas, and none was found "
-                        "(install the CUDA toolkit, or set SILK_PTXAS)\n");
-        return EXIT_ENVIRONMENT;
-    }
-    const char *cubins[MAX_TARGETS];
-    if (!write_ptx_files(c, o))
-        return EXIT_ENVIRONMENT;
-    for (int i = 0; i < o->n; i++)
-        if (!(cubins[i] = temporary_path(c, o, o->archs[i], ".cubin")))
-            return EXIT_ENVIRONMENT;
-    PtxasReport *reports = ARENA_ARRAY(c->arena, PtxasReport, (size_t)o->n);
-    int status = ptxas_assemble_targets(ptxas, o->ptx_paths, o->archs, cubins, o->n, c->arena,
-                                        reports);
-    if (status != 0)
-        return ptxas_failed(ptxas, o, reports, status);
-    for (int i = 0; i < o->n; i++) {
-        if (!copy_file(cubins[i], o->files[i].file))
+    for (int i = 0; i < b->n_targets; i++) {
+        if (!copy_file(b->targets[i].binary_path, o->files[i].file))
             return EXIT_ENVIRONMENT;
         output_flush(&o->files[i]);
     }
-    return judge_usage(c, r, m, o, reports);
+    return EXIT_OK;
 }
 
-/* Everything after the PTX is in memory: open the files --emit asks for,
- * write them, then --resource-usage; the files are committed by the
+/* The files --emit asks for, opened and written; committed by the
  * caller. */
-static int emit_outputs(Compilation *c, const SilkcRequest *r, const IrModule *m, Outputs *o)
+static int write_outputs(Compilation *c, const SilkcRequest *r, const Build *b, Outputs *o)
 {
     bool header = r->emit == EMIT_HEADER;
     int rc = header ? open_outputs(c, r, &o->header, 1, o) : open_outputs(c, r, o->paths, o->n, o);
     if (rc != EXIT_OK)
         return rc;
     if (r->emit == EMIT_CUBIN)
-        return assemble(c, r, m, o);
+        return write_cubins(b, o);
+    const char **code = ARENA_ARRAY(c->arena, const char *, (size_t)b->n_targets + 1);
+    for (int i = 0; i < b->n_targets; i++)
+        code[i] = b->targets[i].code;
     if (header) {
         const char *name = strcmp(o->header, "-") == 0 ? default_header(c, r) : o->header;
-        silkc_write_header(c, m, name, o->archs, o->ptx, o->n, o->files[0].file);
+        silkc_write_header(c, b->module, name, o->archs, code, o->n, o->files[0].file);
         output_flush(&o->files[0]);
-    } else {
-        for (int i = 0; i < o->n; i++) {
-            fputs(o->ptx[i], o->files[i].file);
-            output_flush(&o->files[i]);
-        }
-        o->ptx_out = true;
+        return EXIT_OK;
     }
-    return judge_usage(c, r, m, o, NULL);
+    for (int i = 0; i < o->n; i++) {
+        fputs(code[i], o->files[i].file);
+        output_flush(&o->files[i]);
+    }
+    return EXIT_OK;
 }
 
 /* ---- the command ------------------------------------------------------------------------ */
 
-/* The checked root package lowered, verified and (unless -O0) optimised;
- * NULL when any step failed (reported), with *rc the exit code. */
-static IrModule *build_module(Compilation *c, const SilkcRequest *r, int *rc)
+/* How far the build goes: the occupancy warnings and --resource-usage
+ * need the figures, and a cubin is made by the run that measures. */
+static BuildOptions build_options(Compilation *c, const SilkcRequest *r, const Outputs *o)
 {
-    *rc = EXIT_FINDINGS;
-    if (compile_check(c) > 0)
-        return NULL;
-    IrModule *m = lower_module(c, c->arena);
-    if (!m)
-        return NULL;
-    if (ir_verify(m, &c->diag) > 0) {
-        fprintf(stderr, "silkc: error: the IR failed verification: a compiler bug\n");
-        return NULL;
-    }
-    if (!r->no_optimize && !ir_optimize(m, &c->diag, PASS_VERIFY_EACH))
-        return NULL; /* the verifier's faults and the pass are reported */
-    *rc = EXIT_OK;
-    return m;
+    bool figures = r->resource_usage || occ_warn_enabled(&c->diag);
+    BuildStage last = !r->compile && !r->archs ? BUILD_CHECK
+                      : !r->compile ? (figures ? BUILD_MEASURE : BUILD_IR)
+                      : r->emit == EMIT_IR ? BUILD_IR
+                      : figures || r->emit == EMIT_CUBIN ? BUILD_MEASURE
+                                                         : BUILD_CODE;
+    return (BuildOptions){.archs = o->archs, .n_archs = o->n, .last = last,
+                          .optimize = !r->no_optimize, .measure_caps = true,
+                          .program = "silkc"};
 }
 
-/* `silkc check --arch`: the occupancy warnings need each kernel's figures,
- * so check builds as compile does, writing nothing but ptxas's temporary
- * input. */
-int silkc_check_targets(Compilation *c, const SilkcRequest *r)
+/* A cubin is ptxas's: without it --emit=cubin cannot be done (exit 3). */
+static int need_assembler(const Outputs *o)
+{
+    for (int i = 0; i < o->n; i++)
+        if (!backend_find(o->archs[i])->assembler()) {
+            fprintf(stderr, "silkc: error: --emit=cubin needs ptxas, and none was found "
+                            "(install the CUDA toolkit, or set SILK_PTXAS)\n");
+            return EXIT_ENVIRONMENT;
+        }
+    return EXIT_OK;
+}
+
+/* `silkc check`: the front end; with --arch the occupancy warnings too,
+ * which need each kernel's figures, so check builds as compile does,
+ * writing nothing. */
+int silkc_check(Compilation *c, const SilkcRequest *r)
 {
     Outputs o = {0};
-    int rc = split_targets(c, r->archs, &o);
-    IrModule *m = rc == EXIT_OK ? build_module(c, r, &rc) : NULL;
-    if (!m || !occ_warn_enabled(&c->diag))
+    int rc = r->archs ? split_targets(c, r->archs, &o) : EXIT_OK;
+    if (rc != EXIT_OK)
         return rc;
-    if (!emit_ptx(c, m, &o))
-        return EXIT_FINDINGS;
-    PtxasReport *reports = measure(c, m, &o, &rc);
-    if (reports)
-        occ_warn_module(c, m, reports, measure_at_caps(c, m, &o, reports), o.n);
-    tempdir_remove(o.tmpdir, 0);
+    BuildOptions options = build_options(c, r, &o);
+    Build b;
+    BuildStatus status = build_run(c, &options, &b);
+    rc = build_failed(r, &b, status, &o);
+    if (status == BUILD_OK && options.last == BUILD_MEASURE)
+        judge_usage(c, r, &b);
+    build_finish(&b);
     return rc;
 }
 
@@ -619,31 +439,47 @@ static int emit_ir(Compilation *c, const SilkcRequest *r, const IrModule *m)
     return close_outputs(&o, EXIT_OK);
 }
 
-int silkc_compile(Compilation *c, const SilkcRequest *r)
+/* The request's targets and output names, checked before anything is
+ * built. */
+static int plan_outputs(Compilation *c, const SilkcRequest *r, Outputs *o)
 {
     if (!r->archs && r->emit != EMIT_IR) {
         fprintf(stderr, "silkc: error: --arch: give the targets, as --arch sm_90,sm_80\n");
         return EXIT_USAGE;
     }
-    Outputs o = {0};
-    int rc = r->archs ? split_targets(c, r->archs, &o) : EXIT_OK;
-    if (rc == EXIT_OK && r->emit != EMIT_IR)
-        rc = check_standard_output(r, &o);
-    IrModule *m = rc == EXIT_OK ? build_module(c, r, &rc) : NULL;
-    if (!m)
+    int rc = r->archs ? split_targets(c, r->archs, o) : EXIT_OK;
+    if (rc != EXIT_OK || r->emit == EMIT_IR)
         return rc;
-    if (r->emit == EMIT_IR)
-        return emit_ir(c, r, m);
-    output_paths(c, r, r->emit == EMIT_CUBIN ? ".cubin" : ".ptx", &o);
-    o.header = r->output ? r->output : default_header(c, r);
-    if (!emit_ptx(c, m, &o))
-        return EXIT_FINDINGS;
-    rc = emit_outputs(c, r, m, &o);
+    if ((rc = check_standard_output(r, o)) != EXIT_OK)
+        return rc;
+    output_paths(c, r, r->emit == EMIT_CUBIN ? ".cubin" : ".ptx", o);
+    o->header = r->output ? r->output : default_header(c, r);
+    return r->emit == EMIT_CUBIN ? need_assembler(o) : EXIT_OK;
+}
+
+int silkc_compile(Compilation *c, const SilkcRequest *r)
+{
+    Outputs o = {0};
+    int rc = plan_outputs(c, r, &o);
+    if (rc != EXIT_OK)
+        return rc;
+    BuildOptions options = build_options(c, r, &o);
+    Build b;
+    BuildStatus status = build_run(c, &options, &b);
+    rc = build_failed(r, &b, status, &o);
+    if (status == BUILD_OK && r->emit == EMIT_IR)
+        rc = emit_ir(c, r, b.module);
+    else if (status == BUILD_OK || o.ptx_rejected) {
+        int written = write_outputs(c, r, &b, &o);
+        rc = written == EXIT_OK ? rc : written;
+    }
+    if (status == BUILD_OK && rc == EXIT_OK && options.last == BUILD_MEASURE)
+        judge_usage(c, r, &b);
     /* A warning made an error fails the build: nothing is written, so
      * that make does not take a failed target for an up-to-date one. */
     if (rc == EXIT_OK && c->diag.errors > 0)
         rc = EXIT_FINDINGS;
     rc = close_outputs(&o, rc);
-    tempdir_remove(o.tmpdir, 0);
+    build_finish(&b);
     return rc;
 }

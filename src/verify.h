@@ -181,6 +181,11 @@ bool verify_query_kind(const char *name, VerifyQueryKind *out);
  * malloc'ed; NULL with `error` when they cannot be compiled. */
 char *verify_builtin_ptx(const char *arch_name, char *error, size_t size);
 
+/* The Silk file `path` (or, when `text` is not NULL, `len` bytes of text
+ * named `path`) through the build pipeline (build.h) to PTX for `arch`
+ * ("sm_90"): malloc'd, or NULL with the diagnostics printed. */
+char *verify_silk_ptx(const char *path, const char *text, size_t len, const char *arch);
+
 /* ---- output (verify_output.c) ------------------------------------------ */
 
 /* One disagreement, kept for the report. */

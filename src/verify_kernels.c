@@ -12,7 +12,10 @@
  */
 #include "verify.h"
 
-#include "silk_build.h"
+#include "build.h"
+#include "read_file.h"
+
+#include <errno.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,19 +79,37 @@ static char *builtin_source(size_t *len)
     return text;
 }
 
+char *verify_silk_ptx(const char *path, const char *text, size_t len, const char *arch)
+{
+    Compilation c;
+    compile_init(&c, stderr);
+    const char *archs[] = {arch};
+    BuildOptions options = {.archs = archs, .n_archs = 1, .last = BUILD_CODE, .optimize = true,
+                            .program = "silk-occ verify"};
+    Build b = {0};
+    bool loaded = text ? compile_add_text(&c, path, text, len, PKG_ROOT) != NULL
+                       : compile_load(&c, path, path, PKG_ROOT) != NULL;
+    char *ptx = NULL;
+    if (!loaded) {
+        char reason[128];
+        fprintf(stderr, "silk-occ: error: %s: %s\n", path,
+                read_file_error(errno, READ_FILE_CODE_LIMIT_MIB, reason, sizeof reason));
+    } else if (backend_find(arch) && build_run(&c, &options, &b) == BUILD_OK) {
+        ptx = strdup(b.targets[0].code);
+    }
+    build_finish(&b);
+    diag_finish(&c.diag);
+    compile_free(&c);
+    return ptx;
+}
+
 char *verify_builtin_ptx(const char *arch_name, char *error, size_t size)
 {
     size_t len = 0;
     char *source = builtin_source(&len);
-    SilkBuild b;
-    bool built = source && silk_build_ptx("<built-in kernels>", source, len, arch_name, stderr, &b);
+    char *ptx = source ? verify_silk_ptx("<built-in kernels>", source, len, arch_name) : NULL;
     free(source);
-    if (!built) {
+    if (!ptx)
         snprintf(error, size, "the built-in kernels do not compile for %s", arch_name);
-        return NULL;
-    }
-    char *ptx = b.ptx;
-    b.ptx = NULL;
-    silk_build_free(&b);
     return ptx;
 }

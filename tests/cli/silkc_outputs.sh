@@ -157,8 +157,9 @@ export SILK_PTXAS
 expect 3 "$E /bin/true, run as ptxas for sm_90, exited 0 without writing its output file" \
     compile k.silk --arch sm_90 --emit=cubin -o t.cubin
 [ ! -e t.cubin ] || fail "SILK_PTXAS=/bin/true --emit=cubin left t.cubin"
-expect 3 \
-    "$E /bin/true, run as ptxas for sm_90, exited 0 without reporting the resources of kernel 'saxpy'" \
+# One ptxas run gives the figures and the cubin (issue 12), so measuring
+# finds the missing cubin first.
+expect 3 "$E /bin/true, run as ptxas for sm_90, exited 0 without writing its output file" \
     compile k.silk --arch sm_90 --resource-usage -o t.ptx
 [ ! -s out ] || fail "SILK_PTXAS=/bin/true --resource-usage printed a table: $(cat out)"
 unset SILK_PTXAS

@@ -14,7 +14,7 @@
  * leak or hang is a bug too.
  */
 #include "arena.h"
-#include "cubin.h"
+#include "ptx/cubin.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -41,7 +41,7 @@ static void require_sane_kernel(const KernelUsage *k, const CubinKernel *d)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     Arena *arena = arena_new();
-    PtxasReport report;
+    UsageReport report;
     CubinKernel *details = NULL;
     char error[256];
     error[0] = '\0';

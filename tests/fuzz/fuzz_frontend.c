@@ -9,11 +9,7 @@
  * sanitizer report, leak or hang is a bug; each one found becomes a golden
  * case.
  */
-#include "compile.h"
-#include "ir.h"
-#include "lower.h"
-#include "pass.h"
-#include "ptx.h"
+#include "build.h"
 
 #include <stdlib.h>
 
@@ -23,16 +19,18 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* What silkc compile does after the front end; lowering may still refuse
- * (a recursive helper), but what it lowers must verify and emit. */
-static void back_end(Compilation *c, FILE *sink)
+/* What silkc compile does, through the same pipeline: lowering may still
+ * refuse (a recursive helper), but what it lowers must verify, optimise
+ * and emit. */
+static void build(Compilation *c)
 {
-    IrModule *m = lower_module(c, c->arena);
-    if (!m)
-        return;
-    if (ir_verify(m, &c->diag) > 0 || !ir_optimize(m, &c->diag, true) ||
-        !ptx_emit_module(m, "sm_90", sink, &c->diag))
+    static const char *const archs[] = {"sm_90"};
+    static const BuildOptions options = {.archs = archs, .n_archs = 1, .last = BUILD_CODE,
+                                         .optimize = true, .program = "fuzz_frontend"};
+    Build b;
+    if (build_run(c, &options, &b) == BUILD_COMPILER_BUG)
         abort();
+    build_finish(&b);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -44,9 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     Compilation c;
     compile_init(&c, sink);
     c.diag.error_limit = 0; /* report everything: more code runs */
-    if (compile_add_text(&c, "fuzz.silk", (const char *)data, size, PKG_ROOT) &&
-        compile_check(&c) == 0)
-        back_end(&c, sink);
+    if (compile_add_text(&c, "fuzz.silk", (const char *)data, size, PKG_ROOT))
+        build(&c);
     diag_finish(&c.diag);
     compile_free(&c);
     fclose(sink);

@@ -15,10 +15,10 @@ builddir=${SILK_BUILDDIR:-.}
 command -v nm >/dev/null 2>&1 || { echo "SKIP: nm not found"; exit 77; }
 
 # The prefixes each library's modules use, one alternation per library.
-compiler='arena|ast|builtin|cfg|compile|const|cubin|diag|ir|jobs|lex|lower|nvcc|occ_warn|parse|pass|ptx|ptxas|regest|scope|sema|silk_builtin|source|type'
+compiler='arena|ast|backend|build|builtin|cfg|compile|const|cubin|diag|ir|jobs|lex|lower|nvcc|occ_warn|parse|pass|ptx|ptxas|regest|scope|sema|silk_builtin|source|type|usage'
 occupancy='arch|occ|silk_builtin'
 common='cleanup|colour|demangle|edit_distance|escape|output|read_file|size_expr|tempdir'
-programs='cli|cmd|calc|report|verify|silk_build|silkc|target|main'
+programs='cli|cmd|calc|report|verify|silkc|target|main'
 
 status=0
 

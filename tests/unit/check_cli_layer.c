@@ -16,8 +16,8 @@
 #include "colour.h"
 #include "exit_status.h"
 #include "jobs.h"
-#include "nvcc.h"
-#include "ptxas.h"
+#include "ptx/nvcc.h"
+#include "ptx/ptxas.h"
 #include "tempdir.h"
 
 #include <check.h>

@@ -37,10 +37,10 @@
 #include <config.h>
 
 #include "arena.h"
-#include "cubin.h"
+#include "ptx/cubin.h"
 #include "jobs.h"
-#include "nvcc.h"
-#include "ptxas.h"
+#include "ptx/nvcc.h"
+#include "ptx/ptxas.h"
 
 #include <check.h>
 #include <dirent.h>
@@ -117,10 +117,10 @@ static unsigned char *read_whole(const char *path, size_t *len)
 }
 
 /* cubin_read on bytes; the error text, or "" on success. */
-static const char *read_error(const void *data, size_t len, PtxasReport *out)
+static const char *read_error(const void *data, size_t len, UsageReport *out)
 {
     static char error[512]; /* only for the assertion that follows */
-    PtxasReport scratch;
+    UsageReport scratch;
     bool ok = cubin_read(data, len, arena, out ? out : &scratch, error, sizeof error);
     ck_assert_int_eq(ok, error[0] == '\0');
     return error;
@@ -253,7 +253,7 @@ static void build_cubin(Blob *blob, int sm, int abi, int type)
     section_header(blob, 10, shname(".nv.callgraph"), 0x70000001, graph, sizeof calls, 0, 3);
 }
 
-static void check_built(const PtxasReport *r, const char *arch, int smem)
+static void check_built(const UsageReport *r, const char *arch, int smem)
 {
     ck_assert_str_eq(r->arch, arch);
     ck_assert_int_eq(r->n_kernels, 1);
@@ -275,7 +275,7 @@ START_TEST(test_built_sm90_exec)
 {
     Blob blob;
     build_cubin(&blob, 90, 8, 2);
-    PtxasReport r;
+    UsageReport r;
     CubinKernel *d;
     char error[256];
     ck_assert_msg(cubin_read_details(blob.b, blob.n, arena, &r, &d, error, sizeof error), "%s",
@@ -292,7 +292,7 @@ END_TEST
 START_TEST(test_built_other_layouts)
 {
     Blob blob;
-    PtxasReport r;
+    UsageReport r;
     build_cubin(&blob, 80, 8, 2); /* before sm_90: the section is the figure */
     ck_assert_str_eq(read_error(blob.b, blob.n, &r), "");
     check_built(&r, "sm_80", 2024);
@@ -311,7 +311,7 @@ START_TEST(test_read_file)
     build_cubin(&blob, 120, 8, 2);
     const char *path = temp_path("k.cubin");
     write_file(path, blob.b, blob.n);
-    PtxasReport r;
+    UsageReport r;
     char error[256];
     ck_assert_msg(cubin_read_file(path, arena, &r, NULL, error, sizeof error), "%s", error);
     check_built(&r, "sm_120", 1000);
@@ -341,7 +341,7 @@ START_TEST(test_built_relocatable)
 {
     Blob blob;
     build_cubin(&blob, 90, 8, 1);
-    PtxasReport r;
+    UsageReport r;
     CubinKernel *d;
     char error[256];
     ck_assert_msg(cubin_read_details(blob.b, blob.n, arena, &r, &d, error, sizeof error), "%s",
@@ -378,7 +378,7 @@ START_TEST(test_shared_window_past_end)
         put32(shared + 4, cases[i].section_type);
         put64(shared + 24, (uint64_t)1 << 40);
         put64(shared + 32, (uint64_t)1 << 20);
-        PtxasReport r;
+        UsageReport r;
         ck_assert_str_eq(read_error(blob.b, blob.n, &r), "");
         ck_assert_int_eq(r.kernels[0].static_smem, cases[i].smem);
     }
@@ -482,7 +482,7 @@ START_TEST(test_corruption)
     Blob blob;
     build_cubin(&blob, 90, 8, 2);
     apply(&blob, c);
-    PtxasReport r;
+    UsageReport r;
     const char *error = read_error(blob.b, blob.n, &r);
     if (!c->error) {
         ck_assert_str_eq(error, "");
@@ -530,7 +530,7 @@ START_TEST(test_bad_attributes)
     unsigned char *maxntid = bad.b + find_bytes(&bad, "\x04\x05\x0c\x00");
     for (int i = 0; i < 3; i++)
         put32(maxntid + 4 + 4 * i, INT32_MAX);
-    PtxasReport r;
+    UsageReport r;
     ck_assert_str_eq(read_error(bad.b, bad.n, &r), "");
     ck_assert_int_eq(r.kernels[0].max_threads, INT32_MAX);
 }
@@ -659,8 +659,8 @@ static void compare_kernel(const KernelUsage *got, const KernelUsage *want)
     ck_assert_int_eq(got->spill_stores, -1);
 }
 
-static void check_against(const PtxasReport *got, const CubinKernel *details,
-                          const PtxasReport *want, bool relocatable)
+static void check_against(const UsageReport *got, const CubinKernel *details,
+                          const UsageReport *want, bool relocatable)
 {
     ck_assert_int_eq(got->n_kernels, want->n_kernels);
     ck_assert_int_eq(got->n_kernels, N(module_kernels));
@@ -677,18 +677,18 @@ static void check_against(const PtxasReport *got, const CubinKernel *details,
     /* Not vacuous: the figures the module was written to produce. */
     /* 1000 bytes, padded to the 16-byte alignment of the .extern array,
      * which under -c is placed by the linker, not ptxas */
-    ck_assert_int_eq(ptxas_kernel(got, "shared1000")->static_smem, relocatable ? 1000 : 1008);
-    ck_assert_int_eq(ptxas_kernel(got, "shared1000")->barriers, 1);
-    ck_assert_int_eq(ptxas_kernel(got, "twobar")->static_smem, 4096);
-    ck_assert_int_eq(ptxas_kernel(got, "twobar")->barriers, 2);
-    ck_assert_int_eq(ptxas_kernel(got, "plain")->barriers, 0);
-    ck_assert_int_eq(ptxas_kernel(got, "dynonly")->static_smem, 0);
-    ck_assert_int_gt(ptxas_kernel(got, "wide")->registers, 100);
-    ck_assert_int_gt(ptxas_kernel(got, "spill")->stack_frame, 0);
+    ck_assert_int_eq(usage_kernel(got, "shared1000")->static_smem, relocatable ? 1000 : 1008);
+    ck_assert_int_eq(usage_kernel(got, "shared1000")->barriers, 1);
+    ck_assert_int_eq(usage_kernel(got, "twobar")->static_smem, 4096);
+    ck_assert_int_eq(usage_kernel(got, "twobar")->barriers, 2);
+    ck_assert_int_eq(usage_kernel(got, "plain")->barriers, 0);
+    ck_assert_int_eq(usage_kernel(got, "dynonly")->static_smem, 0);
+    ck_assert_int_gt(usage_kernel(got, "wide")->registers, 100);
+    ck_assert_int_gt(usage_kernel(got, "spill")->stack_frame, 0);
 }
 
 /* Assembles the module for `arch`, keeping the cubin; returns its path. */
-static const char *assemble(const char *arch, PtxasReport *want)
+static const char *assemble(const char *arch, UsageReport *want)
 {
     const char *ptx = temp_path("module.ptx");
     const char *cubin = temp_path("module.cubin");
@@ -701,7 +701,7 @@ static const char *assemble(const char *arch, PtxasReport *want)
 START_TEST(test_ptxas_agrees)
 {
     const char *arch = targets[_i];
-    PtxasReport want, got;
+    UsageReport want, got;
     const char *cubin = assemble(arch, &want);
     CubinKernel *details;
     char error[256];
@@ -711,10 +711,10 @@ START_TEST(test_ptxas_agrees)
     for (int i = 0; i < got.n_kernels; i++) /* an executable cubin does not say */
         ck_assert(!details[i].dynamic_smem && !details[i].dynamic_smem_known &&
                   !details[i].calls_out);
-    const CubinKernel *twobar = &details[ptxas_kernel(&got, "twobar") - got.kernels];
+    const CubinKernel *twobar = &details[usage_kernel(&got, "twobar") - got.kernels];
     ck_assert_int_eq(twobar->max_threads_dim[0], 128);
     ck_assert_int_eq(twobar->max_threads_dim[1], 2);
-    const CubinKernel *reqn = &details[ptxas_kernel(&got, "reqn") - got.kernels];
+    const CubinKernel *reqn = &details[usage_kernel(&got, "reqn") - got.kernels];
     ck_assert_int_eq(reqn->req_threads_dim[0], 64);
     ck_assert_int_eq(reqn->req_threads_dim[1], 2);
     ck_assert_int_eq(reqn->req_threads_dim[2], 1);
@@ -725,7 +725,7 @@ END_TEST
  * gives the same counts. */
 START_TEST(test_shi_registers)
 {
-    PtxasReport want, got;
+    UsageReport want, got;
     const char *cubin = assemble("sm_75", &want);
     size_t len;
     unsigned char *data = read_whole(cubin, &len);
@@ -747,7 +747,7 @@ END_TEST
  * last, so each cut names them (or the section headers before them). */
 START_TEST(test_truncated_real)
 {
-    PtxasReport want;
+    UsageReport want;
     size_t len;
     unsigned char *data = read_whole(assemble("sm_90", &want), &len);
     uint64_t phoff = 0, shoff = 0;
@@ -795,7 +795,7 @@ static const char callee_module[] =
 /* `ptxas -v --gpu-name ARCH -o CUBIN PTX`, with -c when `relocatable`
  * (ptxas_assemble_targets decides that itself), its -v output parsed. */
 static void run_ptxas(const char *ptx, const char *arch, const char *cubin, bool relocatable,
-                      PtxasReport *want)
+                      UsageReport *want)
 {
     const char *program = jobs_resolve_command(ptxas_find(), arena);
     char *argv[] = {(char *)program, "-v", "--gpu-name", (char *)arch, "-o", (char *)cubin,
@@ -811,7 +811,7 @@ static void check_callee_module(const char *arch, bool relocatable)
     const char *ptx = temp_path("callee.ptx");
     const char *cubin = temp_path("callee.cubin");
     write_file(ptx, callee_module, strlen(callee_module));
-    PtxasReport want, got;
+    UsageReport want, got;
     run_ptxas(ptx, arch, cubin, relocatable, &want);
     size_t len;
     unsigned char *data = read_whole(cubin, &len);
@@ -819,8 +819,8 @@ static void check_callee_module(const char *arch, bool relocatable)
     ck_assert_int_eq(got.n_kernels, 2);
     for (int i = 0; i < 2; i++)
         compare_kernel(&got.kernels[i], &want.kernels[i]);
-    ck_assert_int_eq(ptxas_kernel(&got, "kA")->static_smem, relocatable ? 100 : 400);
-    ck_assert_int_eq(ptxas_kernel(&got, "kB")->static_smem, relocatable ? 0 : 300);
+    ck_assert_int_eq(usage_kernel(&got, "kA")->static_smem, relocatable ? 100 : 400);
+    ck_assert_int_eq(usage_kernel(&got, "kB")->static_smem, relocatable ? 0 : 300);
 }
 
 START_TEST(test_callee_shared)
@@ -840,7 +840,7 @@ START_TEST(test_module_relocatable)
     const char *ptx = temp_path("module.ptx");
     const char *cubin = temp_path("module.cubin");
     write_module(ptx);
-    PtxasReport want, got;
+    UsageReport want, got;
     run_ptxas(ptx, arch, cubin, true, &want);
     CubinKernel *details;
     char error[256];
@@ -905,7 +905,7 @@ static const char *const nvcc_targets[] = {"sm_80", "sm_90", "sm_120"};
 
 /* `nvcc -cubin -arch=ARCH FLAGS --ptxas-options=-v -o /dev/null CU`, parsed. */
 static void nvcc_verbose(const char *nvcc, const char *cu, const char *arch, char **flags,
-                         int n_flags, PtxasReport *want)
+                         int n_flags, UsageReport *want)
 {
     const char *program = jobs_resolve_command(nvcc, arena);
     char **argv = arena_alloc(arena, (size_t)n_flags + 8, sizeof *argv);
@@ -936,23 +936,23 @@ START_TEST(test_nvcc_agrees)
     int n_flags;
     char error[128];
     ck_assert(nvcc_split_flags("-O3 -DTILE=16", arena, &flags, &n_flags, error, sizeof error));
-    PtxasReport got[N(nvcc_targets)];
+    UsageReport got[N(nvcc_targets)];
     int result = nvcc_compile_targets(nvcc, cu, flags, n_flags, (const char **)nvcc_targets,
                                       N(nvcc_targets), arena, got);
     ck_assert_msg(result == 0, "nvcc failed (%d): %s", result, got[0].errors ? got[0].errors : "");
     for (int t = 0; t < N(nvcc_targets); t++) {
-        PtxasReport want;
+        UsageReport want;
         nvcc_verbose(nvcc, cu, nvcc_targets[t], flags, n_flags, &want);
         ck_assert_str_eq(got[t].arch, nvcc_targets[t]);
         ck_assert_int_eq(got[t].n_kernels, 3);
         ck_assert_int_eq(want.n_kernels, 3);
         for (int i = 0; i < 3; i++)
             compare_kernel(&got[t].kernels[i], &want.kernels[i]);
-        ck_assert_int_eq(ptxas_kernel(&got[t], "_Z5scalePfi")->static_smem, 1200);
-        ck_assert_int_eq(ptxas_kernel(&got[t], "_Z5scalePfi")->max_threads, 256);
-        ck_assert_int_eq(ptxas_kernel(&got[t], "_Z4tileILi16EEvPf")->static_smem, 16 * 17 * 4);
-        ck_assert_int_eq(ptxas_kernel(&got[t], "_Z4tileILi16EEvPf")->max_threads, 128);
-        ck_assert_int_eq(ptxas_kernel(&got[t], "_Z5plainPi")->max_threads, 0);
+        ck_assert_int_eq(usage_kernel(&got[t], "_Z5scalePfi")->static_smem, 1200);
+        ck_assert_int_eq(usage_kernel(&got[t], "_Z5scalePfi")->max_threads, 256);
+        ck_assert_int_eq(usage_kernel(&got[t], "_Z4tileILi16EEvPf")->static_smem, 16 * 17 * 4);
+        ck_assert_int_eq(usage_kernel(&got[t], "_Z4tileILi16EEvPf")->max_threads, 128);
+        ck_assert_int_eq(usage_kernel(&got[t], "_Z5plainPi")->max_threads, 0);
     }
 }
 END_TEST
@@ -962,7 +962,7 @@ START_TEST(test_nvcc_rejects)
     const char *cu = temp_path("broken.cu");
     write_file(cu, cuda_source, strlen(cuda_source)); /* TILE not defined: #error */
     const char *arch = "sm_80";
-    PtxasReport out;
+    UsageReport out;
     int result = nvcc_compile_targets(nvcc_find(), cu, NULL, 0, &arch, 1, arena, &out);
     ck_assert_int_gt(result, 0);
     ck_assert_int_eq(out.exit_status, result);
@@ -991,7 +991,7 @@ static const char *cubin_data(const char *name)
 
 /* `nvcc MODE -rdc=true -arch=ARCH [--ptxas-options=-v] -o OUT CU`; with
  * -v, its report parsed into *want. */
-static void nvcc_rdc(const char *mode, const char *arch, const char *out, PtxasReport *want)
+static void nvcc_rdc(const char *mode, const char *arch, const char *out, UsageReport *want)
 {
     const char *program = jobs_resolve_command(nvcc_find(), arena);
     char arch_flag[32];
@@ -1022,9 +1022,9 @@ static const char *const rdc_targets[] = {"sm_75", "sm_90", "sm_120"};
 /* The cubin at `path` against ptxas's report `want`: every figure, the
  * exact kernel count (child, blend and offsets are no kernels) and the
  * flags. */
-static void check_rdc_cubin(const char *path, const char *arch, const PtxasReport *want)
+static void check_rdc_cubin(const char *path, const char *arch, const UsageReport *want)
 {
-    PtxasReport got;
+    UsageReport got;
     CubinKernel *d;
     char error[256];
     ck_assert_msg(cubin_read_file(path, arena, &got, &d, error, sizeof error), "%s", error);
@@ -1034,7 +1034,7 @@ static void check_rdc_cubin(const char *path, const char *arch, const PtxasRepor
     for (int i = 0; i < got.n_kernels; i++)
         compare_kernel(&got.kernels[i], &want->kernels[i]);
     for (int e = 0; e < N(rdc_kernels); e++) {
-        const KernelUsage *k = ptxas_kernel(&got, rdc_kernels[e].name);
+        const KernelUsage *k = usage_kernel(&got, rdc_kernels[e].name);
         ck_assert_msg(k != NULL, "no kernel %s", rdc_kernels[e].name);
         const CubinKernel *kd = &d[k - got.kernels];
         ck_assert_int_eq(k->static_smem, rdc_kernels[e].static_smem);
@@ -1049,7 +1049,7 @@ START_TEST(test_nvcc_rdc_cubin)
 {
     const char *arch = rdc_targets[_i];
     const char *cubin = temp_path("rdc.cubin");
-    PtxasReport want;
+    UsageReport want;
     nvcc_rdc("-cubin", arch, cubin, &want);
     size_t len;
     read_whole(cubin, &len);
@@ -1069,7 +1069,7 @@ START_TEST(test_nvcc_rdc_ptx)
     size_t len;
     const char *text = (const char *)read_whole(ptx, &len);
     ck_assert(ptxas_needs_compile_only(text, len));
-    PtxasReport want;
+    UsageReport want;
     int result = ptxas_assemble_targets(ptxas_find(), &ptx, &arch, &cubin, 1, arena, &want);
     ck_assert_msg(result == 0, "ptxas failed (%d): %s", result, want.errors ? want.errors : "");
     check_rdc_cubin(cubin, arch, &want);

@@ -13,8 +13,8 @@
 #include "compile.h"
 #include "ir.h"
 #include "lower.h"
-#include "ptx.h"
-#include "ptxas.h"
+#include "ptx/ptx.h"
+#include "ptx/ptxas.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -96,7 +96,7 @@ static void assemble(const char *ptx)
     ck_assert_int_eq(write(fd, ptx, strlen(ptx)), (ssize_t)strlen(ptx));
     close(fd);
     Arena *a = arena_new();
-    PtxasReport r;
+    UsageReport r;
     int rc = ptxas_run(ptxas, path, "sm_90", a, &r);
     if (rc != 0)
         fprintf(stderr, "ptxas rejected:\n%s\n%s\n", r.errors ? r.errors : "", ptx);

@@ -62,9 +62,9 @@ static void fixture_free(Fixture *fx)
     free(fx->text);
 }
 
-static PtxasReport report_of(KernelUsage *u)
+static UsageReport report_of(KernelUsage *u)
 {
-    return (PtxasReport){.arch = "sm_90", .kernels = u, .n_kernels = 1};
+    return (UsageReport){.arch = "sm_90", .kernels = u, .n_kernels = 1};
 }
 
 START_TEST(test_cap_suggested_when_ptxas_fits_it)
@@ -73,7 +73,7 @@ START_TEST(test_cap_suggested_when_ptxas_fits_it)
     fixture_init(&fx, NULL);
     KernelUsage now = {.name = "k", .registers = 40, .barriers = 0};
     KernelUsage capped = {.name = "k", .registers = 32, .barriers = 0};
-    PtxasReport reports = report_of(&now), at_caps = report_of(&capped);
+    UsageReport reports = report_of(&now), at_caps = report_of(&capped);
     int caps[1];
     ck_assert(occ_warn_register_caps(&fx.c, fx.m, &reports, caps));
     ck_assert_int_eq(caps[0], 32); /* 40 registers: 6 CTAs of 256; 32: 8 */
@@ -94,7 +94,7 @@ START_TEST(test_no_cap_when_ptxas_spills_at_it)
     fixture_init(&fx, NULL);
     KernelUsage now = {.name = "k", .registers = 40, .barriers = 0};
     KernelUsage capped = {.name = "k", .registers = 32, .spill_stores = 8, .spill_loads = 8};
-    PtxasReport reports = report_of(&now), at_caps = report_of(&capped);
+    UsageReport reports = report_of(&now), at_caps = report_of(&capped);
     occ_warn_module(&fx.c, fx.m, &reports, &at_caps, 1);
     occ_warn_module(&fx.c, fx.m, &reports, NULL, 1); /* nor when unmeasured */
     ck_assert_str_eq(fixture_output(&fx), "");
@@ -108,7 +108,7 @@ START_TEST(test_estimate_asks_no_cap_and_is_marked)
     fixture_init(&fx, NULL);
     KernelUsage now = {.name = "k", .registers = 40, .spill_stores = 4, .spill_loads = 4,
                        .estimated = true};
-    PtxasReport reports = report_of(&now);
+    UsageReport reports = report_of(&now);
     int caps[1] = {-1};
     ck_assert(!occ_warn_register_caps(&fx.c, fx.m, &reports, caps));
     ck_assert_int_eq(caps[0], 0);
@@ -126,7 +126,7 @@ START_TEST(test_wno_occ_limit_asks_no_cap)
     Fixture fx;
     fixture_init(&fx, "-Wno-occ-limit");
     KernelUsage now = {.name = "k", .registers = 40, .barriers = 0};
-    PtxasReport reports = report_of(&now);
+    UsageReport reports = report_of(&now);
     int caps[1];
     ck_assert(!occ_warn_register_caps(&fx.c, fx.m, &reports, caps));
     fixture_free(&fx);
@@ -139,7 +139,7 @@ START_TEST(test_low_occupancy_and_limiter)
     fixture_init(&fx, NULL);
     /* 200 registers x 256 threads: one CTA, 8 of 64 warps */
     KernelUsage now = {.name = "k", .registers = 200, .barriers = 0};
-    PtxasReport reports = report_of(&now);
+    UsageReport reports = report_of(&now);
     occ_warn_module(&fx.c, fx.m, &reports, NULL, 1);
     ck_assert_ptr_nonnull(strstr(fixture_output(&fx),
                                  "k.silk:1:1: warning: on sm_90: theoretical occupancy of 'k' is "
@@ -155,7 +155,7 @@ START_TEST(test_every_warning_off)
     fixture_init(&fx, "-Wno-all");
     ck_assert(!occ_warn_enabled(&fx.c.diag));
     KernelUsage now = {.name = "k", .registers = 200, .spill_stores = 4, .spill_loads = 4};
-    PtxasReport reports = report_of(&now);
+    UsageReport reports = report_of(&now);
     occ_warn_module(&fx.c, fx.m, &reports, NULL, 1);
     ck_assert_str_eq(fixture_output(&fx), "");
     fixture_free(&fx);

@@ -27,8 +27,8 @@
 #include "arena.h"
 #include "diag.h"
 #include "ir.h"
-#include "ptx.h"
-#include "ptxas.h"
+#include "ptx/ptx.h"
+#include "ptx/ptxas.h"
 #include "source.h"
 
 #include <check.h>
@@ -659,7 +659,7 @@ static void live_dir_remove(LiveDir *d)
 
 /* Whether the installed ptxas knows `target`: it names it in its error
  * when not ("Value 'sm_110' is not defined for option 'gpu-name'"). */
-static bool ptxas_knows(const PtxasReport *r)
+static bool ptxas_knows(const UsageReport *r)
 {
     return r->exit_status == 0 || !r->errors || !strstr(r->errors, "is not defined for option 'gpu-name'");
 }
@@ -679,7 +679,7 @@ START_TEST(test_live_every_case_every_target)
         paths[i] = live_file(&d, c->name, archs[i], ptx);
         free(ptx);
     }
-    PtxasReport out[PAIRS];
+    UsageReport out[PAIRS];
     ptxas_run_targets(ptxas_find(), paths, archs, PAIRS, r.arena, out);
     int assembled = 0;
     for (int i = 0; i < PAIRS; i++) {
@@ -735,10 +735,10 @@ START_TEST(test_live_launch_bounds)
     ck_assert_ptr_null(strstr(free_ptx, ".maxnreg"));
     const char *paths[2] = {live_file(&d, "free", "sm_80", free_ptx), live_file(&d, "capped", "sm_80", capped_ptx)};
     const char *archs[2] = {"sm_80", "sm_80"};
-    PtxasReport out[2];
+    UsageReport out[2];
     int status = ptxas_run_targets(ptxas_find(), paths, archs, 2, r.arena, out);
     ck_assert_msg(status == 0, "ptxas: %s%s", out[0].errors ? out[0].errors : "", out[1].errors ? out[1].errors : "");
-    const KernelUsage *unbounded = ptxas_kernel(&out[0], "many"), *capped = ptxas_kernel(&out[1], "many");
+    const KernelUsage *unbounded = usage_kernel(&out[0], "many"), *capped = usage_kernel(&out[1], "many");
     ck_assert_ptr_nonnull(unbounded);
     ck_assert_ptr_nonnull(capped);
     ck_assert_msg(unbounded->registers > 32, "without .maxnreg: %d registers", unbounded->registers);

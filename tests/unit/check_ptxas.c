@@ -9,7 +9,7 @@
  * (demangled names), 9 (a Visual Studio log: "1>  " prefixes and CRLF), 10,
  * 11 and 12 and the short ", N barriers" form, each read to the exact
  * figures; malformed outputs rejected; odd texts from memory.  The engine
- * record ptxas_resources makes.  Which small PTX modules need ptxas -c
+ * record usage_resources makes.  Which small PTX modules need ptxas -c
  * (ptxas_needs_compile_only), and every prefix of each read safely.
  *
  * Running: a fake ptxas (a sh script in a directory whose name has a space,
@@ -31,7 +31,7 @@
 
 #include "arena.h"
 #include "occupancy.h"
-#include "ptxas.h"
+#include "ptx/ptxas.h"
 
 #include <check.h>
 #include <dirent.h>
@@ -91,14 +91,14 @@ static char *read_file(const char *path, size_t *len)
     return text;
 }
 
-static bool parse_data(const char *name, PtxasReport *report)
+static bool parse_data(const char *name, UsageReport *report)
 {
     size_t len;
     char *text = read_file(data_path(name), &len);
     return ptxas_parse(text, len, arena, report);
 }
 
-static bool parse_text(const char *text, PtxasReport *report)
+static bool parse_text(const char *text, UsageReport *report)
 {
     return ptxas_parse(text, strlen(text), arena, report);
 }
@@ -165,7 +165,7 @@ static void check_kernel(const KernelUsage *got, const Want *want)
 START_TEST(test_parse_file)
 {
     const ParseCase *c = &parse_cases[_i];
-    PtxasReport r;
+    UsageReport r;
     ck_assert_msg(parse_data(c->file, &r), "%s did not parse", c->file);
     if (c->arch)
         ck_assert_str_eq(r.arch, c->arch);
@@ -176,7 +176,7 @@ START_TEST(test_parse_file)
     ck_assert_ptr_null(r.errors);
     for (int k = 0; k < c->n_kernels; k++) {
         check_kernel(&r.kernels[k], &c->kernels[k]);
-        ck_assert_ptr_eq(ptxas_kernel(&r, c->kernels[k].name), &r.kernels[k]);
+        ck_assert_ptr_eq(usage_kernel(&r, c->kernels[k].name), &r.kernels[k]);
     }
 }
 END_TEST
@@ -191,7 +191,7 @@ static const char *const malformed_files[] = {
 
 START_TEST(test_parse_malformed_file)
 {
-    PtxasReport r;
+    UsageReport r;
     ck_assert_msg(!parse_data(malformed_files[_i], &r), "%s parsed", malformed_files[_i]);
     ck_assert_int_eq(r.n_kernels, 0);
     ck_assert_ptr_null(r.kernels);
@@ -257,7 +257,7 @@ static const struct {
 
 START_TEST(test_parse_text)
 {
-    PtxasReport r;
+    UsageReport r;
     ck_assert_int_eq(parse_text(text_cases[_i].text, &r), text_cases[_i].ok);
     ck_assert_int_eq(r.n_kernels, text_cases[_i].n_kernels);
     if (r.n_kernels)
@@ -270,7 +270,7 @@ START_TEST(test_parse_length)
 {
     const char text[] = "ptxas info    : Compiling entry function 'k' for 'sm_80'\n"
                         "ptxas info    : Used 8 registers, 64 bytes smem";
-    PtxasReport r;
+    UsageReport r;
     ck_assert(ptxas_parse(text, strlen(text) - strlen(", 64 bytes smem"), arena, &r));
     ck_assert_int_eq(r.kernels[0].registers, 8);
     ck_assert_int_eq(r.kernels[0].static_smem, 0);
@@ -294,7 +294,7 @@ START_TEST(test_parse_many_kernels)
                 "ptxas info    : Used %d registers, %d bytes smem\n",
                 i, i + 1, 4 * i);
     fclose(f);
-    PtxasReport r;
+    UsageReport r;
     ck_assert(ptxas_parse(text, len, arena, &r));
     free(text);
     ck_assert_int_eq(r.n_kernels, 100);
@@ -305,7 +305,7 @@ START_TEST(test_parse_many_kernels)
         ck_assert_int_eq(r.kernels[i].registers, i + 1);
         ck_assert_int_eq(r.kernels[i].static_smem, 4 * i);
     }
-    ck_assert_ptr_null(ptxas_kernel(&r, "k100"));
+    ck_assert_ptr_null(usage_kernel(&r, "k100"));
 }
 END_TEST
 
@@ -410,7 +410,7 @@ START_TEST(test_resources_reported_barriers)
     ck_assert_ptr_nonnull(sm90);
     KernelUsage u = {.name = "k", .registers = 32, .static_smem = 1024, .barriers = 0,
                      .max_threads = 128};
-    KernelResources got = ptxas_resources(&u, sm90, false);
+    KernelResources got = usage_resources(&u, sm90, false);
     KernelResources want = occ_kernel_defaults(sm90, 32, 1024, false);
     ck_assert_int_eq(got.regs_per_thread, 32);
     ck_assert_uint_eq(got.static_smem, 1024);
@@ -421,9 +421,9 @@ START_TEST(test_resources_reported_barriers)
     ck_assert(!got.smem_optin);
 
     u.barriers = 2;
-    ck_assert_int_eq(ptxas_resources(&u, sm90, true).barriers, 2);
-    ck_assert(ptxas_resources(&u, sm90, true).smem_optin);
-    ck_assert_uint_eq(ptxas_resources(&u, sm90, true).max_dynamic_smem,
+    ck_assert_int_eq(usage_resources(&u, sm90, true).barriers, 2);
+    ck_assert(usage_resources(&u, sm90, true).smem_optin);
+    ck_assert_uint_eq(usage_resources(&u, sm90, true).max_dynamic_smem,
                       occ_kernel_defaults(sm90, 32, 1024, true).max_dynamic_smem);
 }
 END_TEST
@@ -432,9 +432,9 @@ END_TEST
 START_TEST(test_resources_unreported_barriers)
 {
     const ArchLimits *sm80 = arch_table_find(&table, "sm_80");
-    PtxasReport r;
+    UsageReport r;
     ck_assert(parse_data("cuda11-sm_80.txt", &r));
-    KernelResources k = ptxas_resources(&r.kernels[1], sm80, false);
+    KernelResources k = usage_resources(&r.kernels[1], sm80, false);
     ck_assert_int_eq(k.regs_per_thread, 12);
     ck_assert_uint_eq(k.static_smem, 4096);
     ck_assert_int_eq(k.barriers, occ_kernel_defaults(sm80, 12, 4096, false).barriers);
@@ -537,7 +537,7 @@ START_TEST(test_run_targets_in_order)
         snprintf(line, sizeof line, "0.%d %d ok\n", PAIRS - 1 - i, 10 + i);
         paths[i] = fake_file(name, line, 0644);
     }
-    PtxasReport out[PAIRS];
+    UsageReport out[PAIRS];
     ck_assert_int_eq(ptxas_run_targets(ptxas, paths, archs, PAIRS, arena, out), 0);
     for (int i = 0; i < PAIRS; i++) {
         ck_assert_int_eq(out[i].exit_status, 0);
@@ -556,7 +556,7 @@ START_TEST(test_run_rejection_verbatim)
 {
     const char *ptxas = fake_ptxas();
     const char *bad = fake_file("bad.ptx", "0 3 fail\n", 0644);
-    PtxasReport r;
+    UsageReport r;
     ck_assert_int_eq(ptxas_run(ptxas, bad, "sm_90", arena, &r), 3);
     ck_assert_int_eq(r.exit_status, 3);
     ck_assert_int_eq(r.n_kernels, 0);
@@ -574,7 +574,7 @@ START_TEST(test_run_targets_first_failure)
     const char *paths[] = {fake_file("a.ptx", "0 8 ok\n", 0644), fake_file("b.ptx", "0.3 4 fail\n", 0644),
                            fake_file("c.ptx", "0 5 fail\n", 0644), fake_file("d.ptx", "0 0 kill\n", 0644)};
     const char *archs[] = {"sm_80", "sm_80", "sm_90", "sm_90"};
-    PtxasReport out[4];
+    UsageReport out[4];
     int fds = open_fds();
     ck_assert_int_eq(ptxas_run_targets(ptxas, paths, archs, 4, arena, out), 4);
     ck_assert_int_eq(out[0].exit_status, 0);
@@ -591,7 +591,7 @@ END_TEST
 START_TEST(test_run_bad_output)
 {
     const char *ptxas = fake_ptxas();
-    PtxasReport r;
+    UsageReport r;
     const char *ptx = fake_file("x.ptx", "0 0 bad\n", 0644);
     ck_assert_int_eq(ptxas_run(ptxas, ptx, "sm_80", arena, &r), PTXAS_BAD_OUTPUT);
     ck_assert_int_eq(r.exit_status, PTXAS_BAD_OUTPUT);
@@ -602,7 +602,7 @@ END_TEST
 START_TEST(test_run_not_started)
 {
     const char *ptx = fake_file("x.ptx", "0 8 ok\n", 0644);
-    PtxasReport r;
+    UsageReport r;
     errno = 0;
     ck_assert_int_eq(ptxas_run("/nonexistent/ptxas", ptx, "sm_80", arena, &r), PTXAS_NOT_STARTED);
     ck_assert_int_eq(errno, ENOENT);
@@ -621,7 +621,7 @@ START_TEST(test_run_not_started)
 
     const char *paths[] = {ptx, ptx};
     const char *archs[] = {"sm_80", "sm_90"};
-    PtxasReport out[2];
+    UsageReport out[2];
     ck_assert_int_eq(ptxas_run_targets("/nonexistent/ptxas", paths, archs, 2, arena, out),
                      PTXAS_NOT_STARTED);
     ck_assert_int_eq(out[1].exit_status, PTXAS_NOT_STARTED);
@@ -641,7 +641,7 @@ START_TEST(test_run_on_path)
     char path[256];
     snprintf(path, sizeof path, "/nonexistent:%s:/usr/bin:/bin", fake_dir);
     ck_assert_int_eq(setenv("PATH", path, 1), 0);
-    PtxasReport r;
+    UsageReport r;
     ck_assert_int_eq(ptxas_run("ptxas", ptx, "sm_80", arena, &r), 0);
     ck_assert_int_eq(r.kernels[0].registers, 21);
 #ifndef PTXAS_PATH
@@ -680,13 +680,13 @@ START_TEST(test_run_compile_only)
     const char *paths[] = {linked, linked, whole, linked};
     const char *archs[] = {"sm_80", "sm_90", "sm_90", "sm_120"};
     static const char *const names[] = {"k_c", "k_c", "k", "k_c"};
-    PtxasReport out[4];
+    UsageReport out[4];
     ck_assert_int_eq(ptxas_run_targets(ptxas, paths, archs, 4, arena, out), 0);
     for (int i = 0; i < 4; i++) {
         ck_assert_int_eq(out[i].n_kernels, 1);
         ck_assert_str_eq(out[i].kernels[0].name, names[i]);
     }
-    PtxasReport r;
+    UsageReport r;
     ck_assert_int_eq(ptxas_run(ptxas, whole, "sm_80", arena, &r), 0);
     ck_assert_str_eq(r.kernels[0].name, "k");
     ck_assert_int_eq(ptxas_run(ptxas, linked, "sm_80", arena, &r), 0);
@@ -701,7 +701,7 @@ static const char *const live_files[LIVE_FILES] = {"trivial.ptx", "shared.ptx", 
                                                    "func.ptx"};
 static const char *const live_archs[LIVE_ARCHS] = {"sm_75", "sm_80", "sm_90"};
 
-static void check_live(const char *file, const PtxasReport *r)
+static void check_live(const char *file, const UsageReport *r)
 {
     ck_assert_msg(r->exit_status == 0, "%s for %s: %d\n%s", file, r->arch, r->exit_status,
                   r->errors ? r->errors : "");
@@ -727,8 +727,8 @@ static void check_live(const char *file, const PtxasReport *r)
         ck_assert_int_ge(k->stack_frame, k->spill_stores);
     } else {
         ck_assert_int_eq(r->n_kernels, 2);
-        ck_assert_ptr_nonnull(ptxas_kernel(r, "_Z5firstPi"));
-        ck_assert_ptr_nonnull(ptxas_kernel(r, "_Z6secondv"));
+        ck_assert_ptr_nonnull(usage_kernel(r, "_Z5firstPi"));
+        ck_assert_ptr_nonnull(usage_kernel(r, "_Z6secondv"));
     }
 }
 
@@ -740,7 +740,7 @@ START_TEST(test_live_targets)
         paths[i] = data_path(live_files[i / LIVE_ARCHS]);
         archs[i] = live_archs[i % LIVE_ARCHS];
     }
-    PtxasReport out[LIVE_PAIRS];
+    UsageReport out[LIVE_PAIRS];
     int result = ptxas_run_targets(ptxas, paths, archs, LIVE_PAIRS, arena, out);
     for (int i = 0; i < LIVE_PAIRS; i++) {
         ck_assert_str_eq(out[i].arch, archs[i]);
@@ -754,7 +754,7 @@ END_TEST
 START_TEST(test_live_rejection)
 {
     const char *ptx = data_path("reject.ptx");
-    PtxasReport r;
+    UsageReport r;
     int status = ptxas_run(ptxas_find(), ptx, "sm_90", arena, &r);
     ck_assert_int_gt(status, 0);
     ck_assert_int_eq(r.exit_status, status);
@@ -788,16 +788,16 @@ START_TEST(test_live_extern)
     ck_assert(ptxas_needs_compile_only(text, len));
     text = read_file(resolved, &len);
     ck_assert(!ptxas_needs_compile_only(text, len));
-    PtxasReport got, want;
+    UsageReport got, want;
     ck_assert_int_eq(ptxas_run(ptxas_find(), ptx, arch, arena, &got), 0);
     ck_assert_int_eq(ptxas_run(ptxas_find(), resolved, arch, arena, &want), 0);
     ck_assert_int_eq(got.n_kernels, 2);
-    const KernelUsage *alone = ptxas_kernel(&got, "alone"), *alone2 = ptxas_kernel(&want, "alone");
+    const KernelUsage *alone = usage_kernel(&got, "alone"), *alone2 = usage_kernel(&want, "alone");
     ck_assert_int_eq(alone->registers, alone2->registers);
     ck_assert_int_eq(alone->static_smem, 0);
     ck_assert_int_eq(alone->barriers, alone2->barriers);
     ck_assert_int_eq(alone->stack_frame, alone2->stack_frame);
-    const KernelUsage *mix = ptxas_kernel(&got, "mix"), *mix2 = ptxas_kernel(&want, "mix");
+    const KernelUsage *mix = usage_kernel(&got, "mix"), *mix2 = usage_kernel(&want, "mix");
     ck_assert_int_eq(mix->static_smem, 512);
     ck_assert_int_eq(mix2->static_smem, 512);
     ck_assert_int_eq(mix->barriers, mix2->barriers);

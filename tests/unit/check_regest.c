@@ -18,7 +18,7 @@
 #include "arena.h"
 #include "diag.h"
 #include "ir.h"
-#include "regest.h"
+#include "ptx/regest.h"
 #include "source.h"
 
 #include <check.h>

@@ -754,14 +754,14 @@ static bool read_kernels(Elf *elf, Arena *arena, Kernels *k)
     return elf->type != ET_REL || read_relocatable(elf, arena, k);
 }
 
-bool cubin_read_details(const void *data, size_t len, Arena *arena, PtxasReport *out,
+bool cubin_read_details(const void *data, size_t len, Arena *arena, UsageReport *out,
                         CubinKernel **details, char *error, size_t size)
 {
     Elf elf = {.data = data, .len = len, .error = error, .size = size};
     Kernels k = {0};
     if (size)
         error[0] = '\0';
-    *out = (PtxasReport){0};
+    *out = (UsageReport){0};
     if (details)
         *details = NULL;
     if (!data && len)
@@ -771,6 +771,7 @@ bool cubin_read_details(const void *data, size_t len, Arena *arena, PtxasReport 
     char arch[16];
     snprintf(arch, sizeof arch, "sm_%d", elf.sm);
     out->arch = arena_strndup(arena, arch, strlen(arch));
+    out->source = USAGE_BINARY;
     out->kernels = k.n ? k.usage : NULL;
     out->n_kernels = k.n;
     if (details)
@@ -778,19 +779,19 @@ bool cubin_read_details(const void *data, size_t len, Arena *arena, PtxasReport 
     return true;
 }
 
-bool cubin_read(const void *data, size_t len, Arena *arena, PtxasReport *out, char *error,
+bool cubin_read(const void *data, size_t len, Arena *arena, UsageReport *out, char *error,
                 size_t size)
 {
     return cubin_read_details(data, len, arena, out, NULL, error, size);
 }
 
-bool cubin_read_file(const char *path, Arena *arena, PtxasReport *out, CubinKernel **details,
+bool cubin_read_file(const char *path, Arena *arena, UsageReport *out, CubinKernel **details,
                      char *error, size_t size)
 {
     size_t len = 0;
     unsigned char *data = (unsigned char *)read_file(path, READ_FILE_CODE_LIMIT_MIB, &len);
     if (!data) {
-        *out = (PtxasReport){0};
+        *out = (UsageReport){0};
         if (details)
             *details = NULL;
         if (size && errno == EFBIG)

@@ -1,9 +1,9 @@
 /*
- * report_ptx.h: the entry functions of a PTX text and their performance
+ * ptx_scan.h: the entry functions of a PTX text and their performance
  * directives, for `silk-occ report` (ptxas -v does not print them).
  */
-#ifndef SILK_REPORT_PTX_H
-#define SILK_REPORT_PTX_H
+#ifndef SILK_PTX_SCAN_H
+#define SILK_PTX_SCAN_H
 
 #include "arena.h"
 
@@ -24,14 +24,14 @@ typedef struct PtxEntry {
 } PtxEntry;
 
 /* The entries (with a body) of `len` bytes of PTX, in order, in `arena`. */
-int report_ptx_scan(const char *text, size_t len, Arena *arena, PtxEntry **out);
+int ptx_scan_entries(const char *text, size_t len, Arena *arena, PtxEntry **out);
 
 /* A copy of the text for checking register caps: entry i (of the n
  * scanned from it) gets `.maxnreg caps[i]` when caps[i] > 0, stays as it
  * is when caps[i] is 0, and is left out when it is -1.  What is not an
  * entry (the header, functions, module-scope variables) stays, so one
  * ptxas run checks every capped entry of a file at once. */
-char *report_ptx_with_caps(const char *text, size_t len, const PtxEntry *e, int n, const int *caps,
+char *ptx_with_register_caps(const char *text, size_t len, const PtxEntry *e, int n, const int *caps,
                            Arena *arena, size_t *out_len);
 
 #endif

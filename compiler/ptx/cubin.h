@@ -94,12 +94,12 @@ typedef struct CubinKernel {
  * returns false with one line (no newline, no file name) in `error`
  * (`size` bytes) and *out holds no kernels.  Names and arrays live in
  * `arena`; `data` need not outlive the call. */
-bool cubin_read(const void *data, size_t len, Arena *arena, PtxasReport *out, char *error,
+bool cubin_read(const void *data, size_t len, Arena *arena, UsageReport *out, char *error,
                 size_t size);
 
 /* cubin_read, and when `details` is not NULL, *details set to an array
  * parallel to out->kernels (NULL when there are none). */
-bool cubin_read_details(const void *data, size_t len, Arena *arena, PtxasReport *out,
+bool cubin_read_details(const void *data, size_t len, Arena *arena, UsageReport *out,
                         CubinKernel **details, char *error, size_t size);
 
 /* cubin_read on the whole of the file at `path`, read by read_file
@@ -107,7 +107,7 @@ bool cubin_read_details(const void *data, size_t len, Arena *arena, PtxasReport 
  * be read gives "cannot read PATH: REASON"; a larger one "larger than the
  * 256 MiB limit", and other errors are cubin_read's, both without the path
  * (the caller adds it, as for any input). */
-bool cubin_read_file(const char *path, Arena *arena, PtxasReport *out, CubinKernel **details,
+bool cubin_read_file(const char *path, Arena *arena, UsageReport *out, CubinKernel **details,
                      char *error, size_t size);
 
 #endif

@@ -1,6 +1,6 @@
 /*
- * check_report_ptx.c: unit tests of silk-occ report's PTX scanner
- * (src/report_ptx.c): each entry's name and performance directives
+ * check_ptx_scan.c: unit tests of silk-occ report's PTX scanner
+ * (compiler/ptx/ptx_scan.c): each entry's name and performance directives
  * (.maxntid and .reqntid as the product of their dimensions,
  * .minnctapersm, .maxnreg), entries in comments and declarations without
  * a body ignored, and the copy with one entry's .maxnreg set, an old
@@ -8,7 +8,7 @@
  * .extern .shared array named in the body or in a function it calls).
  */
 #include "arena.h"
-#include "report_ptx.h"
+#include "ptx/ptx_scan.h"
 
 #include <check.h>
 #include <stdlib.h>
@@ -27,7 +27,7 @@ START_TEST(scans_entries_and_directives)
 {
     Arena *arena = arena_new();
     PtxEntry *e;
-    int n = report_ptx_scan(PTX, strlen(PTX), arena, &e);
+    int n = ptx_scan_entries(PTX, strlen(PTX), arena, &e);
     ck_assert_int_eq(n, 3);
     ck_assert_str_eq(e[0].name, "first");
     ck_assert_int_eq(e[0].maxntid, 256);
@@ -64,7 +64,7 @@ START_TEST(finds_dynamic_shared_memory)
 {
     Arena *arena = arena_new();
     PtxEntry *e;
-    ck_assert_int_eq(report_ptx_scan(DYN_PTX, strlen(DYN_PTX), arena, &e), 4);
+    ck_assert_int_eq(ptx_scan_entries(DYN_PTX, strlen(DYN_PTX), arena, &e), 4);
     ck_assert_str_eq(e[0].name, "direct");
     ck_assert(e[0].extern_smem);
     ck_assert_str_eq(e[1].name, "through_calls");
@@ -74,7 +74,7 @@ START_TEST(finds_dynamic_shared_memory)
     ck_assert_str_eq(e[3].name, "similar_name");
     ck_assert(!e[3].extern_smem);
     /* Without an extern array no entry uses one. */
-    ck_assert_int_eq(report_ptx_scan(PTX, strlen(PTX), arena, &e), 3);
+    ck_assert_int_eq(ptx_scan_entries(PTX, strlen(PTX), arena, &e), 3);
     ck_assert(!e[0].extern_smem && !e[1].extern_smem && !e[2].extern_smem);
     arena_free(arena);
 }
@@ -85,18 +85,18 @@ START_TEST(sets_a_register_cap)
     Arena *arena = arena_new();
     PtxEntry *e;
     size_t len;
-    ck_assert_int_eq(report_ptx_scan(PTX, strlen(PTX), arena, &e), 3);
+    ck_assert_int_eq(ptx_scan_entries(PTX, strlen(PTX), arena, &e), 3);
     int first_only[3] = {32, 0, 0};
-    char *first = report_ptx_with_caps(PTX, strlen(PTX), e, 3, first_only, arena, &len);
+    char *first = ptx_with_register_caps(PTX, strlen(PTX), e, 3, first_only, arena, &len);
     ck_assert_uint_eq(len, strlen(first));
     ck_assert_ptr_nonnull(strstr(first, ".minnctapersm 3\n.maxnreg 32\n{"));
     int second_only[3] = {0, 24, 0};
-    char *second = report_ptx_with_caps(PTX, strlen(PTX), e, 3, second_only, arena, &len);
+    char *second = ptx_with_register_caps(PTX, strlen(PTX), e, 3, second_only, arena, &len);
     ck_assert_ptr_null(strstr(second, ".maxnreg 40"));
     ck_assert_ptr_nonnull(strstr(second, ".reqntid 96\n           \n.maxnreg 24\n{"));
     /* The copy scans as the original with the new cap. */
     PtxEntry *again;
-    ck_assert_int_eq(report_ptx_scan(second, len, arena, &again), 3);
+    ck_assert_int_eq(ptx_scan_entries(second, len, arena, &again), 3);
     ck_assert_int_eq(again[1].maxnreg, 24);
     ck_assert_int_eq(again[0].maxnreg, 0);
     arena_free(arena);
@@ -110,13 +110,13 @@ START_TEST(caps_several_and_leaves_out_the_rest)
     Arena *arena = arena_new();
     PtxEntry *e;
     size_t len;
-    ck_assert_int_eq(report_ptx_scan(PTX, strlen(PTX), arena, &e), 3);
+    ck_assert_int_eq(ptx_scan_entries(PTX, strlen(PTX), arena, &e), 3);
     ck_assert_uint_lt(e[0].start_at, e[0].body_at);
     ck_assert_int_eq(PTX[e[0].end_at - 1], '}');
     int caps[3] = {16, -1, 20};
-    char *text = report_ptx_with_caps(PTX, strlen(PTX), e, 3, caps, arena, &len);
+    char *text = ptx_with_register_caps(PTX, strlen(PTX), e, 3, caps, arena, &len);
     PtxEntry *left;
-    ck_assert_int_eq(report_ptx_scan(text, len, arena, &left), 2);
+    ck_assert_int_eq(ptx_scan_entries(text, len, arena, &left), 2);
     ck_assert_str_eq(left[0].name, e[0].name);
     ck_assert_int_eq(left[0].maxnreg, 16);
     ck_assert_str_eq(left[1].name, e[2].name);
@@ -126,9 +126,9 @@ START_TEST(caps_several_and_leaves_out_the_rest)
 }
 END_TEST
 
-static Suite *report_ptx_suite(void)
+static Suite *ptx_scan_suite(void)
 {
-    Suite *s = suite_create("report_ptx");
+    Suite *s = suite_create("ptx_scan");
     TCase *tc = tcase_create("scan");
     tcase_add_test(tc, scans_entries_and_directives);
     tcase_add_test(tc, finds_dynamic_shared_memory);
@@ -140,7 +140,7 @@ static Suite *report_ptx_suite(void)
 
 int main(void)
 {
-    SRunner *runner = srunner_create(report_ptx_suite());
+    SRunner *runner = srunner_create(ptx_scan_suite());
     srunner_run_all(runner, CK_NORMAL);
     int failed = srunner_ntests_failed(runner);
     srunner_free(runner);

@@ -138,22 +138,22 @@ static char *output_path(const char *dir, int i, const char *ext, Arena *arena)
 
 /* Fills one target's report from its job and its cubin. */
 static void finish_target(const JobRun *run, const char *cubin, const char *arch, Arena *arena,
-                          PtxasReport *out)
+                          UsageReport *out)
 {
     char error[512];
     if (run->status == JOBS_NOT_STARTED) {
-        *out = (PtxasReport){.exit_status = PTXAS_NOT_STARTED};
+        *out = (UsageReport){.exit_status = PTXAS_NOT_STARTED};
     } else if (run->status != 0) {
-        *out = (PtxasReport){.exit_status = run->status, .errors = run->output};
+        *out = (UsageReport){.exit_status = run->status, .errors = run->output};
     } else if (!cubin_read_file(cubin, arena, out, NULL, error, sizeof error)) {
-        *out = (PtxasReport){.exit_status = PTXAS_BAD_OUTPUT,
+        *out = (UsageReport){.exit_status = PTXAS_BAD_OUTPUT,
                              .errors = arena_strndup(arena, error, strlen(error))};
     }
     /* nvcc's cubin names its SM only; the user's target (sm_90a) is kept. */
     out->arch = arena_strndup(arena, arch, strlen(arch));
 }
 
-static int first_failure(const JobRun *runs, const PtxasReport *out, int n)
+static int first_failure(const JobRun *runs, const UsageReport *out, int n)
 {
     for (int i = 0; i < n; i++) {
         if (out[i].exit_status == PTXAS_NOT_STARTED)
@@ -166,10 +166,10 @@ static int first_failure(const JobRun *runs, const PtxasReport *out, int n)
 
 /* Every target not started, with errno `err` (the temporary directory or
  * its file names could not be made). */
-static int none_started(const char *archs[], int n, int err, Arena *arena, PtxasReport *out)
+static int none_started(const char *archs[], int n, int err, Arena *arena, UsageReport *out)
 {
     for (int i = 0; i < n; i++)
-        out[i] = (PtxasReport){.arch = arena_strndup(arena, archs[i], strlen(archs[i])),
+        out[i] = (UsageReport){.arch = arena_strndup(arena, archs[i], strlen(archs[i])),
                                .exit_status = PTXAS_NOT_STARTED};
     errno = err;
     return PTXAS_NOT_STARTED;
@@ -186,7 +186,7 @@ static bool output_paths(const char *dir, int n, const char *ext, Arena *arena,
 }
 
 int nvcc_compile_targets(const char *nvcc, const char *cu_path, char *const flags[], int n_flags,
-                         const char *archs[], int n, Arena *arena, PtxasReport *out)
+                         const char *archs[], int n, Arena *arena, UsageReport *out)
 {
     if (n == 0)
         return 0;
@@ -216,7 +216,7 @@ int nvcc_compile_targets(const char *nvcc, const char *cu_path, char *const flag
 
 int nvcc_ptx_targets(const char *nvcc, const char *cu_path, char *const flags[], int n_flags,
                      const char *archs[], int n, const char *dir, Arena *arena,
-                     const char *ptx_paths[], PtxasReport *out)
+                     const char *ptx_paths[], UsageReport *out)
 {
     if (n == 0)
         return 0;
@@ -234,11 +234,11 @@ int nvcc_ptx_targets(const char *nvcc, const char *cu_path, char *const flags[],
                                              ptx_paths[i], cu_path, arena)};
     jobs_run(runs, n, arena);
     for (int i = 0; i < n; i++) {
-        out[i] = (PtxasReport){.arch = arena_strndup(arena, archs[i], strlen(archs[i]))};
+        out[i] = (UsageReport){.arch = arena_strndup(arena, archs[i], strlen(archs[i]))};
         if (runs[i].status == JOBS_NOT_STARTED)
             out[i].exit_status = PTXAS_NOT_STARTED;
         else if (runs[i].status != 0)
-            out[i] = (PtxasReport){.arch = out[i].arch, .exit_status = runs[i].status,
+            out[i] = (UsageReport){.arch = out[i].arch, .exit_status = runs[i].status,
                                    .errors = runs[i].output};
     }
     return first_failure(runs, out, n);

@@ -8,47 +8,22 @@
  * printed it (see ptxas.c); ptxas_run and ptxas_run_targets run ptxas
  * itself, without a shell, several targets at once (ptxas_assemble_targets
  * keeping the cubins), with -c for relocatable PTX (the report may ask
- * ptxas_needs_compile_only too); ptxas_resources turns one kernel's
+ * ptxas_needs_compile_only too); usage_resources turns one kernel's
  * figures into the occupancy engine's KernelResources.
  *
  * Everything a report holds lives in the Arena it was made in.  Nothing
  * here prints: when ptxas rejects its input, its own words come back in
- * PtxasReport.errors for the caller to show (a rejection of our PTX is a
+ * UsageReport.errors for the caller to show (a rejection of our PTX is a
  * compiler bug, and the user needs ptxas's text to report it).
  */
 #ifndef SILK_PTXAS_H
 #define SILK_PTXAS_H
 
 #include "arena.h"
-#include "occupancy.h"
+#include "usage.h"
 
 #include <stdbool.h>
 #include <stddef.h>
-
-/* One entry function's resources, as ptxas reported them.  Sizes are bytes
- * (per thread for the stack frame and spills, per CTA for shared memory). */
-typedef struct KernelUsage {
-    const char *name;  /* as ptxas prints it: mangled, or demangled by old versions */
-    int registers;     /* per thread */
-    int spill_stores;
-    int spill_loads;
-    int stack_frame;   /* local memory: the frame, or "lmem" before frames were reported */
-    int static_smem;
-    int const_bank0;   /* cmem[0]: parameters and compiler constants */
-    int barriers;      /* named barriers; -1: this ptxas does not report them */
-    int max_threads;   /* .maxntid if reported, else 0 (no ptxas so far reports it) */
-    bool estimated;    /* figures from the IR (regest.h), not from ptxas; never set here */
-} KernelUsage;
-
-/* What one run of ptxas (or one text) reported, kernels in ptxas's order. */
-typedef struct PtxasReport {
-    const char *arch;     /* the target ("sm_90"); NULL if a parsed text names none */
-    KernelUsage *kernels;
-    int n_kernels;
-    int exit_status;      /* ptxas's, or a PTXAS_ value below */
-    const char *errors;   /* ptxas's own error text, verbatim, when it rejected
-                           * the input (or its output could not be read); else NULL */
-} PtxasReport;
 
 /* Results of ptxas_run that are not an exit status of ptxas. */
 enum {
@@ -64,7 +39,7 @@ enum {
  * does not know are ignored.  Returns false when a line it knows is
  * malformed or an entry function has no "Used" line; *out then holds no
  * kernels.  exit_status is 0 and errors NULL either way. */
-bool ptxas_parse(const char *text, size_t len, Arena *arena, PtxasReport *out);
+bool ptxas_parse(const char *text, size_t len, Arena *arena, UsageReport *out);
 
 /* Run `PTXAS [-c] -v --gpu-name ARCH -o /dev/null PTX_PATH` and parse
  * what it prints, -c when the file needs it (ptxas_needs_compile_only:
@@ -75,14 +50,14 @@ bool ptxas_parse(const char *text, size_t len, Arena *arena, PtxasReport *out);
  * .entry the file defines; or PTXAS_NOT_STARTED with errno set.  out->exit_status is
  * the same value. */
 int ptxas_run(const char *ptxas, const char *ptx_path, const char *arch, Arena *arena,
-              PtxasReport *out);
+              UsageReport *out);
 
 /* ptxas_run for n (ptx_paths[i], archs[i]) pairs, at most one ptxas per
  * online core at a time; out[i] is the result of pair i.  Returns 0 when
  * every run returned 0, else the result of the first pair (in input order)
  * that did not, with errno set when that was PTXAS_NOT_STARTED. */
 int ptxas_run_targets(const char *ptxas, const char *ptx_paths[], const char *archs[], int n,
-                      Arena *arena, PtxasReport *out);
+                      Arena *arena, UsageReport *out);
 
 /* ptxas_run_targets, but each pair's cubin is written to cubin_paths[i]
  * (`-o CUBIN` instead of `-o /dev/null`); the reports are the same, and a
@@ -91,7 +66,7 @@ int ptxas_run_targets(const char *ptxas, const char *ptx_paths[], const char *ar
  * missing or partial: give paths in a temporary directory, never the
  * user's output (output.h copies a cubin there once it is whole). */
 int ptxas_assemble_targets(const char *ptxas, const char *ptx_paths[], const char *archs[],
-                           const char *cubin_paths[], int n, Arena *arena, PtxasReport *out);
+                           const char *cubin_paths[], int n, Arena *arena, UsageReport *out);
 
 /* Whether ptxas must assemble `ptx` (`len` bytes, no NUL needed) with -c
  * (compile only, relocatable output): true when it declares, and does not
@@ -119,13 +94,5 @@ bool ptxas_needs_compile_only(const char *ptx, size_t len);
  * that is executable.  NULL when none is, or when $SILK_PTXAS is "none"
  * (to work as if there were none). */
 const char *ptxas_find(void);
-
-/* The kernel named `name` in a report; NULL if it has none. */
-const KernelUsage *ptxas_kernel(const PtxasReport *report, const char *name);
-
-/* The occupancy engine's record of a kernel: occ_kernel_defaults with its
- * registers and static shared memory, its barrier count when ptxas reported
- * one (else the engine's default of 1) and its .maxntid when known. */
-KernelResources ptxas_resources(const KernelUsage *u, const ArchLimits *arch, bool optin);
 
 #endif

@@ -8,7 +8,7 @@
  * The results come in ptxas's record (ptxas.h); as with cubin.h, spills
  * are unknown (-1).  nvcc_ptx_targets compiles to PTX instead, for
  * callers that measure with ptxas -v themselves.  Nothing here prints:
- * when nvcc fails, its own words come back in PtxasReport.errors.
+ * when nvcc fails, its own words come back in UsageReport.errors.
  */
 #ifndef SILK_NVCC_H
 #define SILK_NVCC_H
@@ -43,7 +43,7 @@ bool nvcc_split_flags(const char *flags, Arena *arena, char ***words, int *count
  * succeeded but its cubin did not read (cubin_read's line in errors); or
  * PTXAS_NOT_STARTED with errno set (nvcc or the temporary directory). */
 int nvcc_compile_targets(const char *nvcc, const char *cu_path, char *const flags[], int n_flags,
-                         const char *archs[], int n, Arena *arena, PtxasReport *out);
+                         const char *archs[], int n, Arena *arena, UsageReport *out);
 
 /* Compile `cu_path` to PTX for each of the n targets archs[i] ("sm_80"),
  * with the extra `flags`, into dir/tI.ptx (ptx_paths[i], in `arena`; the
@@ -54,6 +54,6 @@ int nvcc_compile_targets(const char *nvcc, const char *cu_path, char *const flag
  * -v as a .ptx file is, so spills are known and register caps checked. */
 int nvcc_ptx_targets(const char *nvcc, const char *cu_path, char *const flags[], int n_flags,
                      const char *archs[], int n, const char *dir, Arena *arena,
-                     const char *ptx_paths[], PtxasReport *out);
+                     const char *ptx_paths[], UsageReport *out);
 
 #endif

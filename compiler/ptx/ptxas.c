@@ -340,7 +340,7 @@ static bool parse_line(Parser *ps, Slice line)
     return true;
 }
 
-bool ptxas_parse(const char *text, size_t len, Arena *arena, PtxasReport *out)
+bool ptxas_parse(const char *text, size_t len, Arena *arena, UsageReport *out)
 {
     Parser ps = {.arena = arena, .current = -1, .props = -1};
     Slice rest = {text, len};
@@ -353,30 +353,12 @@ bool ptxas_parse(const char *text, size_t len, Arena *arena, PtxasReport *out)
     }
     for (int i = 0; ok && i < ps.n_kernels; i++)
         ok = ps.kernels[i].registers >= 0;
-    *out = (PtxasReport){.arch = ps.arch};
+    *out = (UsageReport){.arch = ps.arch};
     if (ok) {
         out->kernels = ps.kernels;
         out->n_kernels = ps.n_kernels;
     }
     return ok;
-}
-
-const KernelUsage *ptxas_kernel(const PtxasReport *report, const char *name)
-{
-    for (int i = 0; i < report->n_kernels; i++) {
-        if (strcmp(report->kernels[i].name, name) == 0)
-            return &report->kernels[i];
-    }
-    return NULL;
-}
-
-KernelResources ptxas_resources(const KernelUsage *u, const ArchLimits *arch, bool optin)
-{
-    KernelResources k = occ_kernel_defaults(arch, u->registers, (uint64_t)u->static_smem, optin);
-    if (u->barriers >= 0)
-        k.barriers = u->barriers; /* 0 lifts the barrier limit, as in cuda_occupancy.h */
-    k.max_threads_per_block = u->max_threads;
-    return k;
 }
 
 /* ---- relocatable PTX --------------------------------------------------------- */
@@ -704,14 +686,14 @@ static PtxFacts read_facts(const char *path, Arena *arena)
  * entry it was given; one that did not (a wrong SILK_PTXAS, /bin/true) is
  * no ptxas, and its silence must not pass for a kernel using nothing.
  * NULL when it did, else what it left out. */
-static const char *missing_result(const PtxasReport *report, const PtxFacts *facts,
+static const char *missing_result(const UsageReport *report, const PtxFacts *facts,
                                   const char *cubin, Arena *arena)
 {
     struct stat st;
     if (cubin && (stat(cubin, &st) != 0 || (S_ISREG(st.st_mode) && st.st_size == 0)))
         return "exited 0 without writing its output file";
     for (size_t i = 0; i < facts->n_entries; i++)
-        if (!ptxas_kernel(report, facts->entries[i])) {
+        if (!usage_kernel(report, facts->entries[i])) {
             const char *format = "exited 0 without reporting the resources of kernel '%s'";
             size_t size = strlen(format) + strlen(facts->entries[i]);
             char *text = arena_alloc(arena, size, 1);
@@ -725,10 +707,10 @@ static const char *missing_result(const PtxasReport *report, const PtxFacts *fac
  * exit status with its output verbatim, or PTXAS_NO_RESULT with what a
  * ptxas that exited 0 left out. */
 static void finish_pair(const JobRun *run, const char *arch, const PtxFacts *facts,
-                        const char *cubin, Arena *arena, PtxasReport *out)
+                        const char *cubin, Arena *arena, UsageReport *out)
 {
     if (run->status == JOBS_NOT_STARTED) {
-        *out = (PtxasReport){.exit_status = PTXAS_NOT_STARTED};
+        *out = (UsageReport){.exit_status = PTXAS_NOT_STARTED};
     } else {
         int result = run->status;
         const char *missing = NULL;
@@ -737,7 +719,7 @@ static void finish_pair(const JobRun *run, const char *arch, const PtxFacts *fac
         if (result == 0 && (missing = missing_result(out, facts, cubin, arena)))
             result = PTXAS_NO_RESULT;
         if (result != 0)
-            *out = (PtxasReport){.errors = missing ? missing : run->output};
+            *out = (UsageReport){.errors = missing ? missing : run->output};
         out->exit_status = result;
     }
     out->arch = arena_strndup(arena, arch, strlen(arch));
@@ -745,7 +727,7 @@ static void finish_pair(const JobRun *run, const char *arch, const PtxFacts *fac
 
 /* The first result (in input order) that is not 0, errno set for a start
  * failure. */
-static int first_failure(const JobRun *runs, const PtxasReport *out, int n)
+static int first_failure(const JobRun *runs, const UsageReport *out, int n)
 {
     for (int i = 0; i < n; i++) {
         int result = out[i].exit_status;
@@ -763,7 +745,7 @@ static int first_failure(const JobRun *runs, const PtxasReport *out, int n)
  * once for consecutive pairs of the same file), both paths operands that
  * cannot read as options (jobs_operand). */
 static int run_pool(const char *ptxas, const char *ptx_paths[], const char *archs[],
-                    const char *cubin_paths[], int n, Arena *arena, PtxasReport *out)
+                    const char *cubin_paths[], int n, Arena *arena, UsageReport *out)
 {
     if (n == 0)
         return 0;
@@ -796,13 +778,13 @@ static int run_pool(const char *ptxas, const char *ptx_paths[], const char *arch
 }
 
 int ptxas_run_targets(const char *ptxas, const char *ptx_paths[], const char *archs[], int n,
-                      Arena *arena, PtxasReport *out)
+                      Arena *arena, UsageReport *out)
 {
     return run_pool(ptxas, ptx_paths, archs, NULL, n, arena, out);
 }
 
 int ptxas_assemble_targets(const char *ptxas, const char *ptx_paths[], const char *archs[],
-                           const char *cubin_paths[], int n, Arena *arena, PtxasReport *out)
+                           const char *cubin_paths[], int n, Arena *arena, UsageReport *out)
 {
     if (n > 0 && !cubin_paths) {
         errno = EINVAL;
@@ -812,7 +794,7 @@ int ptxas_assemble_targets(const char *ptxas, const char *ptx_paths[], const cha
 }
 
 int ptxas_run(const char *ptxas, const char *ptx_path, const char *arch, Arena *arena,
-              PtxasReport *out)
+              UsageReport *out)
 {
     return ptxas_run_targets(ptxas, &ptx_path, &arch, 1, arena, out);
 }

@@ -1,12 +1,12 @@
 /*
- * report_ptx.c: what `ptxas -v` does not print about a PTX file's entry
+ * ptx_scan.c: what `ptxas -v` does not print about a PTX file's entry
  * functions: their performance directives (.maxntid, .reqntid,
  * .minnctapersm, .maxnreg), read from the text by a small scanner, and a
  * copy of the text with the entries' .maxnreg set, which is how the report
  * asks ptxas what a register cap costs (the directive is the per-kernel
  * form of --maxrregcount).
  */
-#include "report_ptx.h"
+#include "ptx_scan.h"
 
 #include <ctype.h>
 #include <stdbool.h>
@@ -229,7 +229,7 @@ static const char *scan_func(const char *text, const char *p, const char *end, S
     return text + f->end_at;
 }
 
-int report_ptx_scan(const char *text, size_t len, Arena *arena, PtxEntry **out)
+int ptx_scan_entries(const char *text, size_t len, Arena *arena, PtxEntry **out)
 {
     const char *end = text + len;
     int n = 0, cap = 8, n_funcs = 0, funcs_cap = 0;
@@ -316,7 +316,7 @@ static void put_capped(char **buf, size_t *len, size_t *room, const char *text, 
     put(buf, len, room, text + e->body_at, e->end_at - e->body_at, arena);
 }
 
-char *report_ptx_with_caps(const char *text, size_t len, const PtxEntry *e, int n, const int *caps,
+char *ptx_with_register_caps(const char *text, size_t len, const PtxEntry *e, int n, const int *caps,
                            Arena *arena, size_t *out_len)
 {
     size_t room = len + 64 * (size_t)n + 1, used = 0, at = 0;

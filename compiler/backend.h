@@ -1,0 +1,61 @@
+/*
+ * backend.h: what a target of the compiler provides, in the manner of
+ * QBE's Target: each backend lives in a folder of its own (compiler/ptx/
+ * for NVIDIA GPUs) and is reached only through this table of functions,
+ * so that the front end, the IR, the passes and the build pipeline
+ * (build.h) never include a target's header.
+ *
+ * A backend emits one IR module as the target's code (PTX text), and
+ * measures what each kernel of that code uses: with the target's
+ * assembler when one is installed (its binary kept, so that one run gives
+ * both the figures and the file a build ships), else with the compiler's
+ * estimate.
+ */
+#ifndef SILK_BACKEND_H
+#define SILK_BACKEND_H
+
+#include "diag.h"
+#include "ir.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+typedef struct Build Build;
+typedef struct BuildTarget BuildTarget;
+typedef enum BuildStatus BuildStatus;
+
+typedef struct Backend {
+    const char *name;          /* "ptx" */
+    const char *target_range;  /* for messages: "sm_75 to sm_121" */
+
+    /* Whether `arch` ("sm_90") is one of this backend's targets. */
+    bool (*knows)(const char *arch);
+
+    /* The assembler that measures (and assembles) the code, as found now;
+     * NULL when none is installed, and figures will be estimated. */
+    const char *(*assembler)(void);
+
+    /* Writes `m` for `arch` to `out`; false, with the reasons reported to
+     * `diag`, when an instruction has no form on the target. */
+    bool (*emit)(const IrModule *m, const char *arch, FILE *out, Diag *diag);
+
+    /* Every kernel's figures on each of the n targets (code emitted):
+     * target->usage, and target->binary_path when the assembler ran.
+     * BUILD_TOOL_FAILED leaves each target's usage.exit_status and
+     * usage.errors saying what happened, b->tool naming the tool. */
+    BuildStatus (*measure)(Build *b, BuildTarget *const targets[], int n);
+
+    /* The same at register caps: caps[i][k], when not 0, is the cap of
+     * b->module->funcs[k] on targets[i]; target->at_caps gets the figures
+     * of the capped kernels.  A failure leaves at_caps empty: the caps
+     * are then not advised. */
+    void (*measure_at_caps)(Build *b, BuildTarget *const targets[], int *const caps[], int n);
+} Backend;
+
+/* The backends, each defined in its folder. */
+extern const Backend backend_ptx;
+
+/* The backend whose target `arch` is; NULL when none knows it. */
+const Backend *backend_find(const char *arch);
+
+#endif

@@ -1,0 +1,208 @@
+/*
+ * build.c: the build pipeline (build.h), read top to bottom in build_run;
+ * each stage below it.
+ */
+#include "build.h"
+
+#include "cleanup.h"
+#include "lower.h"
+#include "occ_warn.h"
+#include "pass.h"
+#include "tempdir.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool verify_lowered(Build *b);
+static bool emit_targets(Build *b);
+static BuildStatus measure_targets(Build *b);
+static void measure_at_caps(Build *b);
+
+BuildStatus build_run(Compilation *c, const BuildOptions *o, Build *b)
+{
+    *b = (Build){.c = c, .options = o};
+    if (compile_check(c) > 0)
+        return BUILD_SOURCE_ERRORS;
+    if (o->last == BUILD_CHECK)
+        return BUILD_OK;
+    if (!(b->module = lower_module(c, c->arena)))
+        return BUILD_SOURCE_ERRORS;
+    if (!verify_lowered(b))
+        return BUILD_COMPILER_BUG;
+    if (o->optimize && !ir_optimize(b->module, &c->diag, PASS_VERIFY_EACH))
+        return BUILD_COMPILER_BUG;
+    if (o->last == BUILD_IR)
+        return BUILD_OK;
+    if (!emit_targets(b))
+        return BUILD_COMPILER_BUG;
+    if (o->last == BUILD_CODE)
+        return BUILD_OK;
+    BuildStatus status = measure_targets(b);
+    if (status == BUILD_OK && o->measure_caps)
+        measure_at_caps(b);
+    return status;
+}
+
+void build_finish(Build *b)
+{
+    tempdir_remove(b->tmpdir, 0);
+    b->tmpdir = NULL;
+}
+
+/* ---- the IR ----------------------------------------------------------------------------- */
+
+/* Lowering's output must satisfy the IR's invariants before any pass
+ * trusts them; a fault is ours, not the program's. */
+static bool verify_lowered(Build *b)
+{
+    if (ir_verify(b->module, &b->c->diag) == 0)
+        return true;
+    Span nowhere = {0};
+    diag_error(&b->c->diag, nowhere, "the IR failed verification after lowering: a compiler bug");
+    return false;
+}
+
+/* ---- code per target -------------------------------------------------------------------- */
+
+/* One target's code, in the compilation's arena. */
+static bool emit_target(Build *b, BuildTarget *t)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) {
+        fprintf(stderr, "%s: error: cannot hold the %s code: %s\n", b->options->program,
+                t->arch, strerror(errno));
+        return false;
+    }
+    bool ok = t->backend->emit(b->module, t->arch, f, &b->c->diag);
+    ok = fclose(f) == 0 && ok;
+    if (ok) {
+        t->code = arena_strndup(b->c->arena, text, len);
+        t->code_len = len;
+    }
+    free(text);
+    return ok;
+}
+
+static bool emit_targets(Build *b)
+{
+    const BuildOptions *o = b->options;
+    b->targets = ARENA_ARRAY(b->c->arena, BuildTarget, (size_t)o->n_archs + 1);
+    b->n_targets = o->n_archs;
+    for (int i = 0; i < o->n_archs; i++) {
+        BuildTarget *t = &b->targets[i];
+        *t = (BuildTarget){.arch = o->archs[i], .backend = backend_find(o->archs[i])};
+        if (!t->backend || !emit_target(b, t))
+            return false;
+    }
+    return true;
+}
+
+/* ---- measuring -------------------------------------------------------------------------- */
+
+/* Whether an earlier target than i has the same backend: each backend
+ * takes all its targets at once, the first time it comes. */
+static bool backend_seen(const Build *b, int i)
+{
+    for (int j = 0; j < i; j++)
+        if (b->targets[j].backend == b->targets[i].backend)
+            return true;
+    return false;
+}
+
+/* The targets of `backend`, in order. */
+static int targets_of(Build *b, const Backend *backend, BuildTarget **out)
+{
+    int n = 0;
+    for (int i = 0; i < b->n_targets; i++)
+        if (b->targets[i].backend == backend)
+            out[n++] = &b->targets[i];
+    return n;
+}
+
+/* Each backend measures its targets at once (its assembler runs them in
+ * parallel); the first backend that fails decides the status. */
+static BuildStatus measure_targets(Build *b)
+{
+    BuildTarget **mine = ARENA_ARRAY(b->c->arena, BuildTarget *, (size_t)b->n_targets + 1);
+    for (int i = 0; i < b->n_targets; i++) {
+        if (backend_seen(b, i))
+            continue;
+        const Backend *backend = b->targets[i].backend;
+        BuildStatus status = backend->measure(b, mine, targets_of(b, backend, mine));
+        if (status != BUILD_OK)
+            return status;
+    }
+    return BUILD_OK;
+}
+
+/* The targets of `backend` where -Wocc-limit would advise a register cap
+ * (occ_warn_register_caps), each with its caps. */
+static int capped_targets(Build *b, const Backend *backend, BuildTarget **capped, int **caps)
+{
+    int n = 0;
+    for (int i = 0; i < b->n_targets; i++) {
+        BuildTarget *t = &b->targets[i];
+        int *kernel_caps = ARENA_ARRAY(b->c->arena, int, b->module->n_funcs + 1);
+        if (t->backend == backend &&
+            occ_warn_register_caps(b->c, b->module, &t->usage, kernel_caps)) {
+            capped[n] = t;
+            caps[n++] = kernel_caps;
+        }
+    }
+    return n;
+}
+
+/* The caps measured, so that a cap is advised only where the kernel does
+ * not spill at it. */
+static void measure_at_caps(Build *b)
+{
+    BuildTarget **capped = ARENA_ARRAY(b->c->arena, BuildTarget *, (size_t)b->n_targets + 1);
+    int **caps = ARENA_ARRAY(b->c->arena, int *, (size_t)b->n_targets + 1);
+    for (int i = 0; i < b->n_targets; i++) {
+        if (backend_seen(b, i))
+            continue;
+        const Backend *backend = b->targets[i].backend;
+        int n = capped_targets(b, backend, capped, caps);
+        if (n > 0)
+            backend->measure_at_caps(b, capped, caps, n);
+    }
+}
+
+/* ---- temporary files -------------------------------------------------------------------- */
+
+const char *build_temp_path(Build *b, const char *name)
+{
+    const char *base;
+    if (!b->tmpdir && !(b->tmpdir = tempdir_make("silk-build", &base))) {
+        fprintf(stderr, "%s: error: cannot make a temporary directory in %s: %s\n",
+                b->options->program, base, strerror(errno));
+        return NULL;
+    }
+    size_t len = strlen(b->tmpdir) + strlen(name) + 2;
+    char *path = arena_alloc(b->c->arena, len, 1);
+    snprintf(path, len, "%s/%s", b->tmpdir, name);
+    if (cleanup_add_file(path))
+        return path;
+    fprintf(stderr, "%s: error: out of memory\n", b->options->program);
+    return NULL;
+}
+
+const char *build_temp_file(Build *b, const char *name, const char *text, size_t len)
+{
+    const char *path = build_temp_path(b, name);
+    if (!path)
+        return NULL;
+    FILE *f = fopen(path, "w");
+    bool ok = f && fwrite(text, 1, len, f) == len;
+    ok = f && fclose(f) == 0 && ok;
+    if (!ok) {
+        fprintf(stderr, "%s: error: %s: cannot write: %s\n", b->options->program, path,
+                strerror(errno));
+        return NULL;
+    }
+    return path;
+}

@@ -1,0 +1,60 @@
+/*
+ * usage.h: what a compiled kernel uses on one target, whoever measured it,
+ * and the occupancy engine's view of it.
+ *
+ * The figures come from a target's assembler (ptxas -v), from a binary
+ * already built (a cubin's ELF), or from the compiler's own estimate when
+ * no assembler is installed; UsageReport says which.  Everything past the
+ * measuring (the occupancy warnings, the report, --resource-usage) reads
+ * only this record, so it works the same for every target.
+ */
+#ifndef SILK_USAGE_H
+#define SILK_USAGE_H
+
+#include "occupancy.h"
+
+#include <stdbool.h>
+
+/* Where a report's figures came from. */
+typedef enum UsageSource {
+    USAGE_ASSEMBLER, /* the target's assembler measured the code (ptxas -v) */
+    USAGE_BINARY,    /* read from a compiled binary (a cubin) */
+    USAGE_ESTIMATE,  /* estimated from the IR: no assembler was found */
+} UsageSource;
+
+/* One entry function's resources.  Sizes are bytes (per thread for the
+ * stack frame and spills, per CTA for shared memory). */
+typedef struct KernelUsage {
+    const char *name;  /* as the tool prints it: mangled, or demangled by old ptxas */
+    int registers;     /* per thread */
+    int spill_stores;  /* -1: unknown (a binary records none) */
+    int spill_loads;
+    int stack_frame;   /* local memory: the frame, or "lmem" before frames were reported */
+    int static_smem;
+    int const_bank0;   /* cmem[0]: parameters and compiler constants */
+    int barriers;      /* named barriers; -1: the tool does not report them */
+    int max_threads;   /* .maxntid if recorded, else 0 */
+    bool estimated;    /* the figures are the compiler's estimate (USAGE_ESTIMATE) */
+} KernelUsage;
+
+/* What one measuring of one module for one target gave, kernels in the
+ * tool's order. */
+typedef struct UsageReport {
+    const char *arch;     /* the target ("sm_90"); NULL if a parsed text names none */
+    KernelUsage *kernels;
+    int n_kernels;
+    UsageSource source;
+    int exit_status;      /* the tool's, or a negative status of the tool's driver */
+    const char *errors;   /* the tool's own error text, verbatim, when it rejected
+                           * the input (or its output could not be read); else NULL */
+} UsageReport;
+
+/* The kernel named `name` in a report; NULL if it has none. */
+const KernelUsage *usage_kernel(const UsageReport *report, const char *name);
+
+/* The occupancy engine's record of a kernel: occ_kernel_defaults with its
+ * registers and static shared memory, its barrier count when reported
+ * (else the engine's default of 1) and its .maxntid when known. */
+KernelResources usage_resources(const KernelUsage *u, const ArchLimits *arch, bool optin);
+
+#endif
