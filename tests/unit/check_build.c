@@ -1,0 +1,213 @@
+/*
+ * check_build.c: unit tests of the build pipeline (compiler/build.h) on
+ * Silk written here: each stage stops where it is asked to, -O0 leaves
+ * the IR as lowered, every target gets its own code, source errors stop
+ * the build before lowering, and the figures say where they came from:
+ * the estimate without ptxas (SILK_PTXAS=none), ptxas with it, the cubin
+ * of the same run kept.  The ptxas cases need the CUDA toolkit: without
+ * it they do not run, and the program exits 77 (skipped) saying so.
+ */
+#include "build.h"
+
+#include "ptx/ptxas.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A kernel with a constant the passes fold (2 * 3) and a guarded store. */
+static const char KERNEL[] = "@launch(128)\n"
+                             "kernel scale(n: u64, x: tensor<f32>[n]) {\n"
+                             "  let i = ctx.gid\n"
+                             "  if i < n {\n"
+                             "    x[i] = x[i] * f32(2 * 3)\n"
+                             "  }\n"
+                             "}\n";
+
+typedef struct Fixture {
+    Compilation c;
+    Build b;
+    BuildOptions options;
+    FILE *diagnostics;
+    char *diag_text;
+    size_t diag_len;
+} Fixture;
+
+static const char *const ARCHS[] = {"sm_80", "sm_90"};
+
+static BuildStatus build(Fixture *f, const char *source, BuildStage last, bool optimize)
+{
+    f->diagnostics = open_memstream(&f->diag_text, &f->diag_len);
+    compile_init(&f->c, f->diagnostics);
+    f->options = (BuildOptions){.archs = ARCHS, .n_archs = 2, .last = last,
+                                .optimize = optimize, .program = "check_build"};
+    ck_assert_ptr_nonnull(compile_add_text(&f->c, "t.silk", source, strlen(source), PKG_ROOT));
+    BuildStatus status = build_run(&f->c, &f->options, &f->b);
+    diag_finish(&f->c.diag);
+    fflush(f->diagnostics);
+    return status;
+}
+
+static void finish(Fixture *f)
+{
+    build_finish(&f->b);
+    compile_free(&f->c);
+    fclose(f->diagnostics);
+    free(f->diag_text);
+}
+
+/* The instructions of the module's first function, all blocks. */
+static uint32_t instructions(const IrModule *m)
+{
+    uint32_t n = 0;
+    const IrFunc *f = m->funcs[0];
+    for (uint32_t b = 0; b < f->n_blocks; b++)
+        n += f->blocks[b]->n_insts;
+    return n;
+}
+
+START_TEST(test_check_stops_before_lowering)
+{
+    Fixture f;
+    ck_assert_int_eq(build(&f, KERNEL, BUILD_CHECK, true), BUILD_OK);
+    ck_assert_ptr_null(f.b.module);
+    ck_assert_ptr_null(f.b.targets);
+    finish(&f);
+}
+END_TEST
+
+START_TEST(test_source_errors_stop_the_build)
+{
+    Fixture f;
+    const char *bad = "kernel k(n: u64) {\n  let x: i32 = n\n}\n";
+    ck_assert_int_eq(build(&f, bad, BUILD_MEASURE, true), BUILD_SOURCE_ERRORS);
+    ck_assert_ptr_null(f.b.module);
+    ck_assert_ptr_nonnull(strstr(f.diag_text, "t.silk:2:"));
+    finish(&f);
+}
+END_TEST
+
+/* -O0 keeps the IR as lowered: the multiplication by a constant 2 * 3 is
+ * folded only with the passes. */
+START_TEST(test_O0_keeps_the_lowered_ir)
+{
+    Fixture lowered, optimised;
+    ck_assert_int_eq(build(&lowered, KERNEL, BUILD_IR, false), BUILD_OK);
+    ck_assert_int_eq(build(&optimised, KERNEL, BUILD_IR, true), BUILD_OK);
+    ck_assert_ptr_null(lowered.b.targets);
+    ck_assert_uint_gt(instructions(lowered.b.module), instructions(optimised.b.module));
+    finish(&lowered);
+    finish(&optimised);
+}
+END_TEST
+
+START_TEST(test_code_for_each_target)
+{
+    Fixture f;
+    ck_assert_int_eq(build(&f, KERNEL, BUILD_CODE, true), BUILD_OK);
+    ck_assert_int_eq(f.b.n_targets, 2);
+    for (int i = 0; i < 2; i++) {
+        const BuildTarget *t = &f.b.targets[i];
+        char target[32];
+        snprintf(target, sizeof target, ".target %s\n", ARCHS[i]);
+        ck_assert_str_eq(t->arch, ARCHS[i]);
+        ck_assert_ptr_eq(t->backend, &backend_ptx);
+        ck_assert_uint_eq(strlen(t->code), t->code_len);
+        ck_assert_ptr_nonnull(strstr(t->code, target));
+        ck_assert_ptr_nonnull(strstr(t->code, ".visible .entry scale("));
+        ck_assert_int_eq(t->usage.n_kernels, 0); /* not measured */
+    }
+    finish(&f);
+}
+END_TEST
+
+START_TEST(test_estimate_without_ptxas)
+{
+    setenv("SILK_PTXAS", "none", 1);
+    Fixture f;
+    ck_assert_int_eq(build(&f, KERNEL, BUILD_MEASURE, true), BUILD_OK);
+    for (int i = 0; i < 2; i++) {
+        const UsageReport *u = &f.b.targets[i].usage;
+        ck_assert_int_eq(u->source, USAGE_ESTIMATE);
+        ck_assert_str_eq(u->arch, ARCHS[i]);
+        ck_assert_int_eq(u->n_kernels, 1);
+        ck_assert(u->kernels[0].estimated);
+        ck_assert_str_eq(u->kernels[0].name, "scale");
+        ck_assert_ptr_null(f.b.targets[i].binary_path);
+    }
+    ck_assert_ptr_null(f.b.tmpdir); /* nothing written */
+    finish(&f);
+    unsetenv("SILK_PTXAS");
+}
+END_TEST
+
+/* One ptxas run per target: the figures, and the cubin of that run. */
+START_TEST(test_ptxas_measures_and_assembles)
+{
+    Fixture f;
+    ck_assert_int_eq(build(&f, KERNEL, BUILD_MEASURE, true), BUILD_OK);
+    for (int i = 0; i < 2; i++) {
+        const BuildTarget *t = &f.b.targets[i];
+        ck_assert_int_eq(t->usage.source, USAGE_ASSEMBLER);
+        ck_assert_int_eq(t->usage.n_kernels, 1);
+        ck_assert(!t->usage.kernels[0].estimated);
+        ck_assert_int_gt(t->usage.kernels[0].registers, 0);
+        ck_assert_int_eq(t->usage.kernels[0].spill_stores, 0);
+        ck_assert_ptr_nonnull(t->binary_path);
+        FILE *cubin = fopen(t->binary_path, "rb");
+        ck_assert_ptr_nonnull(cubin);
+        char magic[4] = {0};
+        ck_assert_uint_eq(fread(magic, 1, 4, cubin), 4);
+        fclose(cubin);
+        ck_assert_mem_eq(magic, "\177ELF", 4);
+    }
+    char *dir = strdup(f.b.tmpdir);
+    finish(&f);
+    FILE *gone = fopen(dir, "r");
+    ck_assert_msg(gone == NULL, "build_finish left %s", dir);
+    free(dir);
+}
+END_TEST
+
+/* A tool that runs but fails is the caller's to report, with its status. */
+START_TEST(test_failing_ptxas_is_reported_back)
+{
+    setenv("SILK_PTXAS", "/bin/false", 1);
+    Fixture f;
+    ck_assert_int_eq(build(&f, KERNEL, BUILD_MEASURE, true), BUILD_TOOL_FAILED);
+    ck_assert_str_eq(f.b.tool, "/bin/false");
+    ck_assert_int_eq(f.b.targets[0].usage.exit_status, 1);
+    ck_assert_ptr_null(f.b.targets[0].binary_path);
+    finish(&f);
+    unsetenv("SILK_PTXAS");
+}
+END_TEST
+
+int main(void)
+{
+    unsetenv("SILK_PTXAS");
+    bool have_ptxas = ptxas_find() != NULL;
+    Suite *s = suite_create("build");
+    TCase *tc = tcase_create("stages");
+    tcase_add_test(tc, test_check_stops_before_lowering);
+    tcase_add_test(tc, test_source_errors_stop_the_build);
+    tcase_add_test(tc, test_O0_keeps_the_lowered_ir);
+    tcase_add_test(tc, test_code_for_each_target);
+    tcase_add_test(tc, test_estimate_without_ptxas);
+    tcase_add_test(tc, test_failing_ptxas_is_reported_back);
+    if (have_ptxas)
+        tcase_add_test(tc, test_ptxas_measures_and_assembles);
+    suite_add_tcase(s, tc);
+    SRunner *runner = srunner_create(s);
+    srunner_run_all(runner, CK_NORMAL);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    if (failed)
+        return EXIT_FAILURE;
+    if (!have_ptxas) {
+        printf("SKIP: ptxas not found (CUDA toolkit): the ptxas measuring test did not run\n");
+        return 77;
+    }
+    return EXIT_SUCCESS;
+}
