@@ -222,6 +222,12 @@ int report_ptxas_failed(const char *ptxas, const char *path, ReportInputKind kin
         cli_error(COMMAND, "%s, run as ptxas on %s for %s, %s", ptxas, path, arch, text);
         return EXIT_ENVIRONMENT;
     }
+    if (len == 0 && run->exit_status > 0 && run->exit_status <= 128) {
+        /* Failed without a word: a broken tool, not a rejection. */
+        cli_error(COMMAND, "%s on %s for %s exited %d without a message", ptxas, path, arch,
+                  run->exit_status);
+        return EXIT_ENVIRONMENT;
+    }
     if (len == 0 && run->exit_status > 128)
         cli_error(COMMAND, "ptxas crashed (signal %d) on %s for %s%s", run->exit_status - 128,
                   path, arch, whose);

@@ -270,10 +270,15 @@ static int ptxas_failed(const SilkcRequest *r, const Build *b, Outputs *o)
             fprintf(stderr, "silkc: error: %s, run as ptxas for %s, %s\n", b->tool, o->archs[i],
                     u->errors);
             rc = EXIT_ENVIRONMENT;
-        } else if (u->exit_status > 128 && !*u->errors) {
+        } else if (u->exit_status > 128 && (!u->errors || !*u->errors)) {
             /* Killed without a word: no rejection (ulimit -f, the OOM killer, a crash). */
             fprintf(stderr, "silkc: error: %s for %s died of signal %d (%s)\n", b->tool,
                     o->archs[i], u->exit_status - 128, strsignal(u->exit_status - 128));
+        } else if (u->exit_status > 0 && (!u->errors || !*u->errors)) {
+            /* Failed without a word: a broken tool, not a rejection of our PTX. */
+            fprintf(stderr, "silkc: error: %s for %s exited %d without a message\n", b->tool,
+                    o->archs[i], u->exit_status);
+            rc = EXIT_ENVIRONMENT;
         } else if (u->errors && r->emit == EMIT_PTX) {
             o->ptx_rejected = true;
             fprintf(stderr, "silkc: error: ptxas rejected %s for %s (a compiler bug):\n%s",

@@ -51,6 +51,12 @@ rc=$?
 [ $rc -eq 3 ] || fail "SILK_PTXAS=/bin/true report -v.ptx: exit $rc, want 3"
 want="silk-occ report: error: /bin/true, run as ptxas on -v.ptx for sm_90, exited 0 without reporting the resources of kernel 'free_saxpy'"
 [ "$(cat err)" = "$want" ] || fail "SILK_PTXAS=/bin/true report -v.ptx: $(cat err)"
+# A ptxas that fails without a word is broken, not a judge of the PTX.
+SILK_PTXAS=/bin/false "$SILK_OCC" report k.silk --arch sm_90 >out 2>err
+rc=$?
+[ $rc -eq 3 ] || fail "SILK_PTXAS=/bin/false report: exit $rc, want 3"
+want="silk-occ report: error: /bin/false on k.silk for sm_90 exited 1 without a message"
+[ "$(cat err)" = "$want" ] || fail "SILK_PTXAS=/bin/false report: $(cat err)"
 
 # ---- item 7: a leading dash --------------------------------------------------------
 if "$SILK_OCC" report k.silk --arch sm_90 2>&1 | grep -q "estimated: no ptxas"; then

@@ -162,6 +162,9 @@ expect 3 "$E /bin/true, run as ptxas for sm_90, exited 0 without writing its out
 expect 3 "$E /bin/true, run as ptxas for sm_90, exited 0 without writing its output file" \
     compile k.silk --arch sm_90 --resource-usage -o t.ptx
 [ ! -s out ] || fail "SILK_PTXAS=/bin/true --resource-usage printed a table: $(cat out)"
+# One that fails without a word is broken too, not a rejection of our PTX.
+SILK_PTXAS=/bin/false
+expect 3 "$E /bin/false for sm_90 exited 1 without a message" compile k.silk --arch sm_90 -o t.ptx
 unset SILK_PTXAS
 
 # ---- item 17: options without their value, or given twice -------------------------------------------------
