@@ -1,12 +1,12 @@
 /*
  * backend.c: the list of the compiler's backends (backend.h).  The next
- * target (a CPU backend, AMD GPUs) is one more line here.
+ * target (AMD GPUs) is one more line here.
  */
 #include "backend.h"
 
 #include <stddef.h>
 
-static const Backend *const BACKENDS[] = {&backend_ptx};
+static const Backend *const BACKENDS[] = {&backend_ptx, &backend_cpu};
 
 const Backend *backend_find(const char *arch)
 {

@@ -53,7 +53,8 @@ typedef struct Backend {
 } Backend;
 
 /* The backends, each defined in its folder. */
-extern const Backend backend_ptx;
+extern const Backend backend_ptx; /* NVIDIA GPUs: sm_75 ... (compiler/ptx/) */
+extern const Backend backend_cpu; /* this machine's cores: "cpu" (compiler/cpu/) */
 
 /* The backend whose target `arch` is; NULL when none knows it. */
 const Backend *backend_find(const char *arch);

@@ -1,0 +1,79 @@
+/*
+ * cpu_abi.h: the contract between the C the CPU backend generates
+ * (cpu_emit.c) and the executor that runs it (cpu_exec.c).  The generated
+ * translation unit starts with a copy of this file (embedded at build
+ * time), so both sides are compiled from one text.
+ *
+ * A kernel becomes one C function, a thread's step: it runs one thread
+ * from where it stopped to its next barrier or warp collective (shuffle,
+ * ballot), saves its registers and returns why it stopped; the executor
+ * resumes every thread of the CTA in turn, as a GPU would between
+ * barriers, and computes a warp's collective once all its lanes wait at
+ * it.  Registers are C locals between two stops, so a kernel without
+ * barriers runs as plain compiled C.
+ */
+#ifndef SILK_CPU_ABI_H
+#define SILK_CPU_ABI_H
+
+#include <stdint.h>
+
+#define SILK_CPU_ABI_VERSION 1u
+/* The symbol every generated module defines: a SilkCpuModule. */
+#define SILK_CPU_MODULE_SYMBOL "silk_cpu_module"
+
+/* Why a step returned. */
+enum {
+    SILK_CPU_EXITED,     /* the thread returned */
+    SILK_CPU_AT_BARRIER, /* it waits at bar.sync */
+    SILK_CPU_AT_SHUFFLE, /* it waits at shfl.sync: operand[0] the value, [1] the lane */
+    SILK_CPU_AT_BALLOT,  /* it waits at vote.ballot: operand[0] the predicate */
+};
+
+/* What every thread of one CTA shares. */
+typedef struct SilkCpuCta {
+    uint32_t ctaid, nctaid, ntid, nsmid;
+    unsigned char *shared;   /* the static shared arrays, then dynamic shared memory */
+    const uint64_t *params;  /* the kernel's parameters, each in 64 bits */
+} SilkCpuCta;
+
+/* One thread's state between steps. */
+typedef struct SilkCpuThread {
+    uint32_t tid;
+    uint32_t resume;         /* 0: from the start; else the stop to resume after */
+    uint32_t site;           /* the stop it waits at: an index into SilkCpuKernel.sites */
+    uint32_t shuffle_mode;   /* at a shuffle: 0 down, 1 up, 2 bfly, 3 idx */
+    uint64_t operand[2];     /* a collective's operands */
+    uint64_t result;         /* the collective's result, set before the thread resumes */
+    uint64_t *regs;          /* its registers while it waits (SilkCpuKernel.n_regs) */
+} SilkCpuThread;
+
+typedef int SilkCpuStep(const SilkCpuCta *cta, SilkCpuThread *thread);
+
+/* Where a stop is in the source, for messages. */
+typedef struct SilkCpuSite {
+    const char *file;
+    uint32_t line, col;
+} SilkCpuSite;
+
+typedef struct SilkCpuKernel {
+    const char *name;
+    SilkCpuStep *step;
+    uint32_t n_params;
+    const char *const *param_names;
+    const uint8_t *param_bits;     /* each parameter's width: 1, 8, 16, 32, 64 */
+    uint32_t n_regs;
+    uint32_t fixed_threads;        /* the CTA size when @launch fixes it; 0: any */
+    uint64_t static_shared;        /* bytes of its shared arrays */
+    uint64_t dynamic_shared;       /* @smem */
+    uint32_t persistent;           /* the last parameter is the logical CTA count */
+    const SilkCpuSite *sites;      /* its stops, in order (site 0 unused) */
+    uint32_t n_sites;
+} SilkCpuKernel;
+
+typedef struct SilkCpuModule {
+    uint32_t abi_version;          /* SILK_CPU_ABI_VERSION */
+    uint32_t n_kernels;
+    const SilkCpuKernel *kernels;
+} SilkCpuModule;
+
+#endif

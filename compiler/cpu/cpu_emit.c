@@ -1,0 +1,301 @@
+/*
+ * cpu_emit.c: the CPU backend's code: one IR module as one C translation
+ * unit that the system C compiler builds into a shared object for the
+ * executor (cpu_exec.c).  The unit holds cpu_abi.h and cpu_prelude.h (the
+ * executor's contract and PTX's semantics), one step function per kernel
+ * (cpu_abi.h says how a step runs a thread from stop to stop), and the
+ * table of kernels the executor reads.
+ *
+ * A function's blocks are labels and its branches gotos; a phi is a
+ * shadow variable every edge into its block assigns, read at the block's
+ * top, so the phis of a block take their values at once, as SSA means.
+ * Every register is declared at the top of the step and set to 0, so a
+ * thread's registers can be saved at any stop and restored at resume.
+ * Output is deterministic: the same module gives the same bytes.
+ */
+#include "cpu/cpu.h"
+
+#include "cpu_internal.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* cpu_abi.h and cpu_prelude.h, embedded at build time (cpu_builtin.c). */
+extern const char silk_builtin_cpu_abi[], silk_builtin_cpu_prelude[];
+
+uint32_t cpu_new_stop(CpuFunc *e, const IrInst *in)
+{
+    e->stops = ir_grow(e->m->arena, e->stops, e->n_stops, sizeof *e->stops);
+    e->stops[e->n_stops] = in->span;
+    return e->n_stops++;
+}
+
+/* ---- the shared arrays --------------------------------------------------------------- */
+
+/* Each shared array's offset, each at its alignment, in module order; the
+ * total in *size (dynamic shared memory starts there, 16-aligned). */
+static uint64_t *layout_shared(const IrModule *m, uint64_t *size)
+{
+    uint64_t *at = ARENA_ARRAY(m->arena, uint64_t, m->n_shared + 1), used = 0;
+    for (uint32_t i = 0; i < m->n_shared; i++) {
+        const IrShared *s = &m->shared[i];
+        uint64_t align = s->align ? s->align : ir_natural_align(s->elem);
+        used = (used + align - 1) / align * align;
+        at[i] = used;
+        used += s->count * ir_natural_align(s->elem);
+    }
+    *size = (used + 15) / 16 * 16;
+    return at;
+}
+
+/* ---- one function -------------------------------------------------------------------- */
+
+static IrType *register_types(const IrModule *m, const IrFunc *f)
+{
+    IrType *types = ARENA_ARRAY(m->arena, IrType, f->n_regs + 1);
+    for (uint32_t p = 0; p < f->n_params; p++)
+        types[f->params[p].reg] = f->params[p].type;
+    for (uint32_t b = 0; b < f->n_blocks; b++)
+        for (uint32_t i = 0; i < f->blocks[b]->n_insts; i++) {
+            const IrInst *in = f->blocks[b]->insts[i];
+            if (ir_op_defines(in->op))
+                types[in->result] = in->type;
+        }
+    return types;
+}
+
+/* A register as 64 bits, and back. */
+static void save_register(CpuFunc *e, uint32_t r)
+{
+    IrType t = e->reg_types[r];
+    const char *bits = t == IRT_F32 ? "silk_f32_bits" : t == IRT_F64 ? "silk_f64_bits" : "";
+    fprintf(e->out, "    t->regs[%" PRIu32 "] = %s(r%" PRIu32 ");\n", r, bits, r);
+}
+
+static void restore_register(CpuFunc *e, uint32_t r)
+{
+    IrType t = e->reg_types[r];
+    if (t == IRT_F32 || t == IRT_F64)
+        fprintf(e->out, "        r%" PRIu32 " = silk_bits_f%d(t->regs[%" PRIu32 "]);\n", r,
+                ir_type_bits(t), r);
+    else
+        fprintf(e->out, "        r%" PRIu32 " = (%s)t->regs[%" PRIu32 "];\n", r, cpu_ctype(t), r);
+}
+
+static bool has_phi(const IrBlock *b) { return b->n_insts > 0 && b->insts[0]->op == IR_PHI; }
+
+/* Every register, and the shadow of every phi, at 0. */
+static void declare_registers(CpuFunc *e)
+{
+    for (uint32_t r = 0; r < e->f->n_regs; r++)
+        if (e->reg_types[r] != IRT_VOID)
+            fprintf(e->out, "    %s r%" PRIu32 " = 0;\n", cpu_ctype(e->reg_types[r]), r);
+    for (uint32_t b = 0; b < e->f->n_blocks; b++)
+        for (uint32_t i = 0; has_phi(e->f->blocks[b]) && i < e->f->blocks[b]->n_insts; i++) {
+            const IrInst *in = e->f->blocks[b]->insts[i];
+            if (in->op == IR_PHI)
+                fprintf(e->out, "    %s p%" PRIu32 " = 0;\n", cpu_ctype(in->type), in->result);
+        }
+    if (e->n_stops > 1)
+        fputs("    int why = SILK_CPU_EXITED;\n", e->out);
+}
+
+/* The parameters, from the CTA's 64-bit slots. */
+static void take_parameters(CpuFunc *e)
+{
+    for (uint32_t p = 0; p < e->f->n_params; p++) {
+        const IrParam *param = &e->f->params[p];
+        IrType t = param->type;
+        if (t == IRT_F32 || t == IRT_F64)
+            fprintf(e->out, "        r%" PRIu32 " = silk_bits_f%d(cta->params[%" PRIu32 "]);\n",
+                    param->reg, ir_type_bits(t), p);
+        else
+            fprintf(e->out, "        r%" PRIu32 " = (%s)cta->params[%" PRIu32 "];\n", param->reg,
+                    cpu_ctype(t), p);
+    }
+}
+
+/* The shadows of `to`'s phis from the edge out of `from`. */
+static void edge(CpuFunc *e, const IrBlock *from, const IrBlock *to)
+{
+    char value[96];
+    for (uint32_t i = 0; has_phi(to) && i < to->n_insts && to->insts[i]->op == IR_PHI; i++) {
+        const IrInst *phi = to->insts[i];
+        for (uint32_t k = 0; k < phi->n_operands; k++)
+            if (phi->incoming[k] == from)
+                fprintf(e->out, "    p%" PRIu32 " = %s;\n", phi->result,
+                        cpu_value(e, phi->operands[k], value, sizeof value));
+    }
+    fprintf(e->out, "    goto b%" PRIu32 ";\n", to->id);
+}
+
+static void terminator(CpuFunc *e, const IrBlock *b, const IrInst *in)
+{
+    char cond[96];
+    if (in->op == IR_BR) {
+        edge(e, b, in->target[0]);
+    } else if (in->op == IR_CBR) {
+        fprintf(e->out, "    if (%s) {\n", cpu_value(e, in->operands[0], cond, sizeof cond));
+        edge(e, b, in->target[0]);
+        fputs("    }\n", e->out);
+        edge(e, b, in->target[1]);
+    } else {
+        fputs("    return SILK_CPU_EXITED;\n", e->out);
+    }
+}
+
+static void emit_block(CpuFunc *e, const IrBlock *b)
+{
+    fprintf(e->out, "b%" PRIu32 ":;\n", b->id);
+    for (uint32_t i = 0; i < b->n_insts; i++) {
+        const IrInst *in = b->insts[i];
+        if (in->op == IR_PHI)
+            fprintf(e->out, "    r%" PRIu32 " = p%" PRIu32 ";\n", in->result, in->result);
+        else if (ir_op_is_terminator(in->op))
+            terminator(e, b, in);
+        else
+            cpu_inst(e, in);
+    }
+}
+
+/* The resumption: registers back, then a jump to the stop's label. */
+static void resume(CpuFunc *e)
+{
+    fputs("    if (t->resume) {\n", e->out);
+    for (uint32_t r = 0; r < e->f->n_regs; r++)
+        if (e->reg_types[r] != IRT_VOID)
+            restore_register(e, r);
+    fputs("        switch (t->resume) {\n", e->out);
+    for (uint32_t k = 1; k < e->n_stops; k++)
+        fprintf(e->out, "        case %" PRIu32 ": goto stop%" PRIu32 ";\n", k, k);
+    fputs("        }\n    }\n", e->out);
+}
+
+/* Where a stop goes: every register saved for the resumption. */
+static void suspend(CpuFunc *e)
+{
+    fputs("suspend:\n", e->out);
+    for (uint32_t r = 0; r < e->f->n_regs; r++)
+        if (e->reg_types[r] != IRT_VOID)
+            save_register(e, r);
+    fputs("    return why;\n", e->out);
+}
+
+/* The step of kernel `f`: the body is written first (to a buffer), since
+ * what comes before it depends on the stops the body makes. */
+static bool emit_step(CpuFunc *e, FILE *out)
+{
+    char *body = NULL;
+    size_t len = 0;
+    e->out = open_memstream(&body, &len);
+    if (!e->out)
+        return false;
+    for (uint32_t b = 0; b < e->f->n_blocks; b++)
+        emit_block(e, e->f->blocks[b]);
+    if (e->n_stops > 1)
+        suspend(e);
+    bool ok = fclose(e->out) == 0;
+    e->out = out;
+    fprintf(out, "\nstatic int silk_step_%s(const SilkCpuCta *cta, SilkCpuThread *t)\n{\n",
+            e->f->name);
+    declare_registers(e);
+    if (e->n_stops > 1)
+        resume(e);
+    fputs("    if (!t->resume) {\n", out);
+    take_parameters(e);
+    fputs("    }\n", out);
+    fwrite(body, 1, len, out);
+    fputs("}\n", out);
+    free(body);
+    return ok;
+}
+
+/* ---- the kernel table ----------------------------------------------------------------- */
+
+/* A C string literal of `s` (names and paths are printable, but a path
+ * may hold a quote or a backslash). */
+static void string_literal(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20 || c >= 0x7f)
+            fprintf(out, "\\%03o", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+/* The stops' places and the parameters of kernel `e->f`. */
+static void kernel_tables(CpuFunc *e)
+{
+    const IrFunc *f = e->f;
+    fprintf(e->out, "static const SilkCpuSite silk_stop_sites_%s[] = {{0, 0, 0},\n", f->name);
+    for (uint32_t k = 1; k < e->n_stops; k++) {
+        Span s = e->stops[k];
+        const SourceFile *file = &e->diag->sources->files[s.file];
+        uint32_t line, col;
+        source_line_col(file, s.start, &line, &col);
+        fputs("    {", e->out);
+        string_literal(e->out, file->path);
+        fprintf(e->out, ", %" PRIu32 ", %" PRIu32 "},\n", line, col);
+    }
+    fprintf(e->out, "};\nstatic const char *const silk_param_names_%s[] = {", f->name);
+    for (uint32_t p = 0; p < f->n_params; p++) {
+        string_literal(e->out, f->params[p].name ? f->params[p].name : "");
+        fputs(", ", e->out);
+    }
+    fprintf(e->out, "0};\nstatic const uint8_t silk_param_bits_%s[] = {", f->name);
+    for (uint32_t p = 0; p < f->n_params; p++)
+        fprintf(e->out, "%d, ", f->params[p].type == IRT_I1 ? 1 : ir_type_bits(f->params[p].type));
+    fputs("0};\n", e->out);
+}
+
+static bool is_persistent(const IrFunc *f)
+{
+    return f->n_params > 0 && f->params[f->n_params - 1].name &&
+           strcmp(f->params[f->n_params - 1].name, "__silk_logical_ctas") == 0;
+}
+
+static void kernel_entry(const IrFunc *f, uint32_t n_stops, uint64_t shared, FILE *out)
+{
+    fprintf(out, "    {\"%s\", silk_step_%s, %" PRIu32 ", silk_param_names_%s, silk_param_bits_%s, %" PRIu32
+                 ", %d, %" PRIu64 ", %" PRIu64 ", %d, silk_stop_sites_%s, %" PRIu32 "},\n",
+            f->name, f->name, f->n_params, f->name, f->name, f->n_regs, f->maxntid, shared,
+            f->dynamic_smem, is_persistent(f), f->name, n_stops);
+}
+
+bool cpu_emit_module(const IrModule *m, const char *target, FILE *out, Diag *diag)
+{
+    (void)target;
+    uint64_t shared;
+    const uint64_t *shared_at = layout_shared(m, &shared);
+    uint32_t *n_stops = ARENA_ARRAY(m->arena, uint32_t, m->n_funcs + 1);
+    bool ok = true;
+    fprintf(out, "/* Generated by silkc's CPU backend: do not edit. */\n%s%s", silk_builtin_cpu_abi,
+            silk_builtin_cpu_prelude);
+    for (uint32_t i = 0; i < m->n_funcs; i++) {
+        CpuFunc e = {.m = m, .f = m->funcs[i], .out = out, .diag = diag, .ok = true,
+                     .shared_at = shared_at, .reg_types = register_types(m, m->funcs[i])};
+        cpu_new_stop(&e, e.f->blocks[0]->insts[0]); /* stop 0: none */
+        if (!m->funcs[i]->kernel) {
+            diag_error(diag, (Span){0}, "the CPU backend cannot run device function @%s yet",
+                       e.f->name);
+            return false;
+        }
+        ok = emit_step(&e, out) && e.ok && ok;
+        kernel_tables(&e);
+        n_stops[i] = e.n_stops;
+    }
+    fprintf(out, "\nstatic const SilkCpuKernel silk_kernels[] = {\n");
+    for (uint32_t i = 0; i < m->n_funcs; i++)
+        kernel_entry(m->funcs[i], n_stops[i], shared, out);
+    fprintf(out, "    {0}};\n\nconst SilkCpuModule silk_cpu_module = {SILK_CPU_ABI_VERSION, %" PRIu32
+                 ", silk_kernels};\n",
+            m->n_funcs);
+    return ok;
+}

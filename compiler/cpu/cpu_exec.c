@@ -1,0 +1,390 @@
+/*
+ * cpu_exec.c: the CPU backend's executor (cpu.h): build and load a
+ * module, and run a launch.
+ *
+ * A launch's CTAs are handed out to worker threads through one atomic
+ * counter; each worker runs its CTA's threads one at a time, each to its
+ * next stop (cpu_abi.h), round after round:
+ *   - a warp whose lanes all wait at the same collective gets its result
+ *     (shfl.sync and vote.ballot with every lane, as PTX defines them) and
+ *     runs on;
+ *   - when every thread that has not exited waits at the same barrier,
+ *     all go on together (threads that exited do not hold a barrier back,
+ *     as on the GPU);
+ *   - anything else is a fault of the kernel: threads waiting at different
+ *     barriers, or a collective some lanes of the warp never reach.
+ * A fault stops the launch with one line naming the source location, the
+ * kernel, the CTA and the threads.  Shared memory is zeroed for each CTA,
+ * so a run is deterministic.
+ */
+#define _GNU_SOURCE /* dlopen's RTLD_ flags are POSIX; pthread is too */
+#include "cpu/cpu.h"
+
+#include "arena.h"
+#include "jobs.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct CpuModule {
+    void *handle;
+    const SilkCpuModule *module;
+};
+
+/* ---- modules ------------------------------------------------------------------------- */
+
+CpuModule *cpu_module_open(const char *path, char *error, size_t size)
+{
+    void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        snprintf(error, size, "cannot load %s: %s", path, dlerror());
+        return NULL;
+    }
+    const SilkCpuModule *m = dlsym(handle, SILK_CPU_MODULE_SYMBOL);
+    if (!m || m->abi_version != SILK_CPU_ABI_VERSION) {
+        snprintf(error, size, "%s: not a module of this silkc's CPU backend", path);
+        dlclose(handle);
+        return NULL;
+    }
+    CpuModule *module = malloc(sizeof *module);
+    if (!module) {
+        snprintf(error, size, "out of memory");
+        dlclose(handle);
+        return NULL;
+    }
+    *module = (CpuModule){handle, m};
+    return module;
+}
+
+void cpu_module_close(CpuModule *module)
+{
+    if (module)
+        dlclose(module->handle);
+    free(module);
+}
+
+const SilkCpuKernel *cpu_module_kernels(const CpuModule *module, uint32_t *n)
+{
+    *n = module->module->n_kernels;
+    return module->module->kernels;
+}
+
+const SilkCpuKernel *cpu_module_kernel(const CpuModule *module, const char *name)
+{
+    for (uint32_t i = 0; i < module->module->n_kernels; i++)
+        if (strcmp(module->module->kernels[i].name, name) == 0)
+            return &module->module->kernels[i];
+    return NULL;
+}
+
+/* `text` to PATH; false with the reason in `error`. */
+static bool write_source(const char *path, const char *text, size_t len, char *error, size_t size)
+{
+    FILE *f = fopen(path, "w");
+    bool ok = f && fwrite(text, 1, len, f) == len;
+    if (f && fclose(f) != 0)
+        ok = false;
+    if (!ok)
+        snprintf(error, size, "%s: cannot write: %s", path, strerror(errno));
+    return ok;
+}
+
+CpuModule *cpu_module_build(const char *c_text, size_t len, const char *dir, char *error,
+                            size_t size)
+{
+    static const char *const CC_CANDIDATES[] = {"cc", NULL};
+    const char *cc = jobs_find_tool("CC", CC_CANDIDATES);
+    if (!cc) {
+        snprintf(error, size, "the CPU backend needs a C compiler, and none was found "
+                              "(install gcc, or set CC)");
+        return NULL;
+    }
+    Arena *arena = arena_new();
+    size_t n = strlen(dir) + 16;
+    char *source = arena_alloc(arena, n, 1), *object = arena_alloc(arena, n, 1);
+    snprintf(source, n, "%s/module.c", dir);
+    snprintf(object, n, "%s/module.so", dir);
+    CpuModule *module = NULL;
+    if (write_source(source, c_text, len, error, size)) {
+        char *const argv[] = {(char *)cc, "-O2", "-std=gnu11", "-fPIC", "-shared",
+                              "-ffp-contract=off", "-fno-strict-aliasing", "-w", "-o",
+                              (char *)jobs_operand(object, arena), (char *)jobs_operand(source, arena),
+                              "-lm", NULL};
+        JobRun run = {.path = jobs_resolve_command(cc, arena), .argv = argv};
+        jobs_run(&run, 1, arena);
+        if (run.status == JOBS_NOT_STARTED)
+            snprintf(error, size, "cannot start %s: %s", cc, strerror(run.error));
+        else if (run.status != 0)
+            snprintf(error, size, "%s failed on the CPU backend's C (a compiler bug):\n%s", cc,
+                     run.output);
+        else
+            module = cpu_module_open(object, error, size);
+    }
+    arena_free(arena);
+    return module;
+}
+
+/* ---- one launch ---------------------------------------------------------------------- */
+
+/* Why a thread is not running. */
+enum { RUNNABLE = -1 }; /* else a SILK_CPU_ status */
+
+typedef struct Launch {
+    const SilkCpuKernel *kernel;
+    const CpuLaunch *launch;
+    uint64_t next_cta;     /* atomic: the next CTA to hand out */
+    int failed;            /* atomic: a fault stops the launch */
+    pthread_mutex_t lock;  /* for the first fault's message */
+    char *error;
+    size_t size;
+} Launch;
+
+typedef struct Worker {
+    Launch *run;
+    SilkCpuThread *threads;
+    int *state;
+    uint64_t *regs;
+    unsigned char *shared;
+    uint64_t shared_size;
+} Worker;
+
+static void fault(Worker *w, const SilkCpuCta *cta, const SilkCpuThread *t, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* The first fault of the launch, as "FILE:LINE:COL: kernel K, CTA C,
+ * thread T: WHAT". */
+static void fault(Worker *w, const SilkCpuCta *cta, const SilkCpuThread *t, const char *fmt, ...)
+{
+    Launch *run = w->run;
+    pthread_mutex_lock(&run->lock);
+    if (!run->failed) {
+        const SilkCpuSite *site = &run->kernel->sites[t->site];
+        int used = snprintf(run->error, run->size, "%s:%" PRIu32 ":%" PRIu32 ": kernel %s, CTA %" PRIu32
+                                                   ", thread %" PRIu32 ": ",
+                            site->file, site->line, site->col, run->kernel->name, cta->ctaid, t->tid);
+        va_list ap;
+        va_start(ap, fmt);
+        if (used >= 0 && (size_t)used < run->size)
+            vsnprintf(run->error + used, run->size - (size_t)used, fmt, ap);
+        va_end(ap);
+        __atomic_store_n(&run->failed, 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&run->lock);
+}
+
+/* The source lane of `lane` for a shuffle (PTX ISA, shfl.sync, with no
+ * segment mask and the clamp the PTX backend gives: 0 for up, else 31). */
+static uint32_t source_lane(uint32_t mode, uint32_t lane, uint32_t b)
+{
+    int j;
+    bool in_range;
+    b &= 31;
+    switch (mode) {
+    case 0: j = (int)(lane + b); in_range = j <= 31; break;  /* down */
+    case 1: j = (int)lane - (int)b; in_range = j >= 0; break; /* up */
+    case 2: j = (int)(lane ^ b); in_range = j <= 31; break;  /* bfly */
+    default: j = (int)b; in_range = true; break;             /* idx */
+    }
+    return in_range ? (uint32_t)j : lane;
+}
+
+/* The collective the n lanes from `first` wait at, computed. */
+static void collect(Worker *w, uint32_t first, uint32_t n)
+{
+    SilkCpuThread *lanes = &w->threads[first];
+    if (w->state[first] == SILK_CPU_AT_BALLOT) {
+        uint32_t mask = 0;
+        for (uint32_t i = 0; i < n; i++)
+            mask |= (lanes[i].operand[0] & 1) ? UINT32_C(1) << i : 0;
+        for (uint32_t i = 0; i < n; i++)
+            lanes[i].result = mask;
+    } else {
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t j = source_lane(lanes[i].shuffle_mode, i, (uint32_t)lanes[i].operand[1]);
+            lanes[i].result = lanes[j < n ? j : i].operand[0];
+        }
+    }
+    for (uint32_t i = 0; i < n; i++)
+        w->state[first + i] = RUNNABLE;
+}
+
+/* A warp's lanes at a collective: computed when all wait at the same one;
+ * a fault when some wait elsewhere or have exited.  Returns whether the
+ * warp runs on. */
+static bool warp_collective(Worker *w, const SilkCpuCta *cta, uint32_t first, uint32_t n)
+{
+    const SilkCpuThread *waiting = NULL;
+    for (uint32_t i = first; i < first + n && !waiting; i++)
+        if (w->state[i] == SILK_CPU_AT_SHUFFLE || w->state[i] == SILK_CPU_AT_BALLOT)
+            waiting = &w->threads[i];
+    if (!waiting)
+        return false;
+    for (uint32_t i = first; i < first + n; i++) {
+        const SilkCpuThread *t = &w->threads[i];
+        if (w->state[i] == SILK_CPU_EXITED) {
+            fault(w, cta, waiting, "a warp collective that lane %" PRIu32 " (thread %" PRIu32
+                                   ") never reaches: it has exited", i - first, t->tid);
+            return false;
+        }
+        if (w->state[i] == SILK_CPU_AT_BARRIER || t->site != waiting->site) {
+            const SilkCpuSite *s = &w->run->kernel->sites[t->site];
+            fault(w, cta, waiting, "a warp collective that lane %" PRIu32 " (thread %" PRIu32
+                                   ") never reaches: it waits at %s:%" PRIu32 ":%" PRIu32,
+                  i - first, t->tid, s->file, s->line, s->col);
+            return false;
+        }
+    }
+    collect(w, first, n);
+    return true;
+}
+
+/* Every thread that has not exited waits at a barrier: the same one
+ * releases them all; two different ones are a fault. */
+static bool barrier(Worker *w, const SilkCpuCta *cta)
+{
+    const SilkCpuThread *first = NULL;
+    for (uint32_t i = 0; i < cta->ntid; i++) {
+        if (w->state[i] == SILK_CPU_EXITED)
+            continue;
+        const SilkCpuThread *t = &w->threads[i];
+        if (!first) {
+            first = t;
+        } else if (t->site != first->site) {
+            const SilkCpuSite *s = &w->run->kernel->sites[t->site];
+            fault(w, cta, first, "a barrier not reached by every thread: thread %" PRIu32
+                                 " waits at %s:%" PRIu32 ":%" PRIu32 " instead",
+                  t->tid, s->file, s->line, s->col);
+            return false;
+        }
+    }
+    for (uint32_t i = 0; i < cta->ntid; i++)
+        if (w->state[i] == SILK_CPU_AT_BARRIER)
+            w->state[i] = RUNNABLE;
+    return first != NULL;
+}
+
+/* One round: every runnable thread to its next stop.  Returns how many
+ * have not exited. */
+static uint32_t round_of_steps(Worker *w, const SilkCpuCta *cta)
+{
+    uint32_t live = 0;
+    for (uint32_t i = 0; i < cta->ntid; i++) {
+        if (w->state[i] == RUNNABLE)
+            w->state[i] = w->run->kernel->step(cta, &w->threads[i]);
+        live += w->state[i] != SILK_CPU_EXITED;
+    }
+    return live;
+}
+
+/* Whether any warp ran on from a collective. */
+static bool collectives(Worker *w, const SilkCpuCta *cta, bool *faulted)
+{
+    bool any = false;
+    for (uint32_t first = 0; first < cta->ntid && !*faulted; first += 32) {
+        uint32_t n = cta->ntid - first < 32 ? cta->ntid - first : 32;
+        any |= warp_collective(w, cta, first, n);
+        *faulted = __atomic_load_n(&w->run->failed, __ATOMIC_ACQUIRE);
+    }
+    return any;
+}
+
+static void run_cta(Worker *w, uint32_t ctaid)
+{
+    const CpuLaunch *l = w->run->launch;
+    const SilkCpuCta cta = {.ctaid = ctaid, .nctaid = (uint32_t)l->ctas, .ntid = l->threads,
+                            .nsmid = l->sms, .shared = w->shared, .params = l->params};
+    memset(w->shared, 0, w->shared_size);
+    for (uint32_t i = 0; i < l->threads; i++) {
+        w->threads[i] = (SilkCpuThread){.tid = i, .regs = w->regs + (size_t)i * w->run->kernel->n_regs};
+        w->state[i] = RUNNABLE;
+    }
+    bool faulted = false;
+    while (!faulted && round_of_steps(w, &cta) > 0) {
+        if (!collectives(w, &cta, &faulted) && !faulted && !barrier(w, &cta))
+            break;
+        faulted = __atomic_load_n(&w->run->failed, __ATOMIC_ACQUIRE);
+    }
+}
+
+static void *work(void *arg)
+{
+    Worker *w = arg;
+    Launch *run = w->run;
+    for (;;) {
+        uint64_t cta = __atomic_fetch_add(&run->next_cta, 1, __ATOMIC_RELAXED);
+        if (cta >= run->launch->ctas || __atomic_load_n(&run->failed, __ATOMIC_ACQUIRE))
+            return NULL;
+        run_cta(w, (uint32_t)cta);
+    }
+}
+
+/* A worker's memory, allocated once for all its CTAs: nothing is
+ * allocated per thread step. */
+static bool worker_init(Worker *w, Launch *run)
+{
+    const CpuLaunch *l = run->launch;
+    size_t n = l->threads;
+    *w = (Worker){.run = run, .shared_size = run->kernel->static_shared + l->dynamic_shared};
+    w->threads = calloc(n, sizeof *w->threads);
+    w->state = calloc(n, sizeof *w->state);
+    w->regs = calloc(n * (run->kernel->n_regs + 1), sizeof *w->regs);
+    w->shared = calloc(w->shared_size + 16, 1);
+    return w->threads && w->state && w->regs && w->shared;
+}
+
+static void worker_free(Worker *w)
+{
+    free(w->threads);
+    free(w->state);
+    free(w->regs);
+    free(w->shared);
+}
+
+static int worker_count(const CpuLaunch *l)
+{
+    long cores = l->workers > 0 ? l->workers : sysconf(_SC_NPROCESSORS_ONLN);
+    if (cores < 1)
+        cores = 1;
+    return (int)((uint64_t)cores < l->ctas ? (uint64_t)cores : l->ctas);
+}
+
+bool cpu_launch(const SilkCpuKernel *kernel, const CpuLaunch *launch, char *error, size_t size)
+{
+    if (launch->ctas == 0 || launch->ctas > UINT32_MAX || launch->threads == 0 ||
+        launch->threads > 1024) {
+        snprintf(error, size, "kernel %s: a grid of %" PRIu64 " CTAs of %" PRIu32 " threads cannot run",
+                 kernel->name, launch->ctas, launch->threads);
+        return false;
+    }
+    Launch run = {.kernel = kernel, .launch = launch, .error = error, .size = size};
+    pthread_mutex_init(&run.lock, NULL);
+    int n = worker_count(launch), allocated = n;
+    Worker *workers = calloc((size_t)n, sizeof *workers);
+    pthread_t *threads = calloc((size_t)n, sizeof *threads);
+    bool ok = workers && threads;
+    for (int i = 0; ok && i < n; i++)
+        ok = worker_init(&workers[i], &run);
+    /* Worker 0 runs on this thread; the others on their own. */
+    for (int i = 1; ok && i < n; i++)
+        if (pthread_create(&threads[i], NULL, work, &workers[i]) != 0)
+            n = i; /* run with fewer */
+    if (ok)
+        work(&workers[0]);
+    for (int i = 1; ok && i < n; i++)
+        pthread_join(threads[i], NULL);
+    for (int i = 0; workers && i < allocated; i++)
+        worker_free(&workers[i]);
+    free(workers);
+    free(threads);
+    pthread_mutex_destroy(&run.lock);
+    if (!ok)
+        snprintf(error, size, "kernel %s: out of memory for %d workers", kernel->name, n);
+    return ok && !run.failed;
+}

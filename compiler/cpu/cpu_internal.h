@@ -1,0 +1,45 @@
+/*
+ * cpu_internal.h: what the CPU backend's two emitting files share: the
+ * state of one function being written as C (cpu_emit.c) and the
+ * translation of one instruction (cpu_inst.c).
+ */
+#ifndef SILK_CPU_INTERNAL_H
+#define SILK_CPU_INTERNAL_H
+
+#include "diag.h"
+#include "ir.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+typedef struct CpuFunc {
+    const IrModule *m;
+    const IrFunc *f;
+    FILE *out;
+    Diag *diag;
+    IrType *reg_types;        /* each register's type */
+    const uint64_t *shared_at; /* each shared array's offset in the CTA's shared memory */
+    Span *stops;              /* each stop's source (index 0 unused) */
+    uint32_t n_stops;
+    bool ok;
+} CpuFunc;
+
+/* The C type that holds a value of `t`. */
+const char *cpu_ctype(IrType t);
+
+/* Operand `v` as a C expression of its type. */
+const char *cpu_value(CpuFunc *e, IrValue v, char *buf, size_t size);
+
+/* The type of operand `v` (a register's, or the constant's). */
+IrType cpu_value_type(const CpuFunc *e, IrValue v);
+
+/* Writes `in` (not a phi or a terminator) as C statements. */
+void cpu_inst(CpuFunc *e, const IrInst *in);
+
+/* Reports that `in` has no C form here; the module is then not used. */
+void cpu_error(CpuFunc *e, const IrInst *in, const char *what);
+
+/* A new stop (barrier, collective) at `in`: its number. */
+uint32_t cpu_new_stop(CpuFunc *e, const IrInst *in);
+
+#endif

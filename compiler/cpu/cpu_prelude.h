@@ -1,0 +1,221 @@
+/*
+ * cpu_prelude.h: PTX's semantics for the operations C leaves undefined or
+ * defines otherwise, as static inline functions the generated C calls
+ * (cpu_emit.c embeds this file in every module, after cpu_abi.h).
+ *
+ * - Integer division by zero and the overflow of INT_MIN / -1 are
+ *   unspecified in PTX; the executor gives what NVIDIA GPUs give: a
+ *   quotient of all ones, a remainder equal to the dividend, INT_MIN and 0.
+ * - Shifts by the width or more: shl and shr.u give 0, shr.s the sign.
+ * - Float to integer (cvt.rzi) truncates and saturates; NaN gives 0.
+ * - min and max of floats: a NaN operand gives the other one, and -0 is
+ *   less than +0.
+ * - f16 is kept as its bits; arithmetic is done in double and rounded once
+ *   to the nearest f16 (ties to even), which is exact for add, sub and mul.
+ * Nothing here depends on the C compiler contracting or reassociating:
+ * the module is compiled with -ffp-contract=off.
+ */
+#ifndef SILK_CPU_PRELUDE_H
+#define SILK_CPU_PRELUDE_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+static inline uint32_t silk_f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline float silk_bits_f32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static inline uint64_t silk_f64_bits(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+static inline double silk_bits_f64(uint64_t u) { double d; memcpy(&d, &u, 8); return d; }
+
+/* ---- f16 ------------------------------------------------------------------ */
+
+static inline double silk_half_to_double(uint16_t h)
+{
+    int sign = h >> 15, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+    double v;
+    if (exponent == 0x1f)
+        v = mantissa ? NAN : INFINITY;
+    else if (exponent == 0)
+        v = ldexp(mantissa, -24);
+    else
+        v = ldexp(mantissa | 0x400, exponent - 25);
+    return sign ? -v : v;
+}
+
+/* The f16 nearest `d`, ties to even; overflow to infinity. */
+static inline uint16_t silk_double_to_half(double d)
+{
+    uint16_t sign = signbit(d) ? 0x8000 : 0;
+    double a = fabs(d);
+    if (isnan(d))
+        return (uint16_t)(sign | 0x7e00);
+    if (a >= 65520.0) /* rounds past the largest finite f16, 65504 */
+        return (uint16_t)(sign | 0x7c00);
+    if (a < ldexp(1, -14)) { /* subnormal: units of 2^-24 */
+        double units = nearbyint(ldexp(a, 24));
+        return (uint16_t)(sign | (uint16_t)units);
+    }
+    int e;
+    double m = frexp(a, &e);               /* a = m * 2^e, m in [0.5, 1) */
+    double units = nearbyint(ldexp(m, 11)); /* 11 significant bits */
+    if (units == 2048) {
+        units = 1024;
+        e++;
+    }
+    if (e + 14 >= 31)
+        return (uint16_t)(sign | 0x7c00);
+    return (uint16_t)(sign | (uint16_t)((e + 14) << 10) | ((uint16_t)units & 0x3ff));
+}
+
+static inline uint16_t silk_half_from_float(float f) { return silk_double_to_half(f); }
+static inline float silk_half_to_float(uint16_t h) { return (float)silk_half_to_double(h); }
+
+/* ---- integer division, remainder and shifts, per width --------------------- */
+
+#define SILK_INT_OPS(bits)                                                                        \
+    static inline uint##bits##_t silk_udiv##bits(uint##bits##_t a, uint##bits##_t b)              \
+    {                                                                                             \
+        return b ? (uint##bits##_t)(a / b) : (uint##bits##_t)-1;                                   \
+    }                                                                                             \
+    static inline uint##bits##_t silk_urem##bits(uint##bits##_t a, uint##bits##_t b)              \
+    {                                                                                             \
+        return b ? (uint##bits##_t)(a % b) : a;                                                   \
+    }                                                                                             \
+    static inline uint##bits##_t silk_sdiv##bits(uint##bits##_t a, uint##bits##_t b)              \
+    {                                                                                             \
+        int##bits##_t x = (int##bits##_t)a, y = (int##bits##_t)b;                                 \
+        if (y == 0)                                                                               \
+            return (uint##bits##_t)-1;                                                            \
+        if (y == -1)                                                                              \
+            return (uint##bits##_t)(0 - a); /* INT_MIN / -1 wraps to INT_MIN */                  \
+        return (uint##bits##_t)(x / y);                                                           \
+    }                                                                                             \
+    static inline uint##bits##_t silk_srem##bits(uint##bits##_t a, uint##bits##_t b)              \
+    {                                                                                             \
+        int##bits##_t x = (int##bits##_t)a, y = (int##bits##_t)b;                                 \
+        if (y == 0)                                                                               \
+            return a;                                                                             \
+        if (y == -1)                                                                              \
+            return 0;                                                                             \
+        return (uint##bits##_t)(x % y);                                                           \
+    }                                                                                             \
+    static inline uint##bits##_t silk_shl##bits(uint##bits##_t a, uint32_t n)                      \
+    {                                                                                             \
+        return n >= bits ? 0 : (uint##bits##_t)((uint64_t)a << n);                                 \
+    }                                                                                             \
+    static inline uint##bits##_t silk_lshr##bits(uint##bits##_t a, uint32_t n)                     \
+    {                                                                                             \
+        return n >= bits ? 0 : (uint##bits##_t)(a >> n);                                          \
+    }                                                                                             \
+    static inline uint##bits##_t silk_ashr##bits(uint##bits##_t a, uint32_t n)                     \
+    {                                                                                             \
+        int##bits##_t x = (int##bits##_t)a; /* >> of a negative: arithmetic in GCC and Clang */    \
+        return (uint##bits##_t)(x >> (n >= bits ? bits - 1 : n));                                 \
+    }                                                                                             \
+    static inline uint##bits##_t silk_f2s##bits(double d)                                          \
+    {                                                                                             \
+        double lo = -ldexp(1, bits - 1), hi = ldexp(1, bits - 1);                                 \
+        if (isnan(d))                                                                             \
+            return 0;                                                                             \
+        d = trunc(d);                                                                             \
+        if (d <= lo)                                                                              \
+            return (uint##bits##_t)((uint##bits##_t)1 << (bits - 1));                             \
+        if (d >= hi)                                                                              \
+            return (uint##bits##_t)(((uint##bits##_t)1 << (bits - 1)) - 1);                       \
+        return (uint##bits##_t)(int##bits##_t)d;                                                   \
+    }                                                                                             \
+    static inline uint##bits##_t silk_f2u##bits(double d)                                          \
+    {                                                                                             \
+        if (isnan(d) || d <= 0)                                                                   \
+            return 0;                                                                             \
+        d = trunc(d);                                                                             \
+        if (d >= ldexp(1, bits))                                                                  \
+            return (uint##bits##_t)-1;                                                            \
+        return (uint##bits##_t)d;                                                                 \
+    }
+
+SILK_INT_OPS(8)
+SILK_INT_OPS(16)
+SILK_INT_OPS(32)
+SILK_INT_OPS(64)
+#undef SILK_INT_OPS
+
+/* ---- float min and max (PTX min.f32: NaN gives the other, -0 < +0) ---------- */
+
+static inline double silk_fmin(double a, double b)
+{
+    if (isnan(a))
+        return b;
+    if (isnan(b))
+        return a;
+    if (a == b)
+        return signbit(a) ? a : b;
+    return a < b ? a : b;
+}
+
+static inline double silk_fmax(double a, double b)
+{
+    if (isnan(a))
+        return b;
+    if (isnan(b))
+        return a;
+    if (a == b)
+        return signbit(a) ? b : a;
+    return a > b ? a : b;
+}
+
+/* ---- atomics (memory of other CTAs is touched by other worker threads) ------ */
+
+static inline float silk_atomic_add_f32(float *p, float v)
+{
+    uint32_t old = __atomic_load_n((uint32_t *)p, __ATOMIC_RELAXED), want;
+    do
+        want = silk_f32_bits(silk_bits_f32(old) + v);
+    while (!__atomic_compare_exchange_n((uint32_t *)p, &old, want, 0, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED));
+    return silk_bits_f32(old);
+}
+
+static inline double silk_atomic_add_f64(double *p, double v)
+{
+    uint64_t old = __atomic_load_n((uint64_t *)p, __ATOMIC_RELAXED), want;
+    do
+        want = silk_f64_bits(silk_bits_f64(old) + v);
+    while (!__atomic_compare_exchange_n((uint64_t *)p, &old, want, 0, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED));
+    return silk_bits_f64(old);
+}
+
+/* atom.cas: the old value; the new one stored only where the old equals `expected`. */
+static inline uint32_t silk_atomic_cas32(uint32_t *p, uint32_t expected, uint32_t value)
+{
+    __atomic_compare_exchange_n(p, &expected, value, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    return expected;
+}
+
+static inline uint64_t silk_atomic_cas64(uint64_t *p, uint64_t expected, uint64_t value)
+{
+    __atomic_compare_exchange_n(p, &expected, value, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    return expected;
+}
+
+#define SILK_ATOMIC_MINMAX(name, type, better)                                                    \
+    static inline type name(type *p, type v)                                                      \
+    {                                                                                             \
+        type old = __atomic_load_n(p, __ATOMIC_RELAXED);                                          \
+        while ((better) && !__atomic_compare_exchange_n(p, &old, v, 0, __ATOMIC_RELAXED,          \
+                                                        __ATOMIC_RELAXED))                        \
+            ;                                                                                     \
+        return old;                                                                               \
+    }
+SILK_ATOMIC_MINMAX(silk_atomic_smin32, int32_t, v < old)
+SILK_ATOMIC_MINMAX(silk_atomic_smax32, int32_t, v > old)
+SILK_ATOMIC_MINMAX(silk_atomic_umin32, uint32_t, v < old)
+SILK_ATOMIC_MINMAX(silk_atomic_umax32, uint32_t, v > old)
+SILK_ATOMIC_MINMAX(silk_atomic_smin64, int64_t, v < old)
+SILK_ATOMIC_MINMAX(silk_atomic_smax64, int64_t, v > old)
+SILK_ATOMIC_MINMAX(silk_atomic_umin64, uint64_t, v < old)
+SILK_ATOMIC_MINMAX(silk_atomic_umax64, uint64_t, v > old)
+#undef SILK_ATOMIC_MINMAX
+
+#endif
