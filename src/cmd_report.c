@@ -10,6 +10,7 @@
  */
 #include "escape.h"
 #include "report_input.h"
+#include "report_writers.h"
 #include "ptx.h"
 #include "tempdir.h"
 #include "verify.h"

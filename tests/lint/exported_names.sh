@@ -18,6 +18,7 @@ command -v nm >/dev/null 2>&1 || { echo "SKIP: nm not found"; exit 77; }
 compiler='arena|ast|builtin|cfg|compile|const|cubin|diag|ir|jobs|lex|lower|nvcc|occ_warn|parse|pass|ptx|ptxas|regest|scope|sema|silk_builtin|source|type'
 occupancy='arch|occ|silk_builtin'
 common='cleanup|colour|demangle|edit_distance|escape|output|read_file|size_expr|tempdir'
+report='report'
 programs='cli|cmd|calc|report|verify|silk_build|silkc|target|main'
 
 status=0
@@ -44,6 +45,7 @@ check() {
 check "$compiler" "$builddir/compiler/libsilkc.a"
 check "$occupancy" "$builddir/occupancy/libsilkocc.a"
 check "$common" "$builddir/common/libsilkcommon.a"
+check "$report" "$builddir/report/libsilkreport.a"
 check "$programs" "$builddir"/src/*.o
 
 [ $status -eq 0 ] && echo "PASS: every exported name carries its module's prefix"
