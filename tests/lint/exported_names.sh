@@ -19,6 +19,7 @@ compiler='arena|ast|builtin|cfg|compile|const|cubin|diag|ir|jobs|lex|lower|nvcc|
 occupancy='arch|occ|silk_builtin'
 common='cleanup|colour|demangle|edit_distance|escape|output|read_file|size_expr|tempdir'
 report='report'
+verify='verify'
 programs='cli|cmd|calc|report|verify|silk_build|silkc|target|main'
 
 status=0
@@ -46,6 +47,7 @@ check "$compiler" "$builddir/compiler/libsilkc.a"
 check "$occupancy" "$builddir/occupancy/libsilkocc.a"
 check "$common" "$builddir/common/libsilkcommon.a"
 check "$report" "$builddir/report/libsilkreport.a"
+check "$verify" "$builddir/verify/libsilkverify.a"
 check "$programs" "$builddir"/src/*.o
 
 [ $status -eq 0 ] && echo "PASS: every exported name carries its module's prefix"
