@@ -112,6 +112,17 @@ const char *arch_table_suggest(const ArchTable *table, const char *name, int kin
 /* "sm_90" for 9.0, written to buf (at least 16 bytes). */
 const char *arch_sm_name(const ArchLimits *arch, char *buf, size_t size);
 
+/* A GPU that a command analyses, as the tables name it: an architecture,
+ * and a product when one is named (its SM count then comes with it).  The
+ * programs resolve --arch and --gpu to one; the report model computes for
+ * one. */
+typedef struct Target {
+    const ArchLimits *arch;
+    const GpuProduct *gpu; /* NULL for a bare architecture */
+    int sm_count;          /* 0 when unknown */
+    char sm_name[16];      /* "sm_90", as arch_sm_name writes it */
+} Target;
+
 /* The architecture's warp-slot count per SM. */
 int arch_max_warps_per_sm(const ArchLimits *arch);
 

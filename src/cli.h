@@ -81,14 +81,7 @@ enum { MAX_TABLE_FILES = 16 };
 bool target_add_table_file(const char *command, char **files, int *n_files, char *path);
 bool target_load_tables(const char *command, ArchTable *table, char **files, int n_files);
 
-/* The GPU a command analyses: an architecture, and a product when named. */
-typedef struct Target {
-    const ArchLimits *arch;
-    const GpuProduct *gpu; /* NULL for a bare architecture */
-    int sm_count;          /* 0 when unknown */
-    char sm_name[16];      /* "sm_90" */
-} Target;
-
+/* The GPU a command analyses (occupancy.h's Target), from --arch or --gpu. */
 bool target_resolve_arch(const char *command, const ArchTable *table, const char *name, Target *out);
 bool target_resolve_gpu(const char *command, const ArchTable *table, const char *name, Target *out);
 

@@ -10,6 +10,7 @@
  */
 #include "escape.h"
 #include "report_input.h"
+#include "report_writers.h"
 #include "ptx/ptx.h"
 #include "ptx/ptxas.h"
 #include "tempdir.h"

@@ -11,7 +11,7 @@
  * them as CSV requires; numbers need no quoting.  docs/report-schema.md
  * lists the columns.
  */
-#include "report_model.h"
+#include "report_writers.h"
 
 #include <assert.h>
 #include <csv.h>

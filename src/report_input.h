@@ -10,6 +10,7 @@
 #ifndef SILK_REPORT_INPUT_H
 #define SILK_REPORT_INPUT_H
 
+#include "cli.h"
 #include "report_model.h"
 #include "ptx/ptx_scan.h"
 

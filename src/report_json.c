@@ -6,7 +6,7 @@
  * those of `silk-occ calc` JSON.
  */
 #include "calc_model.h"
-#include "report_model.h"
+#include "report_writers.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>

@@ -12,7 +12,7 @@
  * `_` and the like print as themselves, and `@launch`/`.reqntid` become
  * code, where GitHub would otherwise read `@launch` as a mention.
  */
-#include "report_model.h"
+#include "report_writers.h"
 
 #include "escape.h"
 

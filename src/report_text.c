@@ -5,7 +5,7 @@
  * bold on a terminal (NO_COLOR turns it off).  It prints the model; the
  * numbers are computed in report_model.c.
  */
-#include "report_model.h"
+#include "report_writers.h"
 
 #include "colour.h"
 #include "escape.h"

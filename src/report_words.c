@@ -8,7 +8,7 @@
  * capitalising the sentence.  Keeping them here keeps the two reports
  * saying the same thing.
  */
-#include "report_model.h"
+#include "report_writers.h"
 
 #include "demangle.h"
 #include "escape.h"

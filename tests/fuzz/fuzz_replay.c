@@ -1,8 +1,8 @@
 /*
  * fuzz_replay.c: a libFuzzer target for `silk-occ verify --replay FILE` on
- * a record of arbitrary bytes: the reader (src/verify_record.c), the
+ * a record of arbitrary bytes: the reader (verify/verify_record.c), the
  * comparison of the device's properties and of every recorded answer with
- * the engine's (src/verify_compare.c), and both reports (text and JSON),
+ * the engine's (verify/verify_compare.c), and both reports (text and JSON),
  * by the command's own entry, cmd_verify, as main would call it.  The
  * record lives in a memory file (memfd) named by its /proc/self/fd path, so
  * nothing touches the disk.  Built with `./configure --enable-fuzz

@@ -15,9 +15,11 @@ builddir=${SILK_BUILDDIR:-.}
 command -v nm >/dev/null 2>&1 || { echo "SKIP: nm not found"; exit 77; }
 
 # The prefixes each library's modules use, one alternation per library.
-compiler='arena|ast|backend|build|builtin|cfg|compile|const|cubin|diag|ir|jobs|lex|lower|nvcc|occ_warn|parse|pass|ptx|ptxas|regest|scope|sema|silk_builtin|source|type|usage'
+compiler='arena|ast|backend|build|builtin|cfg|compile|const|cubin|diag|ir|jobs|lex|lower|nvcc|occ_warn|parse|pass|ptx|ptxas|regest|scope|sema|silk_builtin|source|type|usage|cpu'
 occupancy='arch|occ|silk_builtin'
 common='cleanup|colour|demangle|edit_distance|escape|output|read_file|size_expr|tempdir'
+report='report'
+verify='verify'
 programs='cli|cmd|calc|report|verify|silkc|target|main'
 
 status=0
@@ -44,6 +46,8 @@ check() {
 check "$compiler" "$builddir/compiler/libsilkc.a"
 check "$occupancy" "$builddir/occupancy/libsilkocc.a"
 check "$common" "$builddir/common/libsilkcommon.a"
+check "$report" "$builddir/report/libsilkreport.a"
+check "$verify" "$builddir/verify/libsilkverify.a"
 check "$programs" "$builddir"/src/*.o
 
 [ $status -eq 0 ] && echo "PASS: every exported name carries its module's prefix"

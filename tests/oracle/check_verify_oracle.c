@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "read_file.h"
-#include "verify.h"
+#include "verify_engine.h"
 
 #ifdef HAVE_CUDA_OCCUPANCY_H
 #include <cuda_occupancy.h>

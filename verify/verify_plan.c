@@ -9,7 +9,7 @@
  * carveout preference; then the block-size search and the available
  * dynamic shared memory under the same settings.
  */
-#include "verify.h"
+#include "verify_engine.h"
 
 #include <stdlib.h>
 

@@ -12,6 +12,7 @@
 
 #include "escape.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* A Silk launch block's grid counts work items and must be a multiple of

@@ -8,6 +8,7 @@
  */
 #include "report_model.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const char *const reason_names[] = {

@@ -10,7 +10,7 @@
  * `const void *`).  Without the runtime, open() explains that this build
  * cannot talk to a device.
  */
-#include "verify.h"
+#include "verify_engine.h"
 
 #include <config.h>
 #include <stdio.h>

@@ -1,19 +1,26 @@
 /*
- * report_model.h: everything `silk-occ report` computed, per kernel and
- * target, in plain structs that the writers (report_text.c, report_json.c,
- * report_csv.c, report_markdown.c) print without computing anything.  The
- * seven sections of the launch configuration guide are the fields of
- * ReportEntry, in its order:
+ * report_model.h: libsilkreport, the model of `silk-occ report`:
+ * everything the report computes, per kernel and target, in plain structs
+ * that the program's writers (src/report_writers.h) print without
+ * computing anything.  The seven sections of the launch configuration
+ * guide are the fields of ReportEntry, in its order:
  * occupancy table, selection and its reasons, tail, launch-bounds advice,
- * host code, grid validity, the verification snippet (rendered by the
- * writers from the numbers here).
+ * host code, grid validity, the verification snippet (rendered from the
+ * numbers here, by report_host.c).
+ *
+ * The library prints nothing: what goes wrong comes back as one line in
+ * the caller's buffer, for the program to print.
  */
 #ifndef SILK_REPORT_MODEL_H
 #define SILK_REPORT_MODEL_H
 
-#include "cli.h"
+#include "occupancy.h"
 #include "usage.h"
 #include "size_expr.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 enum { REPORT_MAX_SIZES = 16, REPORT_MAX_REASONS = 8, REPORT_MAX_PRODUCTS = 32 };
 
@@ -165,49 +172,11 @@ static inline const ReportRow *report_selected(const ReportEntry *e)
     return e->selected >= 0 ? &e->rows[e->selected] : NULL;
 }
 
-/* Names in people's formats: the demangled title, its template arguments
- * shortened with "…" when it is wider than REPORT_TITLE_WIDTH columns
- * (JSON keeps it whole). */
-enum { REPORT_TITLE_WIDTH = 100 };
-void report_short_title(const ReportKernel *k, char *buf, size_t size);
-
-/* Host code, as the writers print it (buf of `size` bytes). */
+/* The host code for the selected configuration (report_host.c), as every
+ * writer prints it (buf of `size` bytes): Silk's launch block, the CUDA
+ * launch, and the occupancy call that checks the figures on a device. */
 void report_silk_launch(const ReportEntry *e, char *buf, size_t size);
 void report_cuda_launch(const ReportEntry *e, char *buf, size_t size);
 void report_verify_snippet(const ReportEntry *e, char *buf, size_t size);
-
-/* The sentences both people's formats print (report_words.c): lower case
- * first, no final stop, code between backticks (report_print_plain prints
- * one without them).  The bool ones return false when there
- * is nothing to say (then buf is untouched). */
-void report_reason_sentence(const Reason *r, char *buf, size_t size);
-void report_limiter_names(unsigned set, char *buf, size_t size);
-bool report_tail_note(const TailRow *t, char *buf, size_t size);
-/* Section 4: the advice and, when a cap is advised, what ptxas made of it
- * (check empty otherwise).  False when no block size runs. */
-bool report_bounds_advice(const ReportEntry *e, char *advice, char *check, size_t size);
-void report_grid_sentence(const ReportEntry *e, char *buf, size_t size);
-bool report_spill_sentence(const ReportEntry *e, const ReportRow *r, char *buf, size_t size);
-void report_next_step_sentence(const ReportEntry *e, char *buf, size_t size);
-/* Where the figures come from and what they are: registers, shared
- * memory, barriers, spills. */
-void report_usage_sentence(const ReportEntry *e, char *buf, size_t size);
-/* The launch bounds the kernel was compiled with, or "none". */
-void report_bounds_sentence(const ReportKernel *k, char *buf, size_t size);
-/* The work, the grid that covers it and its last CTA (or, for 2-D work,
- * the threads past its edges); only with work and a selected size. */
-void report_work_sentence(const ReportEntry *e, char *buf, size_t size);
-/* A kernel with dynamic shared memory that no --dyn-smem sized: the rows
- * are an upper bound.  False when there is nothing to say. */
-bool report_dynamic_smem_note(const ReportEntry *e, char *buf, size_t size);
-/* A relocatable cubin's kernel that calls another file: its registers may
- * rise at link time.  False when there is nothing to say. */
-bool report_link_note(const ReportEntry *e, char *buf, size_t size);
-void report_print_plain(FILE *out, const char *sentence);
-
-int report_write_text(const ReportModel *m, FILE *out);
-int report_write_json(const ReportModel *m, FILE *out);
-int report_write_csv(const ReportModel *m, FILE *out);
-int report_write_markdown(const ReportModel *m, FILE *out);
 
 #endif

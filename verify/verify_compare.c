@@ -10,7 +10,7 @@
  * limits in place of the table's, so that a disagreement here is a fault
  * in the engine's rules, not a table value counted twice.
  */
-#include "verify.h"
+#include "verify_engine.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,7 +12,7 @@
  *   [query, carveout, max_dynamic_smem, block_size, dynamic_smem,
  *    num_blocks, result, min_grid]      result: a number, or the error text
  */
-#include "verify.h"
+#include "verify_engine.h"
 
 #include "output.h"
 #include "read_file.h"

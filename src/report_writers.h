@@ -1,0 +1,55 @@
+/*
+ * report_writers.h: how `silk-occ report` prints the model
+ * (report_model.h, libsilkreport): one writer per format, and the
+ * sentences the people's formats share (report_words.c).  The model
+ * computes; these only word and lay out what it computed.
+ */
+#ifndef SILK_REPORT_WRITERS_H
+#define SILK_REPORT_WRITERS_H
+
+#include "cli.h"
+#include "report_model.h"
+
+#include <stdio.h>
+
+/* Names in people's formats: the demangled title, its template arguments
+ * shortened with "…" when it is wider than REPORT_TITLE_WIDTH columns
+ * (JSON keeps it whole). */
+enum { REPORT_TITLE_WIDTH = 100 };
+void report_short_title(const ReportKernel *k, char *buf, size_t size);
+
+/* The sentences both people's formats print (report_words.c): lower case
+ * first, no final stop, code between backticks (report_print_plain prints
+ * one without them).  The bool ones return false when there
+ * is nothing to say (then buf is untouched). */
+void report_reason_sentence(const Reason *r, char *buf, size_t size);
+void report_limiter_names(unsigned set, char *buf, size_t size);
+bool report_tail_note(const TailRow *t, char *buf, size_t size);
+/* Section 4: the advice and, when a cap is advised, what ptxas made of it
+ * (check empty otherwise).  False when no block size runs. */
+bool report_bounds_advice(const ReportEntry *e, char *advice, char *check, size_t size);
+void report_grid_sentence(const ReportEntry *e, char *buf, size_t size);
+bool report_spill_sentence(const ReportEntry *e, const ReportRow *r, char *buf, size_t size);
+void report_next_step_sentence(const ReportEntry *e, char *buf, size_t size);
+/* Where the figures come from and what they are: registers, shared
+ * memory, barriers, spills. */
+void report_usage_sentence(const ReportEntry *e, char *buf, size_t size);
+/* The launch bounds the kernel was compiled with, or "none". */
+void report_bounds_sentence(const ReportKernel *k, char *buf, size_t size);
+/* The work, the grid that covers it and its last CTA (or, for 2-D work,
+ * the threads past its edges); only with work and a selected size. */
+void report_work_sentence(const ReportEntry *e, char *buf, size_t size);
+/* A kernel with dynamic shared memory that no --dyn-smem sized: the rows
+ * are an upper bound.  False when there is nothing to say. */
+bool report_dynamic_smem_note(const ReportEntry *e, char *buf, size_t size);
+/* A relocatable cubin's kernel that calls another file: its registers may
+ * rise at link time.  False when there is nothing to say. */
+bool report_link_note(const ReportEntry *e, char *buf, size_t size);
+void report_print_plain(FILE *out, const char *sentence);
+
+int report_write_text(const ReportModel *m, FILE *out);
+int report_write_json(const ReportModel *m, FILE *out);
+int report_write_csv(const ReportModel *m, FILE *out);
+int report_write_markdown(const ReportModel *m, FILE *out);
+
+#endif
