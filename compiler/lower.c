@@ -101,7 +101,9 @@ void lower_define(Lower *l, Symbol *s, IrValue v) { lower_define_slot(l, s, 0, v
 
 IrInst *lower_emit(Lower *l, IrOp op, IrType type, uint32_t n_operands)
 {
-    return ir_append(l->m, l->f, l->cur, op, type, n_operands);
+    IrInst *in = ir_append(l->m, l->f, l->cur, op, type, n_operands);
+    in->span = l->span; /* for the CPU backend's messages, and the PTX backend's */
+    return in;
 }
 
 IrValue lower_op1(Lower *l, IrOp op, IrType type, IrValue a)
@@ -435,6 +437,7 @@ static void lower_return(Lower *l, Node *s)
 
 static void lower_stmt(Lower *l, Node *s)
 {
+    l->span = s->span;
     switch (s->kind) {
     case ND_LET: lower_let(l, s); break;
     case ND_SHARED: lower_shared_decl(l, s); break;

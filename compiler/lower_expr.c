@@ -515,8 +515,13 @@ static IrValue call(Lower *l, Node *e)
         Node *x = e->list.items[0];
         return lower_convert(l, lower_expr(l, x), x->type, to);
     }
-    if (builtin_find(callee->name) && !callee->symbol)
-        return builtin(l, e, callee->name);
+    if (builtin_find(callee->name) && !callee->symbol) {
+        Span statement = l->span; /* a barrier or a shuffle is placed at its call */
+        l->span = e->span;
+        IrValue v = builtin(l, e, callee->name);
+        l->span = statement;
+        return v;
+    }
     return unsupported(l, e, "this call");
 }
 

@@ -68,6 +68,8 @@ typedef struct Lower {
     IrFunc *f;
     FuncInfo *info;
     IrBlock *cur;         /* NULL after break / continue / return: dead code */
+    Span span;            /* the source of the instructions made now: the
+                           * innermost statement or call being lowered */
     LowerVar *vars;
     uint32_t n_vars;
     /* The entries of vars whose value can change, by index, in order;

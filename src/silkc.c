@@ -17,6 +17,7 @@
 #include "read_file.h"
 
 #include <config.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,9 @@ static void usage(FILE *out)
     fputs("usage: silkc check [options] FILE... [--arch sm_90,...]   (FILE '-': standard input)\n"
           "       silkc compile [options] FILE... --arch sm_90[,sm_80...] [-o OUT]\n"
           "             [--emit=ptx|ir|cubin|header] [--resource-usage [--format text|json]]\n"
+          "       silkc exec [options] FILE... --kernel NAME --grid N [--workspace W]\n"
+          "             [--arg VALUE | --buf TYPE:COUNT:INIT]... [--seed S] [--sms S]\n"
+          "             [--workers N] [--dump] [--out FILE]\n"
           "\n"
           "check: checks Silk source files (together, the root package) and reports every problem.\n"
           "compile: also lowers the GPU functions and writes PTX for each target (or the IR,\n"
@@ -34,6 +38,11 @@ static void usage(FILE *out)
           "  -O0 skips the IR optimisation passes (see silkc(1)), which run by default;\n"
           "  --resource-usage runs ptxas -v on each and prints what every kernel uses\n"
           "  (without ptxas: an estimate from the IR, marked as such).\n"
+          "exec: runs one kernel on this machine's cores (the CPU backend, no GPU needed):\n"
+          "  --arg and --buf bind its parameters in order; a buffer's INIT is a number or\n"
+          "  'random' (--seed S, default 1); --dump prints the buffers after the run,\n"
+          "  --out FILE writes their bytes; --sms S is ctx.sms (default 132); --workers N\n"
+          "  threads run the CTAs (default: one per core; 1 gives float atomics one order).\n"
           "Both give the occupancy warnings (-Wocc-low, -Wocc-limit, -Wspill, -Wtail,\n"
           "  -Wblock-size) for each --arch; check only when --arch is given.\n"
           "\n"
@@ -127,6 +136,55 @@ static bool compile_option(int argc, char **argv, int *i, SilkcRequest *r, int *
     return true;
 }
 
+/* A whole number option of exec, from 1 (0 with `zero`) to `max`. */
+static bool exec_number(const char *name, const char *value, uint64_t max, uint64_t *out, int *rc)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = *value >= '0' && *value <= '9' ? strtoull(value, &end, 0) : 0;
+    if (*value < '0' || *value > '9' || errno || *end || v == 0 || v > max) {
+        fprintf(stderr, "silkc: error: %s: '%s' is not a whole number from 1 to %" PRIu64 "\n",
+                name, value, max);
+        *rc = EXIT_USAGE;
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+/* An option only `silkc exec` takes; false if `arg` is none of them. */
+static bool exec_option(int argc, char **argv, int *i, SilkcRequest *r, int *rc)
+{
+    const char *arg = argv[*i], *value;
+    uint64_t sms;
+    if ((value = option_value(argc, argv, i, "--kernel")))
+        set_once(&r->kernel, value, "--kernel", rc);
+    else if ((value = option_value(argc, argv, i, "--grid")))
+        exec_number("--grid", value, UINT64_MAX, &r->grid, rc);
+    else if ((value = option_value(argc, argv, i, "--workspace")))
+        exec_number("--workspace", value, 1024, &r->workspace, rc);
+    else if ((value = option_value(argc, argv, i, "--seed")))
+        exec_number("--seed", value, UINT64_MAX, &r->seed, rc);
+    else if ((value = option_value(argc, argv, i, "--workers"))) {
+        if (exec_number("--workers", value, 256, &sms, rc))
+            r->workers = (int)sms;
+    } else if ((value = option_value(argc, argv, i, "--sms"))) {
+        if (exec_number("--sms", value, 1024, &sms, rc))
+            r->sms = (uint32_t)sms;
+    } else if ((value = option_value(argc, argv, i, "--arg")) ||
+               (value = option_value(argc, argv, i, "--buf")))
+        r->bindings[r->n_bindings++] = (ExecBinding){.buffer = arg[2] == 'b', .text = value};
+    else if ((value = option_value(argc, argv, i, "--out")))
+        set_once(&r->output, value, "--out", rc);
+    else if (strcmp(arg, "--dump") == 0)
+        r->dump = true;
+    else if (strcmp(arg, "-O0") == 0)
+        r->no_optimize = true;
+    else
+        return false;
+    return true;
+}
+
 /* Reads the options after the command; the files are gathered in `files`. */
 static int parse_arguments(int argc, char **argv, Compilation *c, const char **files, int *n_files,
                            SilkcRequest *r)
@@ -140,10 +198,11 @@ static int parse_arguments(int argc, char **argv, Compilation *c, const char **f
             return EXIT_HELP;
         }
         int rc = EXIT_OK;
-        if (r->compile && compile_option(argc, argv, &i, r, &rc)) {
+        if ((r->compile && compile_option(argc, argv, &i, r, &rc)) ||
+            (r->exec && exec_option(argc, argv, &i, r, &rc))) {
             if (rc != EXIT_OK)
                 return rc;
-        } else if (!r->compile && (value = option_value(argc, argv, &i, "--arch"))) {
+        } else if (!r->compile && !r->exec && (value = option_value(argc, argv, &i, "--arch"))) {
             if (!set_once(&r->archs, value, "--arch", &rc)) /* check: the warnings' targets */
                 return rc;
         }
@@ -185,14 +244,17 @@ static bool load_root_file(Compilation *c, const char *path)
 
 /* check and compile: load the root files, then the front end, and for
  * compile the back end. */
-static int run(int argc, char **argv, bool compile)
+static int run(int argc, char **argv, const char *command)
 {
     Compilation c;
     compile_init(&c, stderr);
     const char **files = calloc(2 * (size_t)argc, sizeof *files);
+    ExecBinding *bindings = calloc((size_t)argc, sizeof *bindings);
     int n_files = 0;
-    SilkcRequest request = {.compile = compile, .inputs = files};
-    int rc = files ? parse_arguments(argc, argv, &c, files, &n_files, &request)
+    bool compile = strcmp(command, "compile") == 0;
+    SilkcRequest request = {.compile = compile, .exec = strcmp(command, "exec") == 0,
+                            .inputs = files, .bindings = bindings, .seed = 1, .sms = 132};
+    int rc = files && bindings ? parse_arguments(argc, argv, &c, files, &n_files, &request)
                    : usage_error("%s", "out of memory");
     request.n_inputs = n_files;
     for (int i = 0; rc == EXIT_OK && i < n_files; i++)
@@ -204,6 +266,8 @@ static int run(int argc, char **argv, bool compile)
         }
     if (rc == EXIT_OK && compile)
         rc = silkc_compile(&c, &request);
+    else if (rc == EXIT_OK && request.exec)
+        rc = silkc_exec(&c, &request);
     else if (rc == EXIT_OK)
         rc = silkc_check(&c, &request);
     if (rc != EXIT_USAGE && rc != EXIT_HELP && c.options.dump_ast)
@@ -212,6 +276,7 @@ static int run(int argc, char **argv, bool compile)
     if (rc == EXIT_OK && c.diag.errors > 0)
         rc = EXIT_FINDINGS;
     free(files);
+    free(bindings);
     compile_free(&c);
     return rc == EXIT_HELP ? EXIT_OK : rc;
 }
@@ -230,9 +295,10 @@ static int dispatch(int argc, char **argv)
         printf("silkc %s\n", PACKAGE_VERSION);
         return EXIT_OK;
     }
-    if (strcmp(argv[1], "check") == 0 || strcmp(argv[1], "compile") == 0)
-        return run(argc, argv, argv[1][1] == 'o');
-    return usage_error("unknown command '%s' (silkc check|compile FILE...)", argv[1]);
+    if (strcmp(argv[1], "check") == 0 || strcmp(argv[1], "compile") == 0 ||
+        strcmp(argv[1], "exec") == 0)
+        return run(argc, argv, argv[1]);
+    return usage_error("unknown command '%s' (silkc check|compile|exec FILE...)", argv[1]);
 }
 
 int main(int argc, char **argv)

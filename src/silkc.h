@@ -14,9 +14,23 @@
 
 typedef enum EmitKind { EMIT_PTX, EMIT_IR, EMIT_CUBIN, EMIT_HEADER } EmitKind;
 
-/* The options only `silkc compile` takes. */
+/* A parameter of `silkc exec`: --arg VALUE or --buf TYPE:COUNT:INIT. */
+typedef struct ExecBinding {
+    bool buffer;
+    const char *text;
+} ExecBinding;
+
+/* The options only `silkc compile` (and exec) take. */
 typedef struct SilkcRequest {
     bool compile;        /* the command is compile (else check) */
+    bool exec;           /* the command is exec */
+    const char *kernel;  /* exec: --kernel */
+    uint64_t grid, workspace, seed; /* exec: --grid, --workspace (0: the kernel's), --seed */
+    uint32_t sms;        /* exec: --sms, ctx.sms */
+    int workers;         /* exec: --workers (0: one per core) */
+    ExecBinding *bindings; /* exec: --arg and --buf, in order */
+    int n_bindings;
+    bool dump;           /* exec: --dump */
     const char *archs;   /* --arch: "sm_90,sm_80" (check takes it too) */
     const char *output;  /* -o */
     EmitKind emit;       /* --emit= */
@@ -38,6 +52,11 @@ int silkc_compile(Compilation *c, const SilkcRequest *r);
  * back end and ptxas (or the estimate); writes nothing.  Returns an exit
  * code. */
 int silkc_check(Compilation *c, const SilkcRequest *r);
+
+/* `silkc exec`: the program built for the CPU backend (cpu.h) and the
+ * kernel --kernel run with the buffers and values of the request; exit 1
+ * when the kernel faults (one line on stderr). */
+int silkc_exec(Compilation *c, const SilkcRequest *r);
 
 /* --emit=header: writes to `out` a C header (silkc_header.c) that embeds
  * ptx[i], the PTX of target archs[i], and describes every kernel of `m`

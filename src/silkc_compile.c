@@ -68,6 +68,11 @@ static int split_targets(Compilation *c, const char *list, Outputs *out)
             return EXIT_USAGE;
         }
         char *arch = arena_strndup(c->arena, p, len);
+        if (backend_find(arch) == &backend_cpu) {
+            fprintf(stderr, "silkc: error: --arch cpu: the CPU backend runs kernels (silkc exec); "
+                            "compile and check write and judge GPU code\n");
+            return EXIT_USAGE;
+        }
         if (!backend_find(arch)) {
             fprintf(stderr, "silkc: error: --arch: unknown target '%s' (sm_75 to sm_121)\n", arch);
             return EXIT_USAGE;

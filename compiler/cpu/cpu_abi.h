@@ -60,7 +60,8 @@ typedef struct SilkCpuKernel {
     SilkCpuStep *step;
     uint32_t n_params;
     const char *const *param_names;
-    const uint8_t *param_bits;     /* each parameter's width: 1, 8, 16, 32, 64 */
+    const char *const *param_types; /* each parameter's IR type: "i64" (a tensor's
+                                     * address too), "f32", ... */
     uint32_t n_regs;
     uint32_t fixed_threads;        /* the CTA size when @launch fixes it; 0: any */
     uint64_t static_shared;        /* bytes of its shared arrays */

@@ -249,9 +249,9 @@ static void kernel_tables(CpuFunc *e)
         string_literal(e->out, f->params[p].name ? f->params[p].name : "");
         fputs(", ", e->out);
     }
-    fprintf(e->out, "0};\nstatic const uint8_t silk_param_bits_%s[] = {", f->name);
+    fprintf(e->out, "0};\nstatic const char *const silk_param_types_%s[] = {", f->name);
     for (uint32_t p = 0; p < f->n_params; p++)
-        fprintf(e->out, "%d, ", f->params[p].type == IRT_I1 ? 1 : ir_type_bits(f->params[p].type));
+        fprintf(e->out, "\"%s\", ", ir_type_name(f->params[p].type));
     fputs("0};\n", e->out);
 }
 
@@ -263,7 +263,7 @@ static bool is_persistent(const IrFunc *f)
 
 static void kernel_entry(const IrFunc *f, uint32_t n_stops, uint64_t shared, FILE *out)
 {
-    fprintf(out, "    {\"%s\", silk_step_%s, %" PRIu32 ", silk_param_names_%s, silk_param_bits_%s, %" PRIu32
+    fprintf(out, "    {\"%s\", silk_step_%s, %" PRIu32 ", silk_param_names_%s, silk_param_types_%s, %" PRIu32
                  ", %d, %" PRIu64 ", %" PRIu64 ", %d, silk_stop_sites_%s, %" PRIu32 "},\n",
             f->name, f->name, f->n_params, f->name, f->name, f->n_regs, f->maxntid, shared,
             f->dynamic_smem, is_persistent(f), f->name, n_stops);
