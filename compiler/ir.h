@@ -112,6 +112,8 @@ typedef struct IrParam {
     const char *name;
     IrType type;
     uint32_t reg;        /* the register holding it */
+    const char *source_type; /* its Silk type ("tensor<f32>[n]", "u64"), for
+                              * the CPU backend's launcher; NULL in parsed IR */
 } IrParam;
 
 typedef struct IrFunc {

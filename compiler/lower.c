@@ -480,6 +480,9 @@ static void lower_params(Lower *l, FuncInfo *info)
             t = IRT_I64;
         }
         IrParam *ip = ir_add_param(l->m, l->f, p->name, t);
+        char name[128];
+        const char *text = type_name(info->params[i], name, sizeof name);
+        ip->source_type = arena_strndup(l->m->arena, text, strlen(text));
         if (s)
             lower_define(l, s, (IrValue){.kind = IRV_REG, .type = t, .reg = ip->reg});
     }

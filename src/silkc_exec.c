@@ -187,13 +187,23 @@ static int bind_parameters(const SilkcRequest *r, const SilkCpuKernel *k, uint64
     for (int i = 0; i < r->n_bindings; i++) {
         const ExecBinding *bind = &r->bindings[i];
         const char *type = k->param_types[i], *name = k->param_names[i];
+        const char *source = k->param_source_types[i];
+        bool tensor = strncmp(source, "tensor<", 7) == 0;
+        if (bind->buffer != tensor)
+            return exec_error("%s '%s': parameter %d (%s) is %s %s, %s", bind->buffer ? "--buf" : "--arg",
+                              bind->text, i + 1, name, tensor ? "a" : "of type", source,
+                              tensor ? "given with --buf" : "given with --arg");
         if (bind->buffer) {
-            if (strcmp(type, "i64") != 0)
-                return exec_error("--buf '%s': parameter %d (%s) is a %s, not a tensor", bind->text,
-                                  i + 1, name, type);
             int rc = make_buffer(bind->text, &seed, &buffers[*n_buffers]);
             if (rc != EXIT_OK)
                 return rc;
+            size_t elem = strcspn(source + 7, ">");
+            const char *buffer_type = buffers[*n_buffers].type->name;
+            if (strlen(buffer_type) != elem || strncmp(source + 7, buffer_type, elem) != 0) {
+                free(buffers[*n_buffers].data);
+                return exec_error("--buf '%s': parameter %d (%s) is a %s", bind->text, i + 1, name,
+                                  source);
+            }
             params[i] = (uint64_t)(uintptr_t)buffers[(*n_buffers)++].data;
         } else if (!parse_scalar(bind->text, type, &params[i])) {
             return exec_error("--arg '%s': not a value of parameter %d (%s: %s)", bind->text, i + 1,

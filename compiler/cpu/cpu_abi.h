@@ -62,6 +62,7 @@ typedef struct SilkCpuKernel {
     const char *const *param_names;
     const char *const *param_types; /* each parameter's IR type: "i64" (a tensor's
                                      * address too), "f32", ... */
+    const char *const *param_source_types; /* its Silk type: "tensor<f32>[n]", "u64" */
     uint32_t n_regs;
     uint32_t fixed_threads;        /* the CTA size when @launch fixes it; 0: any */
     uint64_t static_shared;        /* bytes of its shared arrays */

@@ -252,6 +252,12 @@ static void kernel_tables(CpuFunc *e)
     fprintf(e->out, "0};\nstatic const char *const silk_param_types_%s[] = {", f->name);
     for (uint32_t p = 0; p < f->n_params; p++)
         fprintf(e->out, "\"%s\", ", ir_type_name(f->params[p].type));
+    fprintf(e->out, "0};\nstatic const char *const silk_param_source_types_%s[] = {", f->name);
+    for (uint32_t p = 0; p < f->n_params; p++) {
+        const char *source = f->params[p].source_type;
+        string_literal(e->out, source ? source : ir_type_name(f->params[p].type));
+        fputs(", ", e->out);
+    }
     fputs("0};\n", e->out);
 }
 
@@ -263,9 +269,10 @@ static bool is_persistent(const IrFunc *f)
 
 static void kernel_entry(const IrFunc *f, uint32_t n_stops, uint64_t shared, FILE *out)
 {
-    fprintf(out, "    {\"%s\", silk_step_%s, %" PRIu32 ", silk_param_names_%s, silk_param_types_%s, %" PRIu32
-                 ", %d, %" PRIu64 ", %" PRIu64 ", %d, silk_stop_sites_%s, %" PRIu32 "},\n",
-            f->name, f->name, f->n_params, f->name, f->name, f->n_regs, f->maxntid, shared,
+    fprintf(out, "    {\"%s\", silk_step_%s, %" PRIu32 ", silk_param_names_%s, silk_param_types_%s,"
+                 " silk_param_source_types_%s, %" PRIu32 ", %d, %" PRIu64 ", %" PRIu64
+                 ", %d, silk_stop_sites_%s, %" PRIu32 "},\n",
+            f->name, f->name, f->n_params, f->name, f->name, f->name, f->n_regs, f->maxntid, shared,
             f->dynamic_smem, is_persistent(f), f->name, n_stops);
 }
 
