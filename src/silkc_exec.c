@@ -301,6 +301,13 @@ static int run_kernel(const SilkcRequest *r, const SilkCpuKernel *k)
     if (rc == EXIT_OK && k->persistent) /* the logical CTAs, the hidden last parameter */
         params[k->n_params - 1] = (r->grid + launch.threads - 1) / launch.threads;
     launch.params = params;
+    uint64_t (*ranges)[2] = calloc((size_t)n_buffers + 1, sizeof *ranges);
+    for (int b = 0; ranges && b < n_buffers; b++) {
+        ranges[b][0] = (uint64_t)(uintptr_t)buffers[b].data;
+        ranges[b][1] = buffers[b].count * (uint64_t)buffers[b].type->bytes;
+    }
+    launch.buffers = (const uint64_t(*)[2])ranges; /* every global access checked */
+    launch.n_buffers = ranges ? (uint32_t)n_buffers : 0;
     char error[1024];
     if (rc == EXIT_OK && !cpu_launch(k, &launch, error, sizeof error)) {
         fprintf(stderr, "%s\n", error);
@@ -312,6 +319,7 @@ static int run_kernel(const SilkcRequest *r, const SilkCpuKernel *k)
         rc = write_buffers(r->output, buffers, n_buffers, r);
     for (int b = 0; b < n_buffers; b++)
         free(buffers[b].data);
+    free(ranges);
     free(buffers);
     free(params);
     return rc;

@@ -54,12 +54,16 @@ typedef struct CpuLaunch {
     uint32_t sms;             /* ctx.sms: the SM count of the device emulated */
     uint64_t dynamic_shared;  /* bytes after the static shared arrays */
     const uint64_t *params;   /* one 64-bit slot per kernel parameter */
+    const uint64_t (*buffers)[2]; /* the buffers global accesses may touch (address,
+                               * bytes), each access checked; NULL: unchecked */
+    uint32_t n_buffers;
     int workers;              /* worker threads; 0: one per online core */
 } CpuLaunch;
 
 /* Runs every CTA of `launch` to its end.  False, with one line in
- * `error`, when a thread faults or the threads of a CTA cannot go on
- * together (a barrier or a warp collective that not all of them reach):
+ * `error`, when a thread faults (an access outside every buffer, or past
+ * the CTA's shared memory) or the threads of a CTA cannot go on together
+ * (a barrier or a warp collective that not all of them reach):
  * the kernel, the CTA and thread, the source location and what was
  * wrong.  The other CTAs then stop at their next CTA boundary. */
 bool cpu_launch(const SilkCpuKernel *kernel, const CpuLaunch *launch, char *error, size_t size);

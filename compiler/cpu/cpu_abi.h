@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#define SILK_CPU_ABI_VERSION 1u
+#define SILK_CPU_ABI_VERSION 2u
 /* The symbol every generated module defines: a SilkCpuModule. */
 #define SILK_CPU_MODULE_SYMBOL "silk_cpu_module"
 
@@ -27,20 +27,28 @@ enum {
     SILK_CPU_AT_BARRIER, /* it waits at bar.sync */
     SILK_CPU_AT_SHUFFLE, /* it waits at shfl.sync: operand[0] the value, [1] the lane */
     SILK_CPU_AT_BALLOT,  /* it waits at vote.ballot: operand[0] the predicate */
+    SILK_CPU_BAD_GLOBAL, /* a global access outside every buffer: operand[0] the
+                          * address, operand[1] the bytes (| 1 << 32 for a store) */
+    SILK_CPU_BAD_SHARED, /* a shared access past the CTA's shared memory: the same */
 };
 
 /* What every thread of one CTA shares. */
 typedef struct SilkCpuCta {
     uint32_t ctaid, nctaid, ntid, nsmid;
     unsigned char *shared;   /* the static shared arrays, then dynamic shared memory */
+    uint64_t shared_size;    /* their bytes */
     const uint64_t *params;  /* the kernel's parameters, each in 64 bits */
+    const uint64_t (*buffers)[2]; /* the buffers a global access may touch: address
+                              * and bytes of each; NULL: global accesses unchecked */
+    uint32_t n_buffers;
 } SilkCpuCta;
 
 /* One thread's state between steps. */
 typedef struct SilkCpuThread {
     uint32_t tid;
     uint32_t resume;         /* 0: from the start; else the stop to resume after */
-    uint32_t site;           /* the stop it waits at: an index into SilkCpuKernel.sites */
+    uint32_t site;           /* the stop it waits at, or the access that faulted:
+                              * an index into SilkCpuKernel.sites */
     uint32_t shuffle_mode;   /* at a shuffle: 0 down, 1 up, 2 bfly, 3 idx */
     uint64_t operand[2];     /* a collective's operands */
     uint64_t result;         /* the collective's result, set before the thread resumes */

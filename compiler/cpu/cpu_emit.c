@@ -24,11 +24,29 @@
 /* cpu_abi.h and cpu_prelude.h, embedded at build time (cpu_builtin.c). */
 extern const char silk_builtin_cpu_abi[], silk_builtin_cpu_prelude[];
 
-uint32_t cpu_new_stop(CpuFunc *e, const IrInst *in)
+uint32_t cpu_new_site(CpuFunc *e, const IrInst *in)
 {
     e->stops = ir_grow(e->m->arena, e->stops, e->n_stops, sizeof *e->stops);
+    e->resumable = ir_grow(e->m->arena, e->resumable, e->n_stops, sizeof *e->resumable);
     e->stops[e->n_stops] = in->span;
+    e->resumable[e->n_stops] = false;
     return e->n_stops++;
+}
+
+uint32_t cpu_new_stop(CpuFunc *e, const IrInst *in)
+{
+    uint32_t k = cpu_new_site(e, in);
+    e->resumable[k] = true;
+    return k;
+}
+
+/* Whether the function has a stop (else it needs no resumption). */
+static bool has_stops(const CpuFunc *e)
+{
+    for (uint32_t k = 1; k < e->n_stops; k++)
+        if (e->resumable[k])
+            return true;
+    return false;
 }
 
 /* ---- the shared arrays --------------------------------------------------------------- */
@@ -97,7 +115,7 @@ static void declare_registers(CpuFunc *e)
             if (in->op == IR_PHI)
                 fprintf(e->out, "    %s p%" PRIu32 " = 0;\n", cpu_ctype(in->type), in->result);
         }
-    if (e->n_stops > 1)
+    if (has_stops(e))
         fputs("    int why = SILK_CPU_EXITED;\n", e->out);
 }
 
@@ -168,7 +186,8 @@ static void resume(CpuFunc *e)
             restore_register(e, r);
     fputs("        switch (t->resume) {\n", e->out);
     for (uint32_t k = 1; k < e->n_stops; k++)
-        fprintf(e->out, "        case %" PRIu32 ": goto stop%" PRIu32 ";\n", k, k);
+        if (e->resumable[k])
+            fprintf(e->out, "        case %" PRIu32 ": goto stop%" PRIu32 ";\n", k, k);
     fputs("        }\n    }\n", e->out);
 }
 
@@ -193,14 +212,14 @@ static bool emit_step(CpuFunc *e, FILE *out)
         return false;
     for (uint32_t b = 0; b < e->f->n_blocks; b++)
         emit_block(e, e->f->blocks[b]);
-    if (e->n_stops > 1)
+    if (has_stops(e))
         suspend(e);
     bool ok = fclose(e->out) == 0;
     e->out = out;
     fprintf(out, "\nstatic int silk_step_%s(const SilkCpuCta *cta, SilkCpuThread *t)\n{\n",
             e->f->name);
     declare_registers(e);
-    if (e->n_stops > 1)
+    if (has_stops(e))
         resume(e);
     fputs("    if (!t->resume) {\n", out);
     take_parameters(e);

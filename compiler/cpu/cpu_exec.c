@@ -270,14 +270,50 @@ static bool barrier(Worker *w, const SilkCpuCta *cta)
     return first != NULL;
 }
 
+/* The buffer holding the most bytes below `a`: its index, or -1. */
+static int nearest_buffer(const SilkCpuCta *cta, uint64_t a)
+{
+    int best = -1;
+    for (uint32_t i = 0; i < cta->n_buffers; i++)
+        if (cta->buffers[i][0] <= a && (best < 0 || cta->buffers[i][0] > cta->buffers[best][0]))
+            best = (int)i;
+    return best;
+}
+
+/* A thread's access outside the memory it may touch: the address, and
+ * where it lies against the buffers or the shared memory. */
+static void bad_access(Worker *w, const SilkCpuCta *cta, const SilkCpuThread *t, int why)
+{
+    uint64_t a = t->operand[0], bytes = t->operand[1] & 0xffffffffu;
+    const char *what = t->operand[1] >> 32 ? "store" : "load";
+    if (why == SILK_CPU_BAD_SHARED) {
+        fault(w, cta, t, "a shared-memory %s of %" PRIu64 " bytes at offset %" PRIu64
+                         ", past the CTA's %" PRIu64 " bytes of shared memory",
+              what, bytes, a, cta->shared_size);
+        return;
+    }
+    int b = nearest_buffer(cta, a);
+    if (b < 0)
+        fault(w, cta, t, "a %s of %" PRIu64 " bytes at 0x%" PRIx64 ", outside every buffer", what,
+              bytes, a);
+    else
+        fault(w, cta, t, "a %s of %" PRIu64 " bytes at byte %" PRIu64 " of buffer %d, which has %"
+                         PRIu64 " bytes",
+              what, bytes, a - cta->buffers[b][0], b + 1, cta->buffers[b][1]);
+}
+
 /* One round: every runnable thread to its next stop.  Returns how many
- * have not exited. */
+ * have not exited, or 0 after a fault. */
 static uint32_t round_of_steps(Worker *w, const SilkCpuCta *cta)
 {
     uint32_t live = 0;
     for (uint32_t i = 0; i < cta->ntid; i++) {
         if (w->state[i] == RUNNABLE)
             w->state[i] = w->run->kernel->step(cta, &w->threads[i]);
+        if (w->state[i] == SILK_CPU_BAD_GLOBAL || w->state[i] == SILK_CPU_BAD_SHARED) {
+            bad_access(w, cta, &w->threads[i], w->state[i]);
+            return 0;
+        }
         live += w->state[i] != SILK_CPU_EXITED;
     }
     return live;
@@ -299,7 +335,8 @@ static void run_cta(Worker *w, uint32_t ctaid)
 {
     const CpuLaunch *l = w->run->launch;
     const SilkCpuCta cta = {.ctaid = ctaid, .nctaid = (uint32_t)l->ctas, .ntid = l->threads,
-                            .nsmid = l->sms, .shared = w->shared, .params = l->params};
+                            .nsmid = l->sms, .shared = w->shared, .shared_size = w->shared_size,
+                            .params = l->params, .buffers = l->buffers, .n_buffers = l->n_buffers};
     memset(w->shared, 0, w->shared_size);
     for (uint32_t i = 0; i < l->threads; i++) {
         w->threads[i] = (SilkCpuThread){.tid = i, .regs = w->regs + (size_t)i * w->run->kernel->n_regs};

@@ -379,27 +379,38 @@ static void move(CpuFunc *e, const IrInst *in)
 
 /* ---- memory -------------------------------------------------------------------------- */
 
-/* The address operand as a byte pointer of its space; NULL (reported) for
- * a space a kernel cannot address here. */
-static const char *pointer(CpuFunc *e, const IrInst *in, char *buf, size_t size)
+/* The address operand as a byte pointer of its space, after the check
+ * that the access's `bytes` lie in a buffer (global) or in the CTA's
+ * shared memory; NULL (reported) for a space a kernel cannot address here. */
+static const char *pointer(CpuFunc *e, const IrInst *in, int bytes, bool store, char *buf,
+                           size_t size)
 {
     char addr[VALUE_SIZE];
     cpu_value(e, in->operands[0], addr, sizeof addr);
-    if (in->space == IRS_GLOBAL)
-        snprintf(buf, size, "((unsigned char *)(uintptr_t)%s)", addr);
-    else if (in->space == IRS_SHARED)
-        snprintf(buf, size, "(cta->shared + %s)", addr);
-    else {
+    if (in->space != IRS_GLOBAL && in->space != IRS_SHARED) {
         cpu_error(e, in, in->space == IRS_PARAM ? "parameter-space memory" : "local memory");
         return NULL;
     }
+    bool global = in->space == IRS_GLOBAL;
+    fprintf(e->out, "    if (!silk_%s_ok(cta, %s, %d)) {\n        t->site = %" PRIu32 ";\n"
+                    "        t->operand[0] = %s;\n        t->operand[1] = %d%s;\n"
+                    "        return %s;\n    }\n",
+            global ? "global" : "shared", addr, bytes, cpu_new_site(e, in), addr, bytes,
+            store ? " | UINT64_C(1) << 32" : "", global ? "SILK_CPU_BAD_GLOBAL" : "SILK_CPU_BAD_SHARED");
+    if (global)
+        snprintf(buf, size, "((unsigned char *)(uintptr_t)%s)", addr);
+    else
+        snprintf(buf, size, "(cta->shared + %s)", addr);
     return buf;
 }
+
+/* The bytes a value of `t` takes in memory (a bool: one). */
+static int bytes_of(IrType t) { return t == IRT_I1 ? 1 : ir_type_bits(t) / 8; }
 
 static void load(CpuFunc *e, const IrInst *in)
 {
     char p[VALUE_SIZE + 48];
-    if (!pointer(e, in, p, sizeof p))
+    if (!pointer(e, in, bytes_of(in->type), false, p, sizeof p))
         return;
     if (in->type == IRT_I1) /* a bool is a byte */
         fprintf(e->out, "    r%" PRIu32 " = (uint8_t)(*%s != 0);\n", in->result, p);
@@ -411,9 +422,9 @@ static void load(CpuFunc *e, const IrInst *in)
 static void store(CpuFunc *e, const IrInst *in)
 {
     char p[VALUE_SIZE + 48], op1[VALUE_SIZE];
-    if (!pointer(e, in, p, sizeof p))
-        return;
     IrType t = cpu_value_type(e, in->operands[1]);
+    if (!pointer(e, in, bytes_of(t), true, p, sizeof p))
+        return;
     if (t == IRT_I1)
         fprintf(e->out, "    *%s = (unsigned char)(%s != 0);\n", p, OP(1));
     else
@@ -430,7 +441,7 @@ static void atomic(CpuFunc *e, const IrInst *in)
         cpu_error(e, in, "this atomic");
         return;
     }
-    if (!pointer(e, in, p, sizeof p))
+    if (!pointer(e, in, bytes_of(t), true, p, sizeof p))
         return;
     int bits = ir_type_bits(t);
     const char *u = bits == 64 ? "uint64_t" : "uint32_t";

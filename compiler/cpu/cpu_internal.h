@@ -19,7 +19,9 @@ typedef struct CpuFunc {
     Diag *diag;
     IrType *reg_types;        /* each register's type */
     const uint64_t *shared_at; /* each shared array's offset in the CTA's shared memory */
-    Span *stops;              /* each stop's source (index 0 unused) */
+    Span *stops;              /* each site's source: a stop, or an access that
+                               * may fault (index 0 unused) */
+    bool *resumable;          /* whether site k is a stop (a thread resumes there) */
     uint32_t n_stops;
     bool ok;
 } CpuFunc;
@@ -41,5 +43,8 @@ void cpu_error(CpuFunc *e, const IrInst *in, const char *what);
 
 /* A new stop (barrier, collective) at `in`: its number. */
 uint32_t cpu_new_stop(CpuFunc *e, const IrInst *in);
+
+/* A new site where `in` may fault (a memory access): its number. */
+uint32_t cpu_new_site(CpuFunc *e, const IrInst *in);
 
 #endif

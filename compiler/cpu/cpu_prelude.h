@@ -18,6 +18,10 @@
 #ifndef SILK_CPU_PRELUDE_H
 #define SILK_CPU_PRELUDE_H
 
+#ifndef SILK_CPU_ABI_H /* embedded after it; included, for the tests */
+#include "cpu/cpu_abi.h"
+#endif
+
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -26,6 +30,26 @@ static inline uint32_t silk_f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); r
 static inline float silk_bits_f32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static inline uint64_t silk_f64_bits(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
 static inline double silk_bits_f64(uint64_t u) { double d; memcpy(&d, &u, 8); return d; }
+
+/* ---- memory checks ------------------------------------------------------- */
+
+/* Whether `bytes` at global address `a` lie in one of the CTA's buffers
+ * (always, when it has no list of them: unchecked). */
+static inline int silk_global_ok(const SilkCpuCta *cta, uint64_t a, uint64_t bytes)
+{
+    if (!cta->buffers)
+        return 1;
+    for (uint32_t i = 0; i < cta->n_buffers; i++)
+        if (a >= cta->buffers[i][0] && a - cta->buffers[i][0] <= cta->buffers[i][1] &&
+            cta->buffers[i][1] - (a - cta->buffers[i][0]) >= bytes)
+            return 1;
+    return 0;
+}
+
+static inline int silk_shared_ok(const SilkCpuCta *cta, uint64_t a, uint64_t bytes)
+{
+    return a <= cta->shared_size && cta->shared_size - a >= bytes;
+}
 
 /* ---- f16 ------------------------------------------------------------------ */
 

@@ -91,6 +91,25 @@ kernel diverge(out: tensor<u32>[64]) {
 SILK
 expect 1 "div.silk:4:5: kernel diverge, CTA 0, thread 0: a barrier not reached by every thread: thread 40 waits at div.silk:6:5 instead" \
     div.silk --kernel diverge --grid 64 --buf u32:64:0
+# Accesses outside the memory a kernel may touch: a buffer's end (one CTA
+# of 64, so the first thread past it is the one named), shared memory's.
+cat > oob.silk <<'SILK'
+@launch(64)
+kernel over(n: u64, x: tensor<f32>[n]) {
+  x[ctx.gid] = 1.0
+}
+@launch(64)
+kernel shared_over(out: tensor<u32>[64]) {
+  shared s: u32[64]
+  s[ctx.tid + 1] = ctx.tid
+  sync()
+  out[ctx.tid] = s[ctx.tid]
+}
+SILK
+expect 1 "oob.silk:3:3: kernel over, CTA 0, thread 40: a store of 4 bytes at byte 160 of buffer 1, which has 160 bytes" \
+    oob.silk --kernel over --grid 64 --arg 64 --buf f32:40:0
+expect 1 "oob.silk:8:3: kernel shared_over, CTA 0, thread 63: a shared-memory store of 4 bytes at offset 256, past the CTA's 256 bytes of shared memory" \
+    oob.silk --kernel shared_over --grid 64 --buf u32:64:0
 # compile refuses the CPU target, which only exec runs.
 "$silkc" compile k.silk --arch cpu -o k.c 2>err
 [ $? -eq 2 ] || fail "compile --arch cpu: want exit 2"
