@@ -39,6 +39,7 @@ typedef struct CompileOptions {
     const char *std_dir;       /* where std/gpu.silk lives */
     bool nostd;
     bool dump_ast;
+    bool bounds_checks; /* lowering checks each index against its extent (IR_CHECK) */
 } CompileOptions;
 
 typedef struct Compilation {

@@ -94,9 +94,11 @@ struct IrInst {
         IrSpace space;    /* IR_LOAD, IR_STORE, IR_ATOM, IR_ADDR */
         IrSreg sreg;      /* IR_SREG */
         IrShfl shfl;      /* IR_SHFL */
+        uint32_t dim;     /* IR_CHECK: the dimension checked, from 0 */
     };
     IrAtom atom;          /* IR_ATOM */
-    const char *symbol;   /* IR_ADDR: the shared array or parameter named */
+    const char *symbol;   /* IR_ADDR: the shared array or parameter named;
+                           * IR_CHECK: the tensor or array indexed */
     IrBlock *target[2];   /* IR_BR: [0]; IR_CBR: then, else */
     IrBlock **incoming;   /* IR_PHI: the predecessor of each operand */
     Span span;            /* the source it came from, for diagnostics */

@@ -558,12 +558,12 @@ static bool operands(Parser *p, IrInst *in)
 {
     BlockRef *target;
     switch (in->op) {
-    case IR_ADDR:
+    case IR_ADDR: case IR_CHECK:
         if (p->tok.kind != T_SYM)
             return fail(p, "expected a symbol ($name)");
         in->symbol = tok_name(p, 1);
         next(p);
-        return true;
+        return in->op == IR_ADDR || values(p, in);
     case IR_BR:
         if (!block_name(p, &target))
             return false;
@@ -618,6 +618,13 @@ static bool op_suffix(Parser *p, IrInst *in, const char *s, size_t len, Span at)
         if (!suffix_name(p, in, shfl_at, IRSH_IDX + 1, s, len, at, "shuffle mode", &v))
             return false;
         in->shfl = (IrShfl)v;
+        return true;
+    case IR_CHECK: /* .N: the dimension */
+        if (!s || len == 0 || len > 2 || strspn(s, "0123456789") < len) {
+            error_at(p, at, "'check' needs its dimension, as check.0");
+            return false;
+        }
+        in->dim = (uint32_t)atoi(s);
         return true;
     default:
         if (s)

@@ -131,6 +131,7 @@ static void print_opcode(FILE *out, const IrInst *in)
     case IR_SHFL: fprintf(out, ".%s", ir_shfl_name(in->shfl)); break;
     case IR_CMP: fprintf(out, " %s", ir_cmp_name(in->cmp)); break;
     case IR_SREG: fprintf(out, " %s", ir_sreg_name(in->sreg)); break;
+    case IR_CHECK: fprintf(out, ".%u $%s", in->dim, in->symbol ? in->symbol : "?"); break;
     default: break;
     }
 }

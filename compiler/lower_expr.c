@@ -302,6 +302,20 @@ IrValue lower_scale(Lower *l, IrValue index, uint32_t size)
     return lower_op2(l, IR_MUL, IRT_I64, index, ir_int(IRT_I64, size));
 }
 
+/* Index `i` of dimension d of `array`, written at `x`, against its extent. */
+static void check_index(Lower *l, const Node *x, const char *array, int d, IrValue i,
+                        IrValue extent)
+{
+    Span statement = l->span;
+    l->span = x->span;
+    IrInst *in = lower_emit(l, IR_CHECK, IRT_VOID, 2);
+    l->span = statement;
+    in->operands[0] = i;
+    in->operands[1] = extent;
+    in->symbol = array;
+    in->dim = (uint32_t)d;
+}
+
 bool lower_address(Lower *l, Node *e, IrValue *addr, IrSpace *space)
 {
     Node *base = e->a;
@@ -326,6 +340,8 @@ bool lower_address(Lower *l, Node *e, IrValue *addr, IrSpace *space)
     for (int d = 0; d < t->rank; d++) {
         Node *x = e->list.items[d];
         IrValue i = lower_to_i64(l, lower_expr(l, x), x->type);
+        if (l->c->options.bounds_checks)
+            check_index(l, x, base->name, d, i, lower_extent(l, t, d));
         index = d == 0 ? i
                        : lower_op2(l, IR_ADD, IRT_I64, lower_op2(l, IR_MUL, IRT_I64, index, lower_extent(l, t, d)), i);
     }

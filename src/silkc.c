@@ -257,6 +257,7 @@ static int run(int argc, char **argv, const char *command)
     int rc = files && bindings ? parse_arguments(argc, argv, &c, files, &n_files, &request)
                    : usage_error("%s", "out of memory");
     request.n_inputs = n_files;
+    c.options.bounds_checks = request.exec; /* exec checks every index against its extent */
     for (int i = 0; rc == EXIT_OK && i < n_files; i++)
         if (!load_root_file(&c, files[i])) {
             char reason[96];

@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#define SILK_CPU_ABI_VERSION 2u
+#define SILK_CPU_ABI_VERSION 3u
 /* The symbol every generated module defines: a SilkCpuModule. */
 #define SILK_CPU_MODULE_SYMBOL "silk_cpu_module"
 
@@ -30,6 +30,8 @@ enum {
     SILK_CPU_BAD_GLOBAL, /* a global access outside every buffer: operand[0] the
                           * address, operand[1] the bytes (| 1 << 32 for a store) */
     SILK_CPU_BAD_SHARED, /* a shared access past the CTA's shared memory: the same */
+    SILK_CPU_BAD_INDEX,  /* an index past its extent: operand[0] the index,
+                          * operand[1] the extent; the site names the array */
 };
 
 /* What every thread of one CTA shares. */
@@ -61,6 +63,8 @@ typedef int SilkCpuStep(const SilkCpuCta *cta, SilkCpuThread *thread);
 typedef struct SilkCpuSite {
     const char *file;
     uint32_t line, col;
+    const char *array;             /* an index check's tensor or array; else NULL */
+    uint32_t dim;                  /* and its dimension, from 0 */
 } SilkCpuSite;
 
 typedef struct SilkCpuKernel {

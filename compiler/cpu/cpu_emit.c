@@ -28,8 +28,10 @@ uint32_t cpu_new_site(CpuFunc *e, const IrInst *in)
 {
     e->stops = ir_grow(e->m->arena, e->stops, e->n_stops, sizeof *e->stops);
     e->resumable = ir_grow(e->m->arena, e->resumable, e->n_stops, sizeof *e->resumable);
+    e->checks = ir_grow(e->m->arena, e->checks, e->n_stops, sizeof *e->checks);
     e->stops[e->n_stops] = in->span;
     e->resumable[e->n_stops] = false;
+    e->checks[e->n_stops] = in->op == IR_CHECK ? in : NULL;
     return e->n_stops++;
 }
 
@@ -253,7 +255,7 @@ static void string_literal(FILE *out, const char *s)
 static void kernel_tables(CpuFunc *e)
 {
     const IrFunc *f = e->f;
-    fprintf(e->out, "static const SilkCpuSite silk_stop_sites_%s[] = {{0, 0, 0},\n", f->name);
+    fprintf(e->out, "static const SilkCpuSite silk_stop_sites_%s[] = {{0, 0, 0, 0, 0},\n", f->name);
     for (uint32_t k = 1; k < e->n_stops; k++) {
         Span s = e->stops[k];
         const SourceFile *file = &e->diag->sources->files[s.file];
@@ -261,7 +263,13 @@ static void kernel_tables(CpuFunc *e)
         source_line_col(file, s.start, &line, &col);
         fputs("    {", e->out);
         string_literal(e->out, file->path);
-        fprintf(e->out, ", %" PRIu32 ", %" PRIu32 "},\n", line, col);
+        fprintf(e->out, ", %" PRIu32 ", %" PRIu32 ", ", line, col);
+        if (e->checks[k]) {
+            string_literal(e->out, e->checks[k]->symbol);
+            fprintf(e->out, ", %" PRIu32 "},\n", e->checks[k]->dim);
+        } else {
+            fputs("0, 0},\n", e->out);
+        }
     }
     fprintf(e->out, "};\nstatic const char *const silk_param_names_%s[] = {", f->name);
     for (uint32_t p = 0; p < f->n_params; p++) {

@@ -286,6 +286,12 @@ static void bad_access(Worker *w, const SilkCpuCta *cta, const SilkCpuThread *t,
 {
     uint64_t a = t->operand[0], bytes = t->operand[1] & 0xffffffffu;
     const char *what = t->operand[1] >> 32 ? "store" : "load";
+    if (why == SILK_CPU_BAD_INDEX) {
+        const SilkCpuSite *s = &w->run->kernel->sites[t->site];
+        fault(w, cta, t, "index %" PRId64 " of %s is out of its extent %" PRIu64 " (dimension %" PRIu32
+                         ")", (int64_t)a, s->array, t->operand[1], s->dim + 1);
+        return;
+    }
     if (why == SILK_CPU_BAD_SHARED) {
         fault(w, cta, t, "a shared-memory %s of %" PRIu64 " bytes at offset %" PRIu64
                          ", past the CTA's %" PRIu64 " bytes of shared memory",
@@ -310,7 +316,8 @@ static uint32_t round_of_steps(Worker *w, const SilkCpuCta *cta)
     for (uint32_t i = 0; i < cta->ntid; i++) {
         if (w->state[i] == RUNNABLE)
             w->state[i] = w->run->kernel->step(cta, &w->threads[i]);
-        if (w->state[i] == SILK_CPU_BAD_GLOBAL || w->state[i] == SILK_CPU_BAD_SHARED) {
+        if (w->state[i] == SILK_CPU_BAD_GLOBAL || w->state[i] == SILK_CPU_BAD_SHARED ||
+            w->state[i] == SILK_CPU_BAD_INDEX) {
             bad_access(w, cta, &w->threads[i], w->state[i]);
             return 0;
         }

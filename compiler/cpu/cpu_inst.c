@@ -527,6 +527,15 @@ static void ballot(CpuFunc *e, const IrInst *in)
     assign(e, in, "(uint32_t)t->result");
 }
 
+/* An index against its extent (unsigned: a negative index is past it too). */
+static void index_check(CpuFunc *e, const IrInst *in)
+{
+    char op0[VALUE_SIZE], op1[VALUE_SIZE];
+    fprintf(e->out, "    if (!(%s < %s)) {\n        t->site = %" PRIu32 ";\n        t->operand[0] = %s;\n"
+                    "        t->operand[1] = %s;\n        return SILK_CPU_BAD_INDEX;\n    }\n",
+            OP(0), OP(1), cpu_new_site(e, in), op0, op1);
+}
+
 /* ---- the dispatch -------------------------------------------------------------------- */
 
 static void arithmetic(CpuFunc *e, const IrInst *in)
@@ -576,6 +585,7 @@ void cpu_inst(CpuFunc *e, const IrInst *in)
     case IR_SHFL: shuffle(e, in); break;
     case IR_BALLOT: ballot(e, in); break;
     case IR_BARRIER: stop(e, cpu_new_stop(e, in), "SILK_CPU_AT_BARRIER"); break;
+    case IR_CHECK: index_check(e, in); break;
     default: break; /* phis and terminators: cpu_emit.c */
     }
 }

@@ -22,6 +22,7 @@ typedef struct CpuFunc {
     Span *stops;              /* each site's source: a stop, or an access that
                                * may fault (index 0 unused) */
     bool *resumable;          /* whether site k is a stop (a thread resumes there) */
+    const IrInst **checks;    /* site k's index check, if it is one */
     uint32_t n_stops;
     bool ok;
 } CpuFunc;

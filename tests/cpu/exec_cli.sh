@@ -92,7 +92,8 @@ SILK
 expect 1 "div.silk:4:5: kernel diverge, CTA 0, thread 0: a barrier not reached by every thread: thread 40 waits at div.silk:6:5 instead" \
     div.silk --kernel diverge --grid 64 --buf u32:64:0
 # Accesses outside the memory a kernel may touch: a buffer's end (one CTA
-# of 64, so the first thread past it is the one named), shared memory's.
+# of 64, so the first thread past it is the one named; the tensor's extent
+# is larger than its buffer), and a shared array's extent.
 cat > oob.silk <<'SILK'
 @launch(64)
 kernel over(n: u64, x: tensor<f32>[n]) {
@@ -108,8 +109,22 @@ kernel shared_over(out: tensor<u32>[64]) {
 SILK
 expect 1 "oob.silk:3:3: kernel over, CTA 0, thread 40: a store of 4 bytes at byte 160 of buffer 1, which has 160 bytes" \
     oob.silk --kernel over --grid 64 --arg 64 --buf f32:40:0
-expect 1 "oob.silk:8:3: kernel shared_over, CTA 0, thread 63: a shared-memory store of 4 bytes at offset 256, past the CTA's 256 bytes of shared memory" \
+expect 1 "oob.silk:8:5: kernel shared_over, CTA 0, thread 63: index 64 of s is out of its extent 64 (dimension 1)" \
     oob.silk --kernel shared_over --grid 64 --buf u32:64:0
+# Each index against its own extent: a column past the row, though still
+# inside the buffer.
+cat > ext.silk <<'SILK'
+@launch(64)
+kernel two(rows: u64, cols: u64, m: tensor<f32>[rows, cols]) {
+  let r = ctx.gid / 8
+  let c = ctx.gid % 8
+  if r < rows {
+    m[r, c + 1] = 1.0
+  }
+}
+SILK
+expect 1 "ext.silk:6:10: kernel two, CTA 0, thread 7: index 8 of m is out of its extent 8 (dimension 2)" \
+    ext.silk --kernel two --grid 64 --arg 8 --arg 8 --buf f32:64:0
 # compile refuses the CPU target, which only exec runs.
 "$silkc" compile k.silk --arch cpu -o k.c 2>err
 [ $? -eq 2 ] || fail "compile --arch cpu: want exit 2"

@@ -172,6 +172,7 @@ static const char reduction[] =
     "  %16: i32 = sreg warpid\n"
     "  %17: i64 = addr.shared $partial\n"
     "  %18: i64 = zext %16\n"
+    "  check.0 $partial %18, 32\n"
     "  %19: i64 = shl %18, 2\n"
     "  %20: i64 = add %17, %19\n"
     "  store.shared %20, %14\n"
@@ -329,7 +330,7 @@ START_TEST(test_parse_builds_the_module)
     ck_assert_int_eq(f->maxntid, 1024);
     ck_assert_uint_eq(f->dynamic_smem, 4096);
     ck_assert_uint_eq(f->n_regs, 26);
-    const IrInst *cmp = f->blocks[0]->insts[20];
+    const IrInst *cmp = f->blocks[0]->insts[21];
     ck_assert_int_eq(cmp->op, IR_CMP);
     ck_assert_int_eq(cmp->operands[0].type, IRT_I32); /* filled in from %15's definition */
     ck_assert_uint_eq(cmp->operands[1].bits, 0);
