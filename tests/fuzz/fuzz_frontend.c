@@ -1,8 +1,8 @@
 /*
  * fuzz_frontend.c: a libFuzzer target for the compiler on one file of
  * arbitrary bytes: lexer, parser and checker, and when the program is
- * accepted, lowering, the passes (the verifier after each) and the PTX
- * backend.  A verifier failure or a backend error on an accepted program
+ * accepted, lowering, the passes (the verifier after each), the PTX
+ * backend and the CPU backend's C.  A verifier failure or a backend error on an accepted program
  * is a compiler bug, so it aborts.  Built with
  * `./configure --enable-fuzz CC=clang` as tests/fuzz/fuzz_frontend and
  * run with `make fuzz` (seeded from the golden cases).  Any crash,
@@ -24,8 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * and emit. */
 static void build(Compilation *c)
 {
-    static const char *const archs[] = {"sm_90"};
-    static const BuildOptions options = {.archs = archs, .n_archs = 1, .last = BUILD_CODE,
+    static const char *const archs[] = {"sm_90", "cpu"}; /* PTX, and the CPU backend's C */
+    static const BuildOptions options = {.archs = archs, .n_archs = 2, .last = BUILD_CODE,
                                          .optimize = true, .program = "fuzz_frontend"};
     Build b;
     if (build_run(c, &options, &b) == BUILD_COMPILER_BUG)
