@@ -119,7 +119,8 @@ static bool launch(const SilkCpuKernel *k, uint64_t grid, const uint64_t *params
 {
     ck_assert_uint_gt(k->fixed_threads, 0);
     CpuLaunch l = {.ctas = (grid + k->fixed_threads - 1) / k->fixed_threads,
-                   .threads = k->fixed_threads, .sms = 132, .params = params, .workers = 2};
+                   .threads = k->fixed_threads, .sms = 132, .dynamic_shared = k->dynamic_shared,
+                   .params = params, .workers = 2};
     return cpu_launch(k, &l, error, size);
 }
 
@@ -386,7 +387,9 @@ END_TEST
  * 32 (no guards), so no partial CTA. */
 START_TEST(test_sgemm)
 {
-    static const struct { uint64_t m, n, k; } shapes[] = {{32, 32, 32}, {64, 96, 32}, {96, 32, 128}};
+    static const struct { uint64_t m, n, k; } shapes[] = {
+        {32, 32, 32}, {64, 96, 32}, {96, 32, 128},
+    };
     Program p;
     program_example(&p, "sgemm");
     const SilkCpuKernel *kern = kernel(&p, "sgemm");
@@ -412,17 +415,18 @@ END_TEST
 
 /* ---- the executor's checks ------------------------------------------------------------------ */
 
-/* `text` as DIR/NAME, its kernel `name` launched on one CTA: the launch
- * must fail with `expected`, where each %s is the file's path. */
-static void assert_fault(const char *file, const char *text, const char *name, uint64_t threads,
+/* `text` as DIR/NAME, its kernel `name` (whose one parameter is a
+ * tensor of `grid` u32) launched over `grid` work items: the launch must
+ * fail with `expected`, where each %s is the file's path. */
+static void assert_fault(const char *file, const char *text, const char *name, uint64_t grid,
                          const char *expected)
 {
     Program p;
     char path[4096], want[8192], error[1024] = "";
     program_text(&p, file, text, path, sizeof path);
-    uint32_t *out = output_buffer(threads);
+    uint32_t *out = output_buffer(grid);
     uint64_t params[] = {address(out)};
-    ck_assert_msg(!launch(kernel(&p, name), threads, params, error, sizeof error),
+    ck_assert_msg(!launch(kernel(&p, name), grid, params, error, sizeof error),
                   "%s ran without a fault", name);
     snprintf(want, sizeof want, expected, path, path);
     ck_assert_str_eq(error, want);
@@ -446,6 +450,26 @@ START_TEST(test_divergent_barrier)
                  "diverge", 64,
                  "%s:4:5: kernel diverge, CTA 0, thread 0: a barrier not reached by every "
                  "thread: thread 40 waits at %s:6:5 instead");
+}
+END_TEST
+
+/* Only CTA 2 of 4 diverges, while the others run on other workers: the
+ * message names that CTA. */
+START_TEST(test_divergent_barrier_in_a_later_cta)
+{
+    assert_fault("late.silk",
+                 "@launch(32)\n"
+                 "kernel late(out: tensor<u32>[128]) {\n"
+                 "  if ctx.cta == 2 && ctx.tid >= 8 {\n"
+                 "    sync()\n"
+                 "  } else {\n"
+                 "    sync()\n"
+                 "  }\n"
+                 "  out[ctx.gid] = 1\n"
+                 "}\n",
+                 "late", 128,
+                 "%s:6:5: kernel late, CTA 2, thread 0: a barrier not reached by every "
+                 "thread: thread 8 waits at %s:4:5 instead");
 }
 END_TEST
 
@@ -763,6 +787,7 @@ int main(void)
     TCase *checks = tcase_create("checks");
     tcase_set_timeout(checks, 60);
     tcase_add_test(checks, test_divergent_barrier);
+    tcase_add_test(checks, test_divergent_barrier_in_a_later_cta);
     tcase_add_test(checks, test_shuffle_lanes_exited);
     tcase_add_test(checks, test_shuffle_lanes_elsewhere);
     tcase_add_test(checks, test_uniform_kernel_never_faults);
