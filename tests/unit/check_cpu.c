@@ -25,10 +25,14 @@
 #include "tempdir.h"
 
 #include <check.h>
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* ---- building and running a program --------------------------------------------------- */
 
@@ -584,6 +588,29 @@ START_TEST(test_uniform_kernel_never_faults)
 }
 END_TEST
 
+/* A run stopped by a signal once its module is built and loaded (as
+ * when a user stops silkc exec): cleanup.h's handler removes module.c and
+ * module.so with their directory, so nothing is left under $TMPDIR. */
+START_TEST(test_signal_leaves_no_module_behind)
+{
+    char base[] = "/tmp/check_cpu-signal-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(base));
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        setenv("TMPDIR", base, 1);
+        Program p;
+        program_example(&p, "saxpy");
+        raise(SIGTERM);
+        _exit(0); /* not reached: the handler dies of the signal */
+    }
+    int status;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM, "status 0x%x", status);
+    ck_assert_msg(rmdir(base) == 0, "%s: %s: the module was left behind", base, strerror(errno));
+}
+END_TEST
+
 /* ---- the prelude: PTX's semantics in C ------------------------------------------------------ */
 
 /* Division by zero gives all ones and a remainder equal to the dividend,
@@ -791,6 +818,7 @@ int main(void)
     tcase_add_test(checks, test_shuffle_lanes_exited);
     tcase_add_test(checks, test_shuffle_lanes_elsewhere);
     tcase_add_test(checks, test_uniform_kernel_never_faults);
+    tcase_add_test(checks, test_signal_leaves_no_module_behind);
     suite_add_tcase(s, checks);
     TCase *prelude = tcase_create("prelude");
     tcase_add_test(prelude, test_prelude_division);
