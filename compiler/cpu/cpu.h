@@ -32,8 +32,10 @@ typedef struct CpuModule CpuModule;
 
 /* Builds `len` bytes of the backend's C into DIR/module.so with the C
  * compiler ($CC, else cc; its flags fixed: -O2 -fPIC -shared
- * -ffp-contract=off) and loads it.  NULL, with one line in `error`
- * (the compiler's own words after it), when it cannot. */
+ * -ffp-contract=off) and loads it.  DIR is the caller's temporary
+ * directory (tempdir.h): module.c and module.so are registered with
+ * cleanup.h, so that a signal removes them with it.  NULL, with one line
+ * in `error` (the compiler's own words after it), when it cannot. */
 CpuModule *cpu_module_build(const char *c_text, size_t len, const char *dir, char *error,
                             size_t size);
 

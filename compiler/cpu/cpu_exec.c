@@ -21,6 +21,7 @@
 #include "cpu/cpu.h"
 
 #include "arena.h"
+#include "cleanup.h"
 #include "jobs.h"
 
 #include <dlfcn.h>
@@ -112,7 +113,12 @@ CpuModule *cpu_module_build(const char *c_text, size_t len, const char *dir, cha
     snprintf(source, n, "%s/module.c", dir);
     snprintf(object, n, "%s/module.so", dir);
     CpuModule *module = NULL;
-    if (write_source(source, c_text, len, error, size)) {
+    /* Known to cleanup.h before they exist, as tempdir.h asks, so that a
+     * signal during the build or the run removes them with DIR. */
+    bool registered = cleanup_add_file(source) && cleanup_add_file(object);
+    if (!registered)
+        snprintf(error, size, "out of memory");
+    if (registered && write_source(source, c_text, len, error, size)) {
         char *const argv[] = {(char *)cc, "-O2", "-std=gnu11", "-fPIC", "-shared",
                               "-ffp-contract=off", "-fno-strict-aliasing", "-w", "-o",
                               (char *)jobs_operand(object, arena), (char *)jobs_operand(source, arena),
