@@ -21,6 +21,7 @@
 
 #include "build.h"
 #include "cpu/cpu.h"
+#include "cpu/cpu_prelude.h" /* f16 conversions, as the kernels make them */
 #include "output.h"
 #include "tempdir.h"
 
@@ -41,7 +42,8 @@ typedef struct ElementType {
 
 static const ElementType ELEMENT_TYPES[] = {
     {"i8", 1, 's'}, {"u8", 1, 'u'}, {"i16", 2, 's'}, {"u16", 2, 'u'}, {"i32", 4, 's'},
-    {"u32", 4, 'u'}, {"i64", 8, 's'}, {"u64", 8, 'u'}, {"f32", 4, 'f'}, {"f64", 8, 'f'},
+    {"u32", 4, 'u'}, {"i64", 8, 's'}, {"u64", 8, 'u'}, {"f16", 2, 'f'}, {"f32", 4, 'f'},
+    {"f64", 8, 'f'},
 };
 
 typedef struct Buffer {
@@ -127,7 +129,10 @@ static void set_element(Buffer *b, uint64_t i, uint64_t bits, double value, bool
     }
     if (random)
         value = ldexp((double)(bits >> 11), -52) - 1.0;
-    if (b->type->bytes == 4) {
+    if (b->type->bytes == 2) {
+        uint16_t h = silk_double_to_half(value); /* nearest, ties to even */
+        memcpy(p, &h, 2);
+    } else if (b->type->bytes == 4) {
         float f = (float)value;
         memcpy(p, &f, 4);
     } else {
@@ -152,7 +157,7 @@ static int make_buffer(const char *spec, uint64_t *seed, Buffer *b)
         if (strcmp(ELEMENT_TYPES[i].name, type) == 0)
             b->type = &ELEMENT_TYPES[i];
     if (!b->type)
-        return exec_error("--buf '%s': unknown type '%s' (i8 u8 i16 u16 i32 u32 i64 u64 f32 f64)",
+        return exec_error("--buf '%s': unknown type '%s' (i8 u8 i16 u16 i32 u32 i64 u64 f16 f32 f64)",
                           spec, type);
     if (!parse_u64(count_text, (UINT64_C(1) << 32), &count) || count == 0)
         return exec_error("--buf '%s': the count must be a whole number from 1 to 2^32", spec);
@@ -218,7 +223,9 @@ static void dump_element(const Buffer *b, uint64_t i)
     const unsigned char *p = b->data + i * (uint64_t)b->type->bytes;
     uint64_t u = 0;
     memcpy(&u, p, (size_t)b->type->bytes);
-    if (b->type->kind == 'f' && b->type->bytes == 4) {
+    if (b->type->kind == 'f' && b->type->bytes == 2) {
+        printf("%.5g", silk_half_to_double((uint16_t)u)); /* 5 digits read back an f16 */
+    } else if (b->type->kind == 'f' && b->type->bytes == 4) {
         float f;
         memcpy(&f, p, 4);
         printf("%.9g", f);

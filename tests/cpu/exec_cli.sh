@@ -69,7 +69,7 @@ expect 2 "$E --arg 'x': not a value of parameter 3 (s: f32)" \
     k.silk --kernel scale --grid 64 --arg 4 --buf f32:4:0 --arg x --buf i32:4:0
 expect 2 "$E --buf 'f32:4': give TYPE:COUNT:INIT, as f32:1024:random" \
     k.silk --kernel scale --grid 64 --arg 4 --buf f32:4 --arg 1 --buf i32:4:0
-expect 2 "$E --buf 'q8:4:0': unknown type 'q8' (i8 u8 i16 u16 i32 u32 i64 u64 f32 f64)" \
+expect 2 "$E --buf 'q8:4:0': unknown type 'q8' (i8 u8 i16 u16 i32 u32 i64 u64 f16 f32 f64)" \
     k.silk --kernel scale --grid 64 --arg 4 --buf q8:4:0 --arg 1 --buf i32:4:0
 expect 2 "$E --buf 'f32:0:0': the count must be a whole number from 1 to 2^32" \
     k.silk --kernel scale --grid 64 --arg 4 --buf f32:0:0 --arg 1 --buf i32:4:0
