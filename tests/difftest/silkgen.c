@@ -295,7 +295,7 @@ static void map_loop(Gen *g)
     char j[24], e[24];
     gen_fresh(g, j, sizeof j, "j");
     gen_fresh(g, e, sizeof e, "e");
-    int p = gen_param_output(g, ty_random(g), 0, P_MAP);
+    int p = gen_param_output(g, ty_random_buffer(g), 0, P_MAP);
     gen_line(g, "var %s: u64 = ctx.gid", j);
     gen_line(g, "while %s < n {", j);
     bool uniform_cf = g->uniform_cf, collective_ok = g->collective_ok;
@@ -362,7 +362,7 @@ static void final_writes(Gen *g)
     snprintf(g->params[fchk].name, sizeof g->params[fchk].name, "fchk");
     for (int i = 0; i < outputs; i++) {
         int cols = rng_percent(&g->rng, 20) ? rng_range(&g->rng, 2, 3) : 0;
-        write_output(g, gen_param_output(g, ty_random(g), cols, P_OUTPUT), "gid");
+        write_output(g, gen_param_output(g, ty_random_buffer(g), cols, P_OUTPUT), "gid");
     }
     gen_line(g, "%s[gid] = cs ^ i", g->params[chk].name);
     gen_line(g, "%s[gid] = fs", g->params[fchk].name);

@@ -199,6 +199,7 @@ Ex expr_nonconst(Gen *g, Ty t, int depth);
 void expr_literal(Gen *g, Ty t);
 void expr_small_literal(Gen *g, Ty t, int lo, int hi);
 Ty ty_random(Gen *g);                  /* any number type this seed uses */
+Ty ty_random_buffer(Gen *g);           /* ... that a tensor may have (silkgen.c) */
 Ty ty_random_any(Gen *g);              /* ... or bool */
 void expr_index(Gen *g, int param, int dim, bool uniform); /* in range by construction */
 void expr_convert_var(Gen *g, const Var *v, Ty to);

@@ -366,11 +366,11 @@ typedef struct Tiles {
 
 static const int tile_dims[] = {2, 4, 8, 16};
 
+/* A tile's element type: its input is a tensor, so not f16. */
 static Ty tile_type(Gen *g)
 {
-    static const Ty ok[] = {TY_F32, TY_F32, TY_I32, TY_U32, TY_F64, TY_F16};
-    Ty t = ok[rng_below(&g->rng, g->use_f16 ? 6 : 5)];
-    return t;
+    static const Ty ok[] = {TY_F32, TY_F32, TY_I32, TY_U32, TY_F64};
+    return ok[rng_below(&g->rng, 5)];
 }
 
 /* A view's start in 0..slack: a literal, or a uniform value modulo. */
@@ -524,7 +524,7 @@ static void tile_tensorcore(Gen *g)
     static const int frag[9][2] = {{0, 0}, {1, 1}, {1, 2}, {0, 0}, {2, 2}, {0, 0}, {0, 0}, {0, 0}, {2, 4}};
     if (warps > 8 || !frag[warps][0])
         return;
-    Ty t = rng_percent(&g->rng, 50) || !g->use_f16 ? TY_F32 : TY_F16;
+    Ty t = TY_F32; /* of tensors: not f16 */
     int m = 16 * frag[warps][0], n = 16 * frag[warps][1];
     if (!shared_fits(g, 2 * m * n * ty_bytes(t)))
         return;
