@@ -20,8 +20,8 @@
  * - every output element has exactly one writer: row gid of an output by
  *   thread gid (under gid < n), element j of a map by the one thread that
  *   reaches j in a grid-stride loop, a CTA's rows of a tile output by that
- *   CTA; accumulators take integer atomics only, whose order of arrival
- *   changes nothing;
+ *   CTA; an accumulator takes one integer atomic only (add, min or max,
+ *   never two of them), whose order of arrival changes nothing;
  * - what Silk leaves open is never written (silkgen_expr.c: division by
  *   zero, INT_MIN / -1, shifts by the width or more, floats converted to
  *   integers they do not fit), every loop ends (silkgen_stmt.c), and
@@ -157,7 +157,10 @@ int gen_param_input(Gen *g, Ty elem)
     return p;
 }
 
-/* An accumulator for integer atomics: tensor<T>[K]. */
+/* An accumulator for integer atomics: tensor<T>[K], and the one atomic
+ * it takes.  Adds commute, and so do mins, but an add and a min do not:
+ * min(a + x, y) is not min(a, y) + x, so mixing them would make the
+ * result depend on the order of arrival. */
 int gen_param_acc(Gen *g)
 {
     int found[MAX_PARAMS], n = 0;
@@ -174,6 +177,8 @@ int gen_param_acc(Gen *g)
     g->params[p].rank = 1;
     g->params[p].extent[0] = (uint64_t)extents[rng_below(&g->rng, 4)];
     g->params[p].init = rng_percent(&g->rng, 40) ? "0" : "random";
+    static const char *const atomics[] = {"atomic_add", "atomic_min", "atomic_max"};
+    g->params[p].atomic = atomics[rng_below(&g->rng, 3)];
     return p;
 }
 
