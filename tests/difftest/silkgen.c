@@ -20,8 +20,8 @@
  * - every output element has exactly one writer: row gid of an output by
  *   thread gid (under gid < n), element j of a map by the one thread that
  *   reaches j in a grid-stride loop, a CTA's rows of a tile output by that
- *   CTA; accumulators take integer atomics only, whose order of arrival
- *   changes nothing;
+ *   CTA; an accumulator takes one integer atomic only (add, min or max,
+ *   never two of them), whose order of arrival changes nothing;
  * - what Silk leaves open is never written (silkgen_expr.c: division by
  *   zero, INT_MIN / -1, shifts by the width or more, floats converted to
  *   integers they do not fit), every loop ends (silkgen_stmt.c), and
@@ -157,7 +157,10 @@ int gen_param_input(Gen *g, Ty elem)
     return p;
 }
 
-/* An accumulator for integer atomics: tensor<T>[K]. */
+/* An accumulator for integer atomics: tensor<T>[K], and the one atomic
+ * it takes.  Adds commute, and so do mins, but an add and a min do not:
+ * min(a + x, y) is not min(a, y) + x, so mixing them would make the
+ * result depend on the order of arrival. */
 int gen_param_acc(Gen *g)
 {
     int found[MAX_PARAMS], n = 0;
@@ -174,6 +177,8 @@ int gen_param_acc(Gen *g)
     g->params[p].rank = 1;
     g->params[p].extent[0] = (uint64_t)extents[rng_below(&g->rng, 4)];
     g->params[p].init = rng_percent(&g->rng, 40) ? "0" : "random";
+    static const char *const atomics[] = {"atomic_add", "atomic_min", "atomic_max"};
+    g->params[p].atomic = atomics[rng_below(&g->rng, 3)];
     return p;
 }
 
@@ -295,7 +300,7 @@ static void map_loop(Gen *g)
     char j[24], e[24];
     gen_fresh(g, j, sizeof j, "j");
     gen_fresh(g, e, sizeof e, "e");
-    int p = gen_param_output(g, ty_random(g), 0, P_MAP);
+    int p = gen_param_output(g, ty_random_buffer(g), 0, P_MAP);
     gen_line(g, "var %s: u64 = ctx.gid", j);
     gen_line(g, "while %s < n {", j);
     bool uniform_cf = g->uniform_cf, collective_ok = g->collective_ok;
@@ -362,7 +367,7 @@ static void final_writes(Gen *g)
     snprintf(g->params[fchk].name, sizeof g->params[fchk].name, "fchk");
     for (int i = 0; i < outputs; i++) {
         int cols = rng_percent(&g->rng, 20) ? rng_range(&g->rng, 2, 3) : 0;
-        write_output(g, gen_param_output(g, ty_random(g), cols, P_OUTPUT), "gid");
+        write_output(g, gen_param_output(g, ty_random_buffer(g), cols, P_OUTPUT), "gid");
     }
     gen_line(g, "%s[gid] = cs ^ i", g->params[chk].name);
     gen_line(g, "%s[gid] = fs", g->params[fchk].name);

@@ -86,7 +86,7 @@ typedef enum ParamRole {
     P_INPUT,    /* tensor read anywhere, never written */
     P_OUTPUT,   /* tensor<T>[n, ...]: row gid written by thread gid only */
     P_MAP,      /* tensor<T>[n]: element j written by thread j % size only */
-    P_ACC,      /* tensor<T>[K]: integer atomics only */
+    P_ACC,      /* tensor<T>[K]: one integer atomic (add, min or max) only */
     P_TILE_IN,  /* tensor<T>[R, C] of constant extents, read by tiles */
     P_TILE_OUT  /* tensor<T>[rows, C]: the view of CTA c written by CTA c */
 } ParamRole;
@@ -100,6 +100,7 @@ typedef struct Param {
     uint64_t extent[2];  /* a constant extent */
     uint64_t value;   /* a scalar's value */
     const char *init; /* a tensor's INIT: "random" or a number */
+    const char *atomic; /* an accumulator's one atomic: add, min or max */
 } Param;
 
 /* Limits that --size chooses. */
@@ -199,6 +200,7 @@ Ex expr_nonconst(Gen *g, Ty t, int depth);
 void expr_literal(Gen *g, Ty t);
 void expr_small_literal(Gen *g, Ty t, int lo, int hi);
 Ty ty_random(Gen *g);                  /* any number type this seed uses */
+Ty ty_random_buffer(Gen *g);           /* ... that a tensor may have (silkgen.c) */
 Ty ty_random_any(Gen *g);              /* ... or bool */
 void expr_index(Gen *g, int param, int dim, bool uniform); /* in range by construction */
 void expr_convert_var(Gen *g, const Var *v, Ty to);

@@ -16,8 +16,8 @@
 #     is well formed and matches kernel K as `silkc check --dump-ast`
 #     shows it: G a multiple of W, W its @launch threads, one --arg per u64
 #     parameter and one --buf TYPE:COUNT:INIT per tensor, in order, TYPE
-#     its element type and COUNT the product of its extents (a named
-#     extent is that parameter's --arg).
+#     its element type (one silkc exec has buffers of: not f16) and COUNT
+#     the product of its extents (a named extent is that parameter's --arg).
 # Then: the N programs are N different texts, and seed 1's program has the
 # checksum pinned below, so that a seed names the same program on every
 # machine (cksum, POSIX).  A change to the generator that changes what a
@@ -43,7 +43,7 @@ set -u
 seeds=${SILKGEN_SEEDS:-200}
 first=${SILKGEN_FIRST:-1}
 keep=${SILKGEN_KEEP:-tests/difftest/silkgen-failures}
-pin_seed1=618960904:3801 # cksum of `silkgen 1`: see above
+pin_seed1=4220790987:4459 # cksum of `silkgen 1`: see above
 
 # ---- one seed (xargs runs this script again as `--one SEED`) -----------------
 
@@ -77,7 +77,7 @@ check_exec() {
                     fail("--arg " val[nargs] ": not a u64")
             } else if (w[i] == "--buf") {
                 if (split(val[nargs], f, ":") != 3 ||
-                    f[1] !~ /^(i8|i16|i32|i64|u8|u16|u32|u64|f16|f32|f64)$/ ||
+                    f[1] !~ /^(i8|i16|i32|i64|u8|u16|u32|u64|f32|f64)$/ ||
                     f[2] !~ /^[1-9][0-9]*$/ || f[3] !~ /^(random|-?[0-9]+(\.[0-9]+)?)$/)
                     fail("--buf " val[nargs] ": not TYPE:COUNT:INIT")
             } else {

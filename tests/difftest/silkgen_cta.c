@@ -9,8 +9,8 @@
  * Shared memory is free of races by its protocol: each thread writes its
  * own slots, a barrier, threads read any slot, and a barrier again before
  * anything may write the array once more (the segment may sit in a loop).
- * Shared atomics are integer add, min and max, whose result does not
- * depend on the order of arrival.
+ * Shared atomics are integer add, min or max, one of them per array:
+ * each commutes with itself, but not with the others.
  *
  * Tiles follow docs/language.md (5.5): tile statements carry their own
  * barriers; a reduction gives every thread the same value; a tile written
@@ -141,10 +141,11 @@ static Ty atomic_type(Gen *g)
 }
 
 /* shared a: T[S]; each of the first S threads sets its slot; sync();
- * atomics, some only in some threads; sync(); reads; sync() */
+ * one kind of atomic, some only in some threads; sync(); reads; sync() */
 void cta_shared_atomics(Gen *g)
 {
     static const char *const ops[] = {"atomic_add", "atomic_min", "atomic_max"};
+    const char *op = ops[rng_below(&g->rng, 3)];
     char sa[24], y[24];
     gen_fresh(g, sa, sizeof sa, "sa");
     Ty t = atomic_type(g);
@@ -184,7 +185,7 @@ void cta_shared_atomics(Gen *g)
             g->collective_ok = false; /* only some threads are here */
             indent(g);
         }
-        gen_put(g, "%s(%s[(", ops[rng_below(&g->rng, 3)], sa);
+        gen_put(g, "%s(%s[(", op, sa);
         expr(g, TY_U32, 2, (Want){true, false});
         gen_put(g, ") %% %d], ", slots);
         expr_any(g, t);
@@ -366,11 +367,11 @@ typedef struct Tiles {
 
 static const int tile_dims[] = {2, 4, 8, 16};
 
+/* A tile's element type: its input is a tensor, so not f16. */
 static Ty tile_type(Gen *g)
 {
-    static const Ty ok[] = {TY_F32, TY_F32, TY_I32, TY_U32, TY_F64, TY_F16};
-    Ty t = ok[rng_below(&g->rng, g->use_f16 ? 6 : 5)];
-    return t;
+    static const Ty ok[] = {TY_F32, TY_F32, TY_I32, TY_U32, TY_F64};
+    return ok[rng_below(&g->rng, 5)];
 }
 
 /* A view's start in 0..slack: a literal, or a uniform value modulo. */
@@ -524,7 +525,7 @@ static void tile_tensorcore(Gen *g)
     static const int frag[9][2] = {{0, 0}, {1, 1}, {1, 2}, {0, 0}, {2, 2}, {0, 0}, {0, 0}, {0, 0}, {2, 4}};
     if (warps > 8 || !frag[warps][0])
         return;
-    Ty t = rng_percent(&g->rng, 50) || !g->use_f16 ? TY_F32 : TY_F16;
+    Ty t = TY_F32; /* of tensors: not f16 */
     int m = 16 * frag[warps][0], n = 16 * frag[warps][1];
     if (!shared_fits(g, 2 * m * n * ty_bytes(t)))
         return;

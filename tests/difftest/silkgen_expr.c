@@ -51,6 +51,14 @@ Ty ty_random(Gen *g)
     return t == TY_F16 && !g->use_f16 ? TY_F32 : t;
 }
 
+/* silkc exec has buffers of every number type but f16, so no tensor
+ * parameter is f16 (f16 stays in locals and shared arrays). */
+Ty ty_random_buffer(Gen *g)
+{
+    Ty t = ty_random(g);
+    return t == TY_F16 ? TY_F32 : t;
+}
+
 Ty ty_random_any(Gen *g)
 {
     return rng_percent(&g->rng, 15) ? TY_BOOL : ty_random(g);
@@ -278,7 +286,7 @@ static Ex base_value(Gen *g, Ty t, Want w)
 
 static bool tensor_read(Gen *g, Ty t, Want w)
 {
-    if (g->in_helper || t == TY_BOOL)
+    if (g->in_helper || t == TY_BOOL || t == TY_F16) /* no f16 buffers */
         return false;
     int p = gen_param_input(g, t);
     if (p < 0)

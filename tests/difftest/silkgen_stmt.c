@@ -393,18 +393,17 @@ static void stmt_jump(Gen *g)
     gen_put(g, "}\n");
 }
 
-/* atomic_add/min/max on an accumulator: integers, whose order of
- * arrival changes nothing; the old value returned is never used. */
+/* The accumulator's one atomic (add, min or max): integers, whose order
+ * of arrival changes nothing; the old value returned is never used. */
 static void stmt_atomic(Gen *g)
 {
-    static const char *const ops[] = {"atomic_add", "atomic_min", "atomic_max"};
     int p = gen_param_acc(g);
     if (p < 0) {
         stmt_compound(g);
         return;
     }
     indent(g);
-    gen_put(g, "%s(%s[", ops[rng_below(&g->rng, 3)], g->params[p].name);
+    gen_put(g, "%s(%s[", g->params[p].atomic, g->params[p].name);
     expr_index(g, p, 0, false);
     gen_put(g, "], ");
     expr(g, g->params[p].elem, depth_now(g), (Want){false, false});
