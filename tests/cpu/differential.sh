@@ -65,9 +65,10 @@ done
 
 # Random programs (tests/difftest/silkgen.c): valid, free of undefined
 # behaviour by construction, each with the exec line it runs with.
-# DIFFERENTIAL_SEEDS (default 40) programs here; more for a longer hunt.
+# DIFFERENTIAL_SEEDS (default 20: each run builds a module with cc) programs
+# here; more for a longer hunt.
 silkgen=${SILKGEN:-./tests/difftest/silkgen}
-seeds=${DIFFERENTIAL_SEEDS:-40}
+seeds=${DIFFERENTIAL_SEEDS:-20}
 if [ -x "$silkgen" ]; then
     seed=1
     while [ "$seed" -le "$seeds" ]; do
