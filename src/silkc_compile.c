@@ -284,7 +284,7 @@ static int ptxas_failed(const SilkcRequest *r, const Build *b, Outputs *o)
             fprintf(stderr, "silkc: error: %s for %s exited %d without a message\n", b->tool,
                     o->archs[i], u->exit_status);
             rc = EXIT_ENVIRONMENT;
-        } else if (u->errors && r->emit == EMIT_PTX) {
+        } else if (u->errors && r->compile && r->emit == EMIT_PTX) {
             o->ptx_rejected = true;
             fprintf(stderr, "silkc: error: ptxas rejected %s for %s (a compiler bug):\n%s",
                     strcmp(o->paths[i], "-") == 0 ? "the PTX on standard output" : o->paths[i],

@@ -165,6 +165,13 @@ expect 3 "$E /bin/true, run as ptxas for sm_90, exited 0 without writing its out
 # One that fails without a word is broken too, not a rejection of our PTX.
 SILK_PTXAS=/bin/false
 expect 3 "$E /bin/false for sm_90 exited 1 without a message" compile k.silk --arch sm_90 -o t.ptx
+# One that rejects the PTX, for check --arch, which writes no PTX to keep
+# (it dereferenced the missing output path).
+printf '#!/bin/sh\necho "ptxas fatal   : rejected"\nexit 1\n' > rejecting-ptxas
+chmod +x rejecting-ptxas
+SILK_PTXAS=$PWD/rejecting-ptxas
+expect 1 "$E ptxas rejected the PTX for sm_90 (a compiler bug; --emit=ptx writes that PTX):
+ptxas fatal   : rejected" check k.silk --arch sm_90
 unset SILK_PTXAS
 
 # ---- item 17: options without their value, or given twice -------------------------------------------------
