@@ -192,13 +192,23 @@ static const char *as_double(CpuFunc *e, const IrInst *in, uint32_t k, char *buf
     return buf;
 }
 
-/* rN = EXPR, where EXPR (a double) is rounded to the result's type. */
+/* rN = EXPR, an f32 or f64 arithmetic result: a NaN made canonical. */
+static void assign_float(CpuFunc *e, const IrInst *in, const char *expr)
+{
+    assign(e, in, "silk_nan_f%d(%s)", ir_type_bits(in->type), expr);
+}
+
+/* rN = EXPR, where EXPR (a double) is rounded to the result's type (a
+ * NaN to the canonical one: silk_double_to_half makes f16's). */
 static void assign_rounded(CpuFunc *e, const IrInst *in, const char *expr)
 {
-    if (in->type == IRT_F16)
+    char cast[4 * VALUE_SIZE];
+    if (in->type == IRT_F16) {
         assign(e, in, "silk_double_to_half(%s)", expr);
-    else
-        assign(e, in, "(%s)(%s)", cpu_ctype(in->type), expr);
+    } else {
+        snprintf(cast, sizeof cast, "(%s)(%s)", cpu_ctype(in->type), expr);
+        assign_float(e, in, cast);
+    }
 }
 
 static void float_binary(CpuFunc *e, const IrInst *in)
@@ -215,7 +225,8 @@ static void float_binary(CpuFunc *e, const IrInst *in)
                  as_double(e, in, 1, b, sizeof b));
         assign_rounded(e, in, expr);
     } else { /* f32 and f64: C's arithmetic is IEEE's, rounded to nearest */
-        assign(e, in, "%s %s %s", OP(0), c, OP(1));
+        snprintf(expr, sizeof expr, "%s %s %s", OP(0), c, OP(1));
+        assign_float(e, in, expr);
     }
 }
 
@@ -223,10 +234,10 @@ static void fused_multiply_add(CpuFunc *e, const IrInst *in)
 {
     char op0[VALUE_SIZE], op1[VALUE_SIZE], op2[VALUE_SIZE];
     char a[VALUE_SIZE + 32], b[VALUE_SIZE + 32], c[VALUE_SIZE + 32], expr[3 * VALUE_SIZE + 128];
-    if (in->type == IRT_F32) {
-        assign(e, in, "fmaf(%s, %s, %s)", OP(0), OP(1), OP(2));
-    } else if (in->type == IRT_F64) {
-        assign(e, in, "fma(%s, %s, %s)", OP(0), OP(1), OP(2));
+    if (in->type == IRT_F32 || in->type == IRT_F64) {
+        snprintf(expr, sizeof expr, "fma%s(%s, %s, %s)", in->type == IRT_F32 ? "f" : "", OP(0),
+                 OP(1), OP(2));
+        assign_float(e, in, expr);
     } else {
         snprintf(expr, sizeof expr, "fma(%s, %s, %s)", as_double(e, in, 0, a, sizeof a),
                  as_double(e, in, 1, b, sizeof b), as_double(e, in, 2, c, sizeof c));
@@ -264,8 +275,12 @@ static void float_unary(CpuFunc *e, const IrInst *in)
                OP(0));
         return;
     }
-    if (t == IRT_F32 || (t == IRT_F64 && !f32_only(in->op))) {
+    if ((t == IRT_F32 || t == IRT_F64) && (in->op == IR_NEG || in->op == IR_ABS)) {
         assign(e, in, "%s", math_function(in->op, t == IRT_F64, OP(0), expr, sizeof expr));
+        return;
+    }
+    if (t == IRT_F32 || (t == IRT_F64 && !f32_only(in->op))) {
+        assign_float(e, in, math_function(in->op, t == IRT_F64, OP(0), expr, sizeof expr));
         return;
     }
     /* Through f32, as PTX has these for f32 only. */

@@ -12,6 +12,11 @@
  *   less than +0.
  * - f16 is kept as its bits; arithmetic is done in double and rounded once
  *   to the nearest f16 (ties to even), which is exact for add, sub and mul.
+ * - A float operation whose result is a NaN gives the canonical NaN, as
+ *   PTX's do, whatever NaN went in: f32 0x7fffffff, f16 0x7fff, f64
+ *   0x7fffffffffffffff; the host's would keep (and mix) payloads.  Moves,
+ *   loads, stores, select, neg and abs keep the bits (neg and abs only
+ *   flip or clear the sign).
  * Nothing here depends on the C compiler contracting or reassociating:
  * the module is compiled with -ffp-contract=off.
  */
@@ -30,6 +35,13 @@ static inline uint32_t silk_f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); r
 static inline float silk_bits_f32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static inline uint64_t silk_f64_bits(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
 static inline double silk_bits_f64(uint64_t u) { double d; memcpy(&d, &u, 8); return d; }
+
+/* An arithmetic result, its NaN made canonical. */
+static inline float silk_nan_f32(float f) { return f == f ? f : silk_bits_f32(0x7fffffffu); }
+static inline double silk_nan_f64(double d)
+{
+    return d == d ? d : silk_bits_f64(UINT64_C(0x7fffffffffffffff));
+}
 
 /* ---- memory checks ------------------------------------------------------- */
 
@@ -71,8 +83,8 @@ static inline uint16_t silk_double_to_half(double d)
 {
     uint16_t sign = signbit(d) ? 0x8000 : 0;
     double a = fabs(d);
-    if (isnan(d))
-        return (uint16_t)(sign | 0x7e00);
+    if (isnan(d)) /* canonical, whatever the sign and payload */
+        return 0x7fff;
     if (a >= 65520.0) /* rounds past the largest finite f16, 65504 */
         return (uint16_t)(sign | 0x7c00);
     if (a < ldexp(1, -14)) { /* subnormal: units of 2^-24 */
@@ -194,7 +206,7 @@ static inline float silk_atomic_add_f32(float *p, float v)
 {
     uint32_t old = __atomic_load_n((uint32_t *)p, __ATOMIC_RELAXED), want;
     do
-        want = silk_f32_bits(silk_bits_f32(old) + v);
+        want = silk_f32_bits(silk_nan_f32(silk_bits_f32(old) + v));
     while (!__atomic_compare_exchange_n((uint32_t *)p, &old, want, 0, __ATOMIC_RELAXED,
                                         __ATOMIC_RELAXED));
     return silk_bits_f32(old);
@@ -204,7 +216,7 @@ static inline double silk_atomic_add_f64(double *p, double v)
 {
     uint64_t old = __atomic_load_n((uint64_t *)p, __ATOMIC_RELAXED), want;
     do
-        want = silk_f64_bits(silk_bits_f64(old) + v);
+        want = silk_f64_bits(silk_nan_f64(silk_bits_f64(old) + v));
     while (!__atomic_compare_exchange_n((uint64_t *)p, &old, want, 0, __ATOMIC_RELAXED,
                                         __ATOMIC_RELAXED));
     return silk_bits_f64(old);
