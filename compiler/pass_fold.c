@@ -40,6 +40,8 @@
  * - Constant offsets combine: (x + 2) - 2 is x, (x + 1) + 1 is x + 2.
  * - cbr on a constant becomes br, and the phis of the successor it no
  *   longer reaches drop that edge; cbr to one block twice becomes br.
+ * - `assigned` on the constant true (a variable assigned on every path to
+ *   the read) is dropped: the check cannot fail.
  */
 #include "pass_internal.h"
 
@@ -454,6 +456,11 @@ static bool fold_block(IrBlock *b, IrSubst *s, IrInst *const *def, bool *dead)
         changed |= pass_subst_inst(s, in);
         if (in->op == IR_CBR) {
             changed |= fold_branch(b, in);
+            continue;
+        }
+        if (in->op == IR_ASSIGNED && is_int_const(in->operands[0], 1)) {
+            dead[i] = true;
+            changed = true;
             continue;
         }
         if (in->op == IR_PHI || !ir_op_defines(in->op))

@@ -396,9 +396,12 @@ static void move(CpuFunc *e, const IrInst *in)
 
 /* The address operand as a byte pointer of its space, after the check
  * that the access's `bytes` lie in a buffer (global) or in the CTA's
- * shared memory; NULL (reported) for a space a kernel cannot address here. */
-static const char *pointer(CpuFunc *e, const IrInst *in, int bytes, bool store, char *buf,
-                           size_t size)
+ * shared memory, and, in a module built for race checks, the tracking of
+ * a shared access of `kind` (SILK_CPU_LOAD, _STORE, _ATOMIC; `value`: a
+ * store's bytes, as a C pointer, else "0"); NULL (reported) for a space a
+ * kernel cannot address here. */
+static const char *pointer(CpuFunc *e, const IrInst *in, int bytes, int kind, const char *value,
+                           char *buf, size_t size)
 {
     char addr[VALUE_SIZE];
     cpu_value(e, in->operands[0], addr, sizeof addr);
@@ -407,11 +410,17 @@ static const char *pointer(CpuFunc *e, const IrInst *in, int bytes, bool store, 
         return NULL;
     }
     bool global = in->space == IRS_GLOBAL;
+    uint32_t site = cpu_new_site(e, in);
     fprintf(e->out, "    if (!silk_%s_ok(cta, %s, %d)) {\n        t->site = %" PRIu32 ";\n"
                     "        t->operand[0] = %s;\n        t->operand[1] = %d%s;\n"
                     "        return %s;\n    }\n",
-            global ? "global" : "shared", addr, bytes, cpu_new_site(e, in), addr, bytes,
-            store ? " | UINT64_C(1) << 32" : "", global ? "SILK_CPU_BAD_GLOBAL" : "SILK_CPU_BAD_SHARED");
+            global ? "global" : "shared", addr, bytes, site, addr, bytes,
+            kind != SILK_CPU_LOAD ? " | UINT64_C(1) << 32" : "",
+            global ? "SILK_CPU_BAD_GLOBAL" : "SILK_CPU_BAD_SHARED");
+    if (!global && e->m->race_checks)
+        fprintf(e->out, "    {\n        int found = silk_shared_track(cta, t, %s, %d, %d, %" PRIu32
+                        "u, %s);\n        if (found)\n            return found;\n    }\n",
+                addr, bytes, kind, site, value);
     if (global)
         snprintf(buf, size, "((unsigned char *)(uintptr_t)%s)", addr);
     else
@@ -425,7 +434,7 @@ static int bytes_of(IrType t) { return t == IRT_I1 ? 1 : ir_type_bits(t) / 8; }
 static void load(CpuFunc *e, const IrInst *in)
 {
     char p[VALUE_SIZE + 48];
-    if (!pointer(e, in, bytes_of(in->type), false, p, sizeof p))
+    if (!pointer(e, in, bytes_of(in->type), SILK_CPU_LOAD, "0", p, sizeof p))
         return;
     if (in->type == IRT_I1) /* a bool is a byte */
         fprintf(e->out, "    r%" PRIu32 " = (uint8_t)(*%s != 0);\n", in->result, p);
@@ -436,15 +445,15 @@ static void load(CpuFunc *e, const IrInst *in)
 
 static void store(CpuFunc *e, const IrInst *in)
 {
-    char p[VALUE_SIZE + 48], op1[VALUE_SIZE];
+    char p[VALUE_SIZE + 48], op1[VALUE_SIZE], bytes[2 * VALUE_SIZE];
     IrType t = cpu_value_type(e, in->operands[1]);
-    if (!pointer(e, in, bytes_of(t), true, p, sizeof p))
-        return;
-    if (t == IRT_I1)
-        fprintf(e->out, "    *%s = (unsigned char)(%s != 0);\n", p, OP(1));
+    if (t == IRT_I1) /* a bool is a byte: 0 or 1 */
+        snprintf(bytes, sizeof bytes, "&(unsigned char){(unsigned char)(%s != 0)}", OP(1));
     else
-        fprintf(e->out, "    memcpy(%s, &(%s){%s}, sizeof(%s));\n", p, cpu_ctype(t), OP(1),
-                cpu_ctype(t));
+        snprintf(bytes, sizeof bytes, "(const unsigned char *)&(%s){%s}", cpu_ctype(t), OP(1));
+    if (!pointer(e, in, bytes_of(t), SILK_CPU_STORE, bytes, p, sizeof p))
+        return;
+    fprintf(e->out, "    memcpy(%s, %s, %d);\n", p, bytes, bytes_of(t));
 }
 
 static void atomic(CpuFunc *e, const IrInst *in)
@@ -456,7 +465,7 @@ static void atomic(CpuFunc *e, const IrInst *in)
         cpu_error(e, in, "this atomic");
         return;
     }
-    if (!pointer(e, in, bytes_of(t), true, p, sizeof p))
+    if (!pointer(e, in, bytes_of(t), SILK_CPU_ATOMIC, "0", p, sizeof p))
         return;
     int bits = ir_type_bits(t);
     const char *u = bits == 64 ? "uint64_t" : "uint32_t";
@@ -551,6 +560,15 @@ static void index_check(CpuFunc *e, const IrInst *in)
             OP(0), OP(1), cpu_new_site(e, in), op0, op1);
 }
 
+/* A var's hidden flag, that it has been assigned, before a read of it. */
+static void assigned_check(CpuFunc *e, const IrInst *in)
+{
+    char op0[VALUE_SIZE];
+    fprintf(e->out, "    if (!%s) {\n        t->site = %" PRIu32 ";\n        return SILK_CPU_UNASSIGNED;\n"
+                    "    }\n",
+            OP(0), cpu_new_site(e, in));
+}
+
 /* ---- the dispatch -------------------------------------------------------------------- */
 
 static void arithmetic(CpuFunc *e, const IrInst *in)
@@ -601,6 +619,7 @@ void cpu_inst(CpuFunc *e, const IrInst *in)
     case IR_BALLOT: ballot(e, in); break;
     case IR_BARRIER: stop(e, cpu_new_stop(e, in), "SILK_CPU_AT_BARRIER"); break;
     case IR_CHECK: index_check(e, in); break;
+    case IR_ASSIGNED: assigned_check(e, in); break;
     default: break; /* phis and terminators: cpu_emit.c */
     }
 }

@@ -6,6 +6,7 @@
 #ifndef SILK_CPU_INTERNAL_H
 #define SILK_CPU_INTERNAL_H
 
+#include "cpu/cpu_abi.h"
 #include "diag.h"
 #include "ir.h"
 
@@ -22,7 +23,7 @@ typedef struct CpuFunc {
     Span *stops;              /* each site's source: a stop, or an access that
                                * may fault (index 0 unused) */
     bool *resumable;          /* whether site k is a stop (a thread resumes there) */
-    const IrInst **checks;    /* site k's index check, if it is one */
+    const IrInst **checks;    /* site k's index or assigned check, if it is one */
     uint32_t n_stops;
     bool ok;
 } CpuFunc;
