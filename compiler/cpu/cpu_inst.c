@@ -192,10 +192,14 @@ static const char *as_double(CpuFunc *e, const IrInst *in, uint32_t k, char *buf
     return buf;
 }
 
-/* rN = EXPR, an f32 or f64 arithmetic result: a NaN made canonical. */
+/* rN = EXPR, an f32 or f64 arithmetic result: a NaN made canonical where
+ * its bits can be seen (cpu_nan.c; elsewhere only its being a NaN counts). */
 static void assign_float(CpuFunc *e, const IrInst *in, const char *expr)
 {
-    assign(e, in, "silk_nan_f%d(%s)", ir_type_bits(in->type), expr);
+    if (e->nan_seen[in->result])
+        assign(e, in, "silk_nan_f%d(%s)", ir_type_bits(in->type), expr);
+    else
+        assign(e, in, "%s", expr);
 }
 
 /* rN = EXPR, where EXPR (a double) is rounded to the result's type (a

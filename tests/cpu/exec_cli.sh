@@ -311,12 +311,13 @@ expect 0 "" lowered.silk --race --kernel flip --grid 320 --sms 4 --arg 10 --buf 
 
 # NaN results are PTX's canonical NaN whatever went in (0/0, inf - inf,
 # sqrt(-1), a constant 0.0 / 0.0 that the passes fold, a NaN input plus
-# 1), and neg flips a NaN's sign only; f32, f16 and f64, at -O0 and with
-# the passes, the buffers' exact bytes.  --buf's nan is the host's
+# 1, min of two NaNs times 2 through a phi), and neg flips a NaN's sign
+# only (of a canonical NaN too); f32, f16 and f64, at -O0 and with the
+# passes, the buffers' exact bytes.  --buf's nan is the host's
 # (0x7fc00000 in f32, 0x7ff8000000000000 in f64; f16's is made canonical).
 cat > nan.silk <<'SILK'
 @launch(32)
-kernel nan(z32: tensor<f32>[1], o32: tensor<f32>[6], z16: tensor<f16>[1], o16: tensor<f16>[6],
+kernel nan(z32: tensor<f32>[1], o32: tensor<f32>[8], z16: tensor<f16>[1], o16: tensor<f16>[6],
            z64: tensor<f64>[1], o64: tensor<f64>[6]) {
   if ctx.tid != 0 {
     return
@@ -330,6 +331,12 @@ kernel nan(z32: tensor<f32>[1], o32: tensor<f32>[6], z16: tensor<f16>[1], o16: t
   let n = o32[5]
   o32[4] = n + 1.0
   o32[5] = -n
+  o32[6] = -(a / a)
+  var m: f32 = 1.0
+  if a == 0.0 {
+    m = min(n, n) * 2.0
+  }
+  o32[7] = m
   let h = z16[0]
   o16[0] = h / h
   let hinf = 1.0 / h
@@ -350,12 +357,12 @@ kernel nan(z32: tensor<f32>[1], o32: tensor<f32>[6], z16: tensor<f16>[1], o16: t
   o64[5] = -dn
 }
 SILK
-f32=ffffff7fffffff7fffffff7fffffff7fffffff7f0000c0ff
+f32=ffffff7fffffff7fffffff7fffffff7fffffff7f0000c0ffffffffffffffff7f
 f16=ff7fff7fff7fff7fff7fffff
 f64=ffffffffffffff7fffffffffffffff7fffffffffffffff7fffffffffffffff7fffffffffffffff7f000000000000f8ff
 for o in -O0 ""; do
     # shellcheck disable=SC2086 # $o is one word or none
-    expect 0 "" nan.silk $o --kernel nan --grid 32 --buf f32:1:0 --buf f32:6:nan --buf f16:1:0 \
+    expect 0 "" nan.silk $o --kernel nan --grid 32 --buf f32:1:0 --buf f32:8:nan --buf f16:1:0 \
         --buf f16:6:nan --buf f64:1:0 --buf f64:6:nan --out nan.bin
     got=$(od -An -tx1 -v nan.bin | tr -d ' \n')
     [ "$got" = "00000000${f32}0000${f16}0000000000000000$f64" ] || fail "NaN bits ${o:--O}: $got"
