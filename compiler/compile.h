@@ -40,6 +40,9 @@ typedef struct CompileOptions {
     bool nostd;
     bool dump_ast;
     bool bounds_checks; /* lowering checks each index against its extent (IR_CHECK) */
+    bool race_checks;   /* silkc exec --race: lowering checks each read of a var
+                         * declared without a value (IR_ASSIGNED), and the CPU
+                         * backend tracks shared memory (IrModule.race_checks) */
 } CompileOptions;
 
 typedef struct Compilation {

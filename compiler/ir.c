@@ -144,7 +144,7 @@ IrType ir_operand_type(const IrFunc *f, const IrInst *inst, uint32_t index)
     case IR_STORE: return index == 0 && inst->space != IRS_SHARED ? IRT_I64 : IRT_VOID;
     case IR_ATOM: return index != 0 ? inst->type : inst->space == IRS_SHARED ? IRT_VOID : IRT_I64;
     case IR_SHFL: return index == 1 ? IRT_I32 : inst->type;
-    case IR_BALLOT: case IR_CBR: return IRT_I1;
+    case IR_BALLOT: case IR_CBR: case IR_ASSIGNED: return IRT_I1;
     case IR_CHECK: return IRT_I64;
     case IR_SELECT: return index == 0 ? IRT_I1 : inst->type;
     case IR_CMP: return IRT_VOID;

@@ -98,7 +98,8 @@ struct IrInst {
     };
     IrAtom atom;          /* IR_ATOM */
     const char *symbol;   /* IR_ADDR: the shared array or parameter named;
-                           * IR_CHECK: the tensor or array indexed */
+                           * IR_CHECK: the tensor or array indexed;
+                           * IR_ASSIGNED: the variable read */
     IrBlock *target[2];   /* IR_BR: [0]; IR_CBR: then, else */
     IrBlock **incoming;   /* IR_PHI: the predecessor of each operand */
     Span span;            /* the source it came from, for diagnostics */
@@ -144,6 +145,9 @@ typedef struct IrModule {
     uint32_t n_funcs;
     IrShared *shared;
     uint32_t n_shared;
+    /* Lowered for the CPU backend's race checks (silkc exec --race): it
+     * tracks every shared access.  Not in the text form. */
+    bool race_checks;
 } IrModule;
 
 const char *ir_op_name(IrOp op);

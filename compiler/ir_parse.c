@@ -553,12 +553,13 @@ static bool phi_operands(Parser *p, IrInst *in)
     }
 }
 
-/* operands = symbol (addr) | block (br) | cbr_operands | phi_operands | values */
+/* operands = symbol (addr) | symbol values (check, assigned) | block (br)
+ *          | cbr_operands | phi_operands | values */
 static bool operands(Parser *p, IrInst *in)
 {
     BlockRef *target;
     switch (in->op) {
-    case IR_ADDR: case IR_CHECK:
+    case IR_ADDR: case IR_CHECK: case IR_ASSIGNED:
         if (p->tok.kind != T_SYM)
             return fail(p, "expected a symbol ($name)");
         in->symbol = tok_name(p, 1);

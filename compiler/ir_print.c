@@ -132,6 +132,7 @@ static void print_opcode(FILE *out, const IrInst *in)
     case IR_CMP: fprintf(out, " %s", ir_cmp_name(in->cmp)); break;
     case IR_SREG: fprintf(out, " %s", ir_sreg_name(in->sreg)); break;
     case IR_CHECK: fprintf(out, ".%u $%s", in->dim, in->symbol ? in->symbol : "?"); break;
+    case IR_ASSIGNED: fprintf(out, " $%s", in->symbol ? in->symbol : "?"); break;
     default: break;
     }
 }

@@ -395,6 +395,10 @@ static void check_machine(Verifier *v, uint32_t b, uint32_t i, const IrInst *in)
             report(v, b, (int)i, "$%s is not %s", in->symbol ? in->symbol : "?",
                    in->space == IRS_SHARED ? "a shared array" : "a parameter of the function");
         break;
+    case IR_ASSIGNED:
+        if (!in->symbol || !*in->symbol)
+            report(v, b, (int)i, "'assigned' names the variable it checks");
+        break;
     case IR_SREG: case IR_BALLOT:
         if (t != IRT_I32)
             report(v, b, (int)i, "'%s' gives i32, not %s", name, ir_type_name(t));

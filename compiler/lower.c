@@ -191,6 +191,34 @@ void lower_join(Lower *l, IrBlock *b, LowerEdges *edges, uint32_t n_vars)
         l->vars[l->changing[k]].value = join_var(l, edges, k);
 }
 
+/* ---- vars declared without a value (race checks) ------------------------------------ */
+
+/* The map slot of a var's hidden flag, "assigned": an i1 that lowering
+ * keeps as it keeps the var's value, so that joins give it phis. */
+enum { ASSIGNED_SLOT = UINT32_MAX };
+
+/* Symbol s's flag, when it is a var declared without a value and the
+ * compilation asks for race checks; NULL otherwise. */
+static IrValue *assigned_flag(Lower *l, Symbol *s)
+{
+    if (!l->c->options.race_checks || !s->mutable)
+        return NULL;
+    return lower_var_slot(l, s, ASSIGNED_SLOT);
+}
+
+void lower_check_assigned(Lower *l, Node *name)
+{
+    IrValue *flag = name->symbol ? assigned_flag(l, name->symbol) : NULL;
+    if (!flag || (flag->kind == IRV_INT && flag->bits == 1) || !l->cur)
+        return;
+    Span statement = l->span;
+    l->span = name->span;
+    IrInst *in = lower_emit(l, IR_ASSIGNED, IRT_VOID, 1);
+    l->span = statement;
+    in->operands[0] = *flag;
+    in->symbol = name->symbol->name;
+}
+
 /* ---- statements ------------------------------------------------------------------- */
 
 static void lower_block(Lower *l, Node *block);
@@ -204,6 +232,10 @@ static void lower_let(Lower *l, Node *s)
     IrType t = lower_type(s->symbol->type);
     IrValue v = s->b ? lower_expr(l, s->b) : t >= IRT_F16 ? ir_float(t, 0) : ir_int(t, 0);
     lower_define(l, s->symbol, v);
+    /* Without a value the GPU's register holds anything: a read before an
+     * assignment is checked (the 0 above only keeps the IR defined). */
+    if (!s->b && s->symbol->mutable && l->c->options.race_checks)
+        lower_define_slot(l, s->symbol, ASSIGNED_SLOT, ir_int(IRT_I1, 0));
 }
 
 static IrOp compound_op(TokenKind op)
@@ -266,7 +298,12 @@ static void lower_assign(Lower *l, Node *s)
         lower_unsupported(l, s->span, "this assignment's target");
         return;
     }
+    if (s->op != TK_ASSIGN) /* x += v reads x */
+        lower_check_assigned(l, target);
     *var = s->op == TK_ASSIGN ? v : compound(l, s->op, target->type, *var, v);
+    IrValue *flag = assigned_flag(l, target->symbol);
+    if (flag)
+        *flag = ir_int(IRT_I1, 1);
 }
 
 static void lower_if(Lower *l, Node *s)
@@ -570,6 +607,7 @@ static bool is_root_kernel(const Symbol *s, const Module *m)
 IrModule *lower_module(Compilation *c, Arena *arena)
 {
     Lower l = {.c = c, .m = ir_new_module(arena)};
+    l.m->race_checks = c->options.race_checks;
     if (c->diag.errors > 0)
         return l.m;
     for (uint32_t i = 0; i < c->n_modules; i++) {

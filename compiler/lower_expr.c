@@ -78,6 +78,7 @@ static IrValue name(Lower *l, Node *e)
         return unsupported(l, e, "this name (a function, or a whole array used as a value)");
     if (lower_is_tile_like(e->symbol->type) && e->symbol->type->kind != TY_TENSOR)
         return unsupported(l, e, "a whole tile or shared array as a scalar value");
+    lower_check_assigned(l, e);
     return *v;
 }
 

@@ -111,6 +111,9 @@ void lower_jump(Lower *l, IrBlock *to, LowerEdges *edges);
  * current block becomes NULL when no edge reaches it. */
 void lower_join(Lower *l, IrBlock *b, LowerEdges *edges, uint32_t n_vars);
 void lower_add_edge(Lower *l, LowerEdges *edges, IrBlock *from);
+/* Before a read of `name` (an ND_NAME): with race checks, when it is a
+ * var declared without a value, the check that it has been assigned. */
+void lower_check_assigned(Lower *l, Node *name);
 
 /* lower_expr.c */
 IrValue lower_expr(Lower *l, Node *e);

@@ -20,14 +20,19 @@
  *   which PTX computes too (the backend writes add.rn, sub.rn, mul.rn,
  *   div.rn, and no ftz): add, sub, mul and fdiv are done in double and
  *   rounded once to the type (double carries more than twice the bits of
- *   f32 and f16, so the double rounding is exact); never with a NaN in or
- *   out, whose payload PTX canonicalises.  neg and abs flip or clear the
- *   sign, min and max fold when no NaN or zero is involved, comparisons
- *   always (C's NaN rules are PTX's: fne is unordered, the rest ordered).
- *   No fma, sqrt or approximate function folds.
+ *   f32 and f16, so the double rounding is exact).  A NaN result is the
+ *   canonical NaN of its type (f32 0x7fffffff, f16 0x7fff, f64
+ *   0x7fffffffffffffff), as PTX's and the CPU backend's are, whatever NaN
+ *   went in.  neg and abs flip or clear the sign, a NaN's too (the CPU
+ *   backend's do; PTX leaves neg.f32 of a NaN unspecified); min and max
+ *   fold unless both operands are zeros (a NaN gives the other operand;
+ *   two NaNs the canonical one); comparisons always (C's NaN rules are
+ *   PTX's: fne is unordered, the rest ordered).  No fma, sqrt or
+ *   approximate function folds.
  * - Conversions fold when exact: an integer to float only when the float
  *   holds it exactly, a float to integer only when its truncation is in
- *   range (PTX saturates, C would not), never from a NaN.
+ *   range (PTX saturates, C would not), never from a NaN; fpext and
+ *   fptrunc of a NaN give the canonical NaN.
  * - Identities, integers only: x+0, x-0, x*1, x*0, x&0, x&~0, x|0, x|~0,
  *   x^0, x-x, x^x, x&x, x|x, shifts by 0, 0 shifted, x/1, x%1.  Not on
  *   floats: x+0.0 is not x for -0.0.
@@ -35,6 +40,8 @@
  * - Constant offsets combine: (x + 2) - 2 is x, (x + 1) + 1 is x + 2.
  * - cbr on a constant becomes br, and the phis of the successor it no
  *   longer reaches drop that edge; cbr to one block twice becomes br.
+ * - `assigned` on the constant true (a variable assigned on every path to
+ *   the read) is dropped: the check cannot fail.
  */
 #include "pass_internal.h"
 
@@ -151,16 +158,21 @@ static IrValue fold_int_unary(IrOp op, IrType t, uint64_t a)
 
 /* ---- floats ------------------------------------------------------------------ */
 
-/* A float result of `t`, NO_FOLD when it is a NaN. */
+/* The canonical NaN of `t`, as PTX's arithmetic gives it. */
+static IrValue canonical_nan(IrType t)
+{
+    uint64_t bits = t == IRT_F16 ? 0x7fff : t == IRT_F32 ? 0x7fffffff : 0x7fffffffffffffffull;
+    return (IrValue){.kind = IRV_FLOAT, .type = t, .bits = bits};
+}
+
+/* A float result of `t`, rounded to it; a NaN is the canonical one. */
 static IrValue float_result(IrType t, double d)
 {
-    return isnan(d) ? NO_FOLD : ir_float(t, d);
+    return isnan(d) ? canonical_nan(t) : ir_float(t, d);
 }
 
 static IrValue fold_float_binary(IrOp op, IrType t, double a, double b)
 {
-    if (isnan(a) || isnan(b))
-        return NO_FOLD;
     switch (op) {
     case IR_ADD: return float_result(t, a + b);
     case IR_SUB: return float_result(t, a - b);
@@ -169,6 +181,8 @@ static IrValue fold_float_binary(IrOp op, IrType t, double a, double b)
     case IR_FMIN: case IR_FMAX: /* which zero min(-0, +0) gives is not ours to say */
         if (a == 0 && b == 0)
             return NO_FOLD;
+        if (isnan(a) || isnan(b)) /* the other operand; of two NaNs, the canonical one */
+            return float_result(t, isnan(a) ? b : a);
         return float_result(t, (op == IR_FMIN) == (a < b) ? a : b);
     default: return NO_FOLD;
     }
@@ -177,8 +191,6 @@ static IrValue fold_float_binary(IrOp op, IrType t, double a, double b)
 static IrValue fold_float_unary(IrOp op, IrType t, IrValue a)
 {
     uint64_t sign = 1ull << (ir_type_bits(t) - 1);
-    if (isnan(ir_float_value(t, a.bits)))
-        return NO_FOLD;
     if (op == IR_NEG)
         return (IrValue){.kind = IRV_FLOAT, .type = t, .bits = a.bits ^ sign};
     if (op == IR_ABS)
@@ -444,6 +456,11 @@ static bool fold_block(IrBlock *b, IrSubst *s, IrInst *const *def, bool *dead)
         changed |= pass_subst_inst(s, in);
         if (in->op == IR_CBR) {
             changed |= fold_branch(b, in);
+            continue;
+        }
+        if (in->op == IR_ASSIGNED && is_int_const(in->operands[0], 1)) {
+            dead[i] = true;
+            changed = true;
             continue;
         }
         if (in->op == IR_PHI || !ir_op_defines(in->op))

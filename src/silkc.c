@@ -30,7 +30,7 @@ static void usage(FILE *out)
           "             [--emit=ptx|ir|cubin|header] [--resource-usage [--format text|json]]\n"
           "       silkc exec [options] FILE... --kernel NAME --grid N [--workspace W]\n"
           "             [--arg VALUE | --buf TYPE:COUNT:INIT]... [--seed S] [--sms S]\n"
-          "             [--workers N] [--dump] [--out FILE]\n"
+          "             [--workers N] [--race] [--dump] [--out FILE]\n"
           "\n"
           "check: checks Silk source files (together, the root package) and reports every problem.\n"
           "compile: also lowers the GPU functions and writes PTX for each target (or the IR,\n"
@@ -42,7 +42,9 @@ static void usage(FILE *out)
           "  --arg and --buf bind its parameters in order; a buffer's INIT is a number or\n"
           "  'random' (--seed S, default 1); --dump prints the buffers after the run,\n"
           "  --out FILE writes their bytes; --sms S is ctx.sms (default 132); --workers N\n"
-          "  threads run the CTAs (default: one per core; 1 gives float atomics one order).\n"
+          "  threads run the CTAs (default: one per core; 1 gives float atomics one order);\n"
+          "  --race also checks shared-memory races and reads of unwritten shared memory\n"
+          "  or of a var before it is assigned.\n"
           "Both give the occupancy warnings (-Wocc-low, -Wocc-limit, -Wspill, -Wtail,\n"
           "  -Wblock-size) for each --arch; check only when --arch is given.\n"
           "\n"
@@ -178,6 +180,8 @@ static bool exec_option(int argc, char **argv, int *i, SilkcRequest *r, int *rc)
         set_once(&r->output, value, "--out", rc);
     else if (strcmp(arg, "--dump") == 0)
         r->dump = true;
+    else if (strcmp(arg, "--race") == 0)
+        r->race = true;
     else if (strcmp(arg, "-O0") == 0)
         r->no_optimize = true;
     else
@@ -258,6 +262,7 @@ static int run(int argc, char **argv, const char *command)
                    : usage_error("%s", "out of memory");
     request.n_inputs = n_files;
     c.options.bounds_checks = request.exec; /* exec checks every index against its extent */
+    c.options.race_checks = request.race;
     for (int i = 0; rc == EXIT_OK && i < n_files; i++)
         if (!load_root_file(&c, files[i])) {
             char reason[96];

@@ -5,7 +5,7 @@
  *
  *   silkc exec FILE... --kernel NAME --grid N [--workspace W] [--sms S]
  *              [--arg VALUE | --buf TYPE:COUNT:INIT]... [--seed S]
- *              [--workers N] [--dump] [--out FILE] [-O0]
+ *              [--workers N] [--race] [--dump] [--out FILE] [-O0]
  *
  * --arg and --buf bind the kernel's parameters in their order: --arg a
  * scalar (an integer, or a float for an f32 or f64 parameter), --buf a
@@ -15,7 +15,8 @@
  * as a launch block's does: ceil(N / W) CTAs of W threads.  A
  * @persistent kernel gets its hidden logical-CTA count and
  * min(logical, S) CTAs.  After the run --dump prints every buffer and
- * --out writes their bytes, one after the other, to FILE.
+ * --out writes their bytes, one after the other, to FILE.  --race builds
+ * the kernel with the race checks (CompileOptions.race_checks).
  */
 #include "silkc.h"
 

@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#define SILK_CPU_ABI_VERSION 3u
+#define SILK_CPU_ABI_VERSION 4u
 /* The symbol every generated module defines: a SilkCpuModule. */
 #define SILK_CPU_MODULE_SYMBOL "silk_cpu_module"
 
@@ -32,7 +32,41 @@ enum {
     SILK_CPU_BAD_SHARED, /* a shared access past the CTA's shared memory: the same */
     SILK_CPU_BAD_INDEX,  /* an index past its extent: operand[0] the index,
                           * operand[1] the extent; the site names the array */
+    /* With race checks (SilkCpuKernel.race_checks): */
+    SILK_CPU_RACE,       /* a shared access racing with another thread's: operand[0]
+                          * the offset, operand[1] the bytes | the access's kind
+                          * << 32; the other access in SilkCpuRace.other_* */
+    SILK_CPU_UNWRITTEN,  /* a shared load (or atomic) of bytes no thread of the CTA
+                          * has written: the operands as for a race */
+    SILK_CPU_UNASSIGNED, /* a var read before it is assigned: the site names it */
 };
+
+/* The kinds of shared access the race checks tell apart. */
+enum { SILK_CPU_LOAD, SILK_CPU_STORE, SILK_CPU_ATOMIC };
+
+#define SILK_CPU_NO_THREAD 0xffffu
+
+/* What the race checks keep of one byte of shared memory since the CTA
+ * started.  An epoch is the interval between two releases of a barrier
+ * (1 at the CTA's start; 0: never).  The last write is kept, and, when
+ * atomics of several threads wrote in the same epoch, a second of their
+ * threads; of the reads since the epoch began, the first reader and a
+ * second, other one: so that any thread finds another among those kept
+ * whenever one exists, and its place for the message. */
+typedef struct SilkCpuShadow {
+    uint32_t write_epoch, read_epoch;
+    uint32_t write_site[2], read_site[2];
+    uint16_t writer[2], reader[2]; /* [1]: SILK_CPU_NO_THREAD when none */
+    uint8_t atomic;                /* the writes of write_epoch were all atomics */
+} SilkCpuShadow;
+
+/* The race checks' state of the CTA a worker runs. */
+typedef struct SilkCpuRace {
+    uint32_t epoch;                /* the current one; the executor advances it at
+                                    * each barrier it releases */
+    SilkCpuShadow *shadow;         /* one per byte of the CTA's shared memory */
+    uint32_t other_thread, other_site, other_kind; /* a race: the other access */
+} SilkCpuRace;
 
 /* What every thread of one CTA shares. */
 typedef struct SilkCpuCta {
@@ -43,6 +77,7 @@ typedef struct SilkCpuCta {
     const uint64_t (*buffers)[2]; /* the buffers a global access may touch: address
                               * and bytes of each; NULL: global accesses unchecked */
     uint32_t n_buffers;
+    SilkCpuRace *race;       /* the race checks' (kernels with race_checks only) */
 } SilkCpuCta;
 
 /* One thread's state between steps. */
@@ -63,9 +98,17 @@ typedef int SilkCpuStep(const SilkCpuCta *cta, SilkCpuThread *thread);
 typedef struct SilkCpuSite {
     const char *file;
     uint32_t line, col;
-    const char *array;             /* an index check's tensor or array; else NULL */
+    const char *array;             /* an index check's tensor or array, an assigned
+                                    * check's variable; else NULL */
     uint32_t dim;                  /* and its dimension, from 0 */
 } SilkCpuSite;
+
+/* A shared array of the module, for messages: where it lies in the
+ * CTA's shared memory (dynamic shared memory follows the last). */
+typedef struct SilkCpuArray {
+    const char *name;              /* the IR's: the kernel's name, '_', the source's */
+    uint64_t offset, bytes;
+} SilkCpuArray;
 
 typedef struct SilkCpuKernel {
     const char *name;
@@ -82,6 +125,10 @@ typedef struct SilkCpuKernel {
     uint32_t persistent;           /* the last parameter is the logical CTA count */
     const SilkCpuSite *sites;      /* its stops, in order (site 0 unused) */
     uint32_t n_sites;
+    uint32_t race_checks;          /* built for them: each shared access is tracked
+                                    * (SilkCpuCta.race) */
+    const SilkCpuArray *arrays;    /* the module's shared arrays */
+    uint32_t n_arrays;
 } SilkCpuKernel;
 
 typedef struct SilkCpuModule {

@@ -31,7 +31,7 @@ uint32_t cpu_new_site(CpuFunc *e, const IrInst *in)
     e->checks = ir_grow(e->m->arena, e->checks, e->n_stops, sizeof *e->checks);
     e->stops[e->n_stops] = in->span;
     e->resumable[e->n_stops] = false;
-    e->checks[e->n_stops] = in->op == IR_CHECK ? in : NULL;
+    e->checks[e->n_stops] = in->op == IR_CHECK || in->op == IR_ASSIGNED ? in : NULL;
     return e->n_stops++;
 }
 
@@ -266,7 +266,8 @@ static void kernel_tables(CpuFunc *e)
         fprintf(e->out, ", %" PRIu32 ", %" PRIu32 ", ", line, col);
         if (e->checks[k]) {
             string_literal(e->out, e->checks[k]->symbol);
-            fprintf(e->out, ", %" PRIu32 "},\n", e->checks[k]->dim);
+            fprintf(e->out, ", %" PRIu32 "},\n",
+                    e->checks[k]->op == IR_CHECK ? e->checks[k]->dim : 0);
         } else {
             fputs("0, 0},\n", e->out);
         }
@@ -294,13 +295,27 @@ static bool is_persistent(const IrFunc *f)
            strcmp(f->params[f->n_params - 1].name, "__silk_logical_ctas") == 0;
 }
 
-static void kernel_entry(const IrFunc *f, uint32_t n_stops, uint64_t shared, FILE *out)
+static void kernel_entry(const IrModule *m, const IrFunc *f, uint32_t n_stops, uint64_t shared,
+                         FILE *out)
 {
     fprintf(out, "    {\"%s\", silk_step_%s, %" PRIu32 ", silk_param_names_%s, silk_param_types_%s,"
                  " silk_param_source_types_%s, %" PRIu32 ", %d, %" PRIu64 ", %" PRIu64
-                 ", %d, silk_stop_sites_%s, %" PRIu32 "},\n",
+                 ", %d, silk_stop_sites_%s, %" PRIu32 ", %d, silk_shared_arrays, %" PRIu32 "},\n",
             f->name, f->name, f->n_params, f->name, f->name, f->name, f->n_regs, f->maxntid, shared,
-            f->dynamic_smem, is_persistent(f), f->name, n_stops);
+            f->dynamic_smem, is_persistent(f), f->name, n_stops, m->race_checks, m->n_shared);
+}
+
+/* The shared arrays' places, for the race checks' messages. */
+static void shared_table(const IrModule *m, const uint64_t *at, FILE *out)
+{
+    fputs("\nstatic const SilkCpuArray silk_shared_arrays[] = {\n", out);
+    for (uint32_t i = 0; i < m->n_shared; i++) {
+        fputs("    {", out);
+        string_literal(out, m->shared[i].name);
+        fprintf(out, ", %" PRIu64 ", %" PRIu64 "},\n", at[i],
+                m->shared[i].count * ir_natural_align(m->shared[i].elem));
+    }
+    fputs("    {0, 0, 0}};\n", out);
 }
 
 bool cpu_emit_module(const IrModule *m, const char *target, FILE *out, Diag *diag)
@@ -314,7 +329,8 @@ bool cpu_emit_module(const IrModule *m, const char *target, FILE *out, Diag *dia
             silk_builtin_cpu_prelude);
     for (uint32_t i = 0; i < m->n_funcs; i++) {
         CpuFunc e = {.m = m, .f = m->funcs[i], .out = out, .diag = diag, .ok = true,
-                     .shared_at = shared_at, .reg_types = register_types(m, m->funcs[i])};
+                     .shared_at = shared_at, .reg_types = register_types(m, m->funcs[i]),
+                     .nan_seen = cpu_nan_seen(m, m->funcs[i])};
         cpu_new_stop(&e, e.f->blocks[0]->insts[0]); /* stop 0: none */
         if (!m->funcs[i]->kernel) {
             diag_error(diag, (Span){0}, "the CPU backend cannot run device function @%s yet",
@@ -325,9 +341,10 @@ bool cpu_emit_module(const IrModule *m, const char *target, FILE *out, Diag *dia
         kernel_tables(&e);
         n_stops[i] = e.n_stops;
     }
+    shared_table(m, shared_at, out);
     fprintf(out, "\nstatic const SilkCpuKernel silk_kernels[] = {\n");
     for (uint32_t i = 0; i < m->n_funcs; i++)
-        kernel_entry(m->funcs[i], n_stops[i], shared, out);
+        kernel_entry(m, m->funcs[i], n_stops[i], shared, out);
     fprintf(out, "    {0}};\n\nconst SilkCpuModule silk_cpu_module = {SILK_CPU_ABI_VERSION, %" PRIu32
                  ", silk_kernels};\n",
             m->n_funcs);

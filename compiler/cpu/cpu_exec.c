@@ -16,6 +16,13 @@
  * A fault stops the launch with one line naming the source location, the
  * kernel, the CTA and the threads.  Shared memory is zeroed for each CTA,
  * so a run is deterministic.
+ *
+ * A module built for race checks (silkc exec --race) tracks each shared
+ * access in a shadow of the CTA's shared memory (cpu_abi.h's
+ * SilkCpuShadow, cpu_prelude.h's silk_shared_track): the worker allocates
+ * it once, clears it for each CTA and advances its epoch at each barrier
+ * it releases, so that two accesses in one epoch are two with no barrier
+ * between them.
  */
 #define _GNU_SOURCE /* dlopen's RTLD_ flags are POSIX; pthread is too */
 #include "cpu/cpu.h"
@@ -159,6 +166,7 @@ typedef struct Worker {
     uint64_t *regs;
     unsigned char *shared;
     uint64_t shared_size;
+    SilkCpuRace race;      /* the race checks' shadow (kernel->race_checks) */
 } Worker;
 
 static void fault(Worker *w, const SilkCpuCta *cta, const SilkCpuThread *t, const char *fmt, ...)
@@ -273,6 +281,7 @@ static bool barrier(Worker *w, const SilkCpuCta *cta)
     for (uint32_t i = 0; i < cta->ntid; i++)
         if (w->state[i] == SILK_CPU_AT_BARRIER)
             w->state[i] = RUNNABLE;
+    w->race.epoch++; /* what comes after the barrier is ordered after what came before */
     return first != NULL;
 }
 
@@ -314,6 +323,54 @@ static void bad_access(Worker *w, const SilkCpuCta *cta, const SilkCpuThread *t,
               what, bytes, a - cta->buffers[b][0], b + 1, cta->buffers[b][1]);
 }
 
+/* Where shared offset `a` lies: "byte B of shared array NAME" (the
+ * kernel's prefix of the IR's name left out) or of the dynamic part. */
+static void shared_place(const SilkCpuKernel *k, uint64_t a, char *buf, size_t size)
+{
+    const SilkCpuArray *in = NULL;
+    for (uint32_t i = 0; i < k->n_arrays; i++)
+        if (a >= k->arrays[i].offset && a - k->arrays[i].offset < k->arrays[i].bytes)
+            in = &k->arrays[i];
+    if (!in) {
+        snprintf(buf, size, "byte %" PRIu64 " of dynamic shared memory", a - k->static_shared);
+        return;
+    }
+    size_t len = strlen(k->name);
+    const char *name = strncmp(in->name, k->name, len) == 0 && in->name[len] == '_'
+                           ? in->name + len + 1 : in->name;
+    snprintf(buf, size, "byte %" PRIu64 " of shared array %s", a - in->offset, name);
+}
+
+static const char *access_name(uint64_t kind)
+{
+    return kind == SILK_CPU_LOAD ? "load" : kind == SILK_CPU_STORE ? "store" : "atomic";
+}
+
+/* A finding of the race checks (cpu_prelude.h's silk_shared_track), or a
+ * var read before it is assigned. */
+static void race_fault(Worker *w, const SilkCpuCta *cta, const SilkCpuThread *t, int why)
+{
+    const SilkCpuKernel *k = w->run->kernel;
+    if (why == SILK_CPU_UNASSIGNED) {
+        fault(w, cta, t, "%s is read before it is assigned", k->sites[t->site].array);
+        return;
+    }
+    char place[256];
+    uint64_t a = t->operand[0], bytes = t->operand[1] & 0xffffffffu, kind = t->operand[1] >> 32;
+    shared_place(k, a, place, sizeof place);
+    if (why == SILK_CPU_UNWRITTEN) {
+        fault(w, cta, t, "a shared-memory %s of %" PRIu64 " bytes at %s, which no thread of "
+                         "this CTA has written", access_name(kind), bytes, place);
+        return;
+    }
+    const SilkCpuRace *r = &w->race;
+    const SilkCpuSite *other = &k->sites[r->other_site];
+    fault(w, cta, t, "a shared-memory %s of %" PRIu64 " bytes at %s races with the %s by thread %"
+                     PRIu32 " at %s:%" PRIu32 ":%" PRIu32 " (no barrier between them)",
+          access_name(kind), bytes, place, access_name(r->other_kind), r->other_thread,
+          other->file, other->line, other->col);
+}
+
 /* One round: every runnable thread to its next stop.  Returns how many
  * have not exited, or 0 after a fault. */
 static uint32_t round_of_steps(Worker *w, const SilkCpuCta *cta)
@@ -325,6 +382,11 @@ static uint32_t round_of_steps(Worker *w, const SilkCpuCta *cta)
         if (w->state[i] == SILK_CPU_BAD_GLOBAL || w->state[i] == SILK_CPU_BAD_SHARED ||
             w->state[i] == SILK_CPU_BAD_INDEX) {
             bad_access(w, cta, &w->threads[i], w->state[i]);
+            return 0;
+        }
+        if (w->state[i] == SILK_CPU_RACE || w->state[i] == SILK_CPU_UNWRITTEN ||
+            w->state[i] == SILK_CPU_UNASSIGNED) {
+            race_fault(w, cta, &w->threads[i], w->state[i]);
             return 0;
         }
         live += w->state[i] != SILK_CPU_EXITED;
@@ -349,8 +411,13 @@ static void run_cta(Worker *w, uint32_t ctaid)
     const CpuLaunch *l = w->run->launch;
     const SilkCpuCta cta = {.ctaid = ctaid, .nctaid = (uint32_t)l->ctas, .ntid = l->threads,
                             .nsmid = l->sms, .shared = w->shared, .shared_size = w->shared_size,
-                            .params = l->params, .buffers = l->buffers, .n_buffers = l->n_buffers};
+                            .params = l->params, .buffers = l->buffers, .n_buffers = l->n_buffers,
+                            .race = &w->race};
     memset(w->shared, 0, w->shared_size);
+    if (w->race.shadow) { /* nothing written or read yet */
+        memset(w->race.shadow, 0, w->shared_size * sizeof *w->race.shadow);
+        w->race.epoch = 1;
+    }
     for (uint32_t i = 0; i < l->threads; i++) {
         w->threads[i] = (SilkCpuThread){.tid = i, .regs = w->regs + (size_t)i * w->run->kernel->n_regs};
         w->state[i] = RUNNABLE;
@@ -386,7 +453,10 @@ static bool worker_init(Worker *w, Launch *run)
     w->state = calloc(n, sizeof *w->state);
     w->regs = calloc(n * (run->kernel->n_regs + 1), sizeof *w->regs);
     w->shared = calloc(w->shared_size + 16, 1);
-    return w->threads && w->state && w->regs && w->shared;
+    if (run->kernel->race_checks)
+        w->race.shadow = calloc(w->shared_size + 1, sizeof *w->race.shadow);
+    return w->threads && w->state && w->regs && w->shared &&
+           (w->race.shadow || !run->kernel->race_checks);
 }
 
 static void worker_free(Worker *w)
@@ -395,6 +465,7 @@ static void worker_free(Worker *w)
     free(w->state);
     free(w->regs);
     free(w->shared);
+    free(w->race.shadow);
 }
 
 static int worker_count(const CpuLaunch *l)

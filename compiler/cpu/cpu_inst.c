@@ -192,13 +192,27 @@ static const char *as_double(CpuFunc *e, const IrInst *in, uint32_t k, char *buf
     return buf;
 }
 
-/* rN = EXPR, where EXPR (a double) is rounded to the result's type. */
+/* rN = EXPR, an f32 or f64 arithmetic result: a NaN made canonical where
+ * its bits can be seen (cpu_nan.c; elsewhere only its being a NaN counts). */
+static void assign_float(CpuFunc *e, const IrInst *in, const char *expr)
+{
+    if (e->nan_seen[in->result])
+        assign(e, in, "silk_nan_f%d(%s)", ir_type_bits(in->type), expr);
+    else
+        assign(e, in, "%s", expr);
+}
+
+/* rN = EXPR, where EXPR (a double) is rounded to the result's type (a
+ * NaN to the canonical one: silk_double_to_half makes f16's). */
 static void assign_rounded(CpuFunc *e, const IrInst *in, const char *expr)
 {
-    if (in->type == IRT_F16)
+    char cast[4 * VALUE_SIZE];
+    if (in->type == IRT_F16) {
         assign(e, in, "silk_double_to_half(%s)", expr);
-    else
-        assign(e, in, "(%s)(%s)", cpu_ctype(in->type), expr);
+    } else {
+        snprintf(cast, sizeof cast, "(%s)(%s)", cpu_ctype(in->type), expr);
+        assign_float(e, in, cast);
+    }
 }
 
 static void float_binary(CpuFunc *e, const IrInst *in)
@@ -215,7 +229,8 @@ static void float_binary(CpuFunc *e, const IrInst *in)
                  as_double(e, in, 1, b, sizeof b));
         assign_rounded(e, in, expr);
     } else { /* f32 and f64: C's arithmetic is IEEE's, rounded to nearest */
-        assign(e, in, "%s %s %s", OP(0), c, OP(1));
+        snprintf(expr, sizeof expr, "%s %s %s", OP(0), c, OP(1));
+        assign_float(e, in, expr);
     }
 }
 
@@ -223,10 +238,10 @@ static void fused_multiply_add(CpuFunc *e, const IrInst *in)
 {
     char op0[VALUE_SIZE], op1[VALUE_SIZE], op2[VALUE_SIZE];
     char a[VALUE_SIZE + 32], b[VALUE_SIZE + 32], c[VALUE_SIZE + 32], expr[3 * VALUE_SIZE + 128];
-    if (in->type == IRT_F32) {
-        assign(e, in, "fmaf(%s, %s, %s)", OP(0), OP(1), OP(2));
-    } else if (in->type == IRT_F64) {
-        assign(e, in, "fma(%s, %s, %s)", OP(0), OP(1), OP(2));
+    if (in->type == IRT_F32 || in->type == IRT_F64) {
+        snprintf(expr, sizeof expr, "fma%s(%s, %s, %s)", in->type == IRT_F32 ? "f" : "", OP(0),
+                 OP(1), OP(2));
+        assign_float(e, in, expr);
     } else {
         snprintf(expr, sizeof expr, "fma(%s, %s, %s)", as_double(e, in, 0, a, sizeof a),
                  as_double(e, in, 1, b, sizeof b), as_double(e, in, 2, c, sizeof c));
@@ -264,8 +279,12 @@ static void float_unary(CpuFunc *e, const IrInst *in)
                OP(0));
         return;
     }
-    if (t == IRT_F32 || (t == IRT_F64 && !f32_only(in->op))) {
+    if ((t == IRT_F32 || t == IRT_F64) && (in->op == IR_NEG || in->op == IR_ABS)) {
         assign(e, in, "%s", math_function(in->op, t == IRT_F64, OP(0), expr, sizeof expr));
+        return;
+    }
+    if (t == IRT_F32 || (t == IRT_F64 && !f32_only(in->op))) {
+        assign_float(e, in, math_function(in->op, t == IRT_F64, OP(0), expr, sizeof expr));
         return;
     }
     /* Through f32, as PTX has these for f32 only. */
@@ -381,9 +400,12 @@ static void move(CpuFunc *e, const IrInst *in)
 
 /* The address operand as a byte pointer of its space, after the check
  * that the access's `bytes` lie in a buffer (global) or in the CTA's
- * shared memory; NULL (reported) for a space a kernel cannot address here. */
-static const char *pointer(CpuFunc *e, const IrInst *in, int bytes, bool store, char *buf,
-                           size_t size)
+ * shared memory, and, in a module built for race checks, the tracking of
+ * a shared access of `kind` (SILK_CPU_LOAD, _STORE, _ATOMIC; `value`: a
+ * store's bytes, as a C pointer, else "0"); NULL (reported) for a space a
+ * kernel cannot address here. */
+static const char *pointer(CpuFunc *e, const IrInst *in, int bytes, int kind, const char *value,
+                           char *buf, size_t size)
 {
     char addr[VALUE_SIZE];
     cpu_value(e, in->operands[0], addr, sizeof addr);
@@ -392,11 +414,17 @@ static const char *pointer(CpuFunc *e, const IrInst *in, int bytes, bool store, 
         return NULL;
     }
     bool global = in->space == IRS_GLOBAL;
+    uint32_t site = cpu_new_site(e, in);
     fprintf(e->out, "    if (!silk_%s_ok(cta, %s, %d)) {\n        t->site = %" PRIu32 ";\n"
                     "        t->operand[0] = %s;\n        t->operand[1] = %d%s;\n"
                     "        return %s;\n    }\n",
-            global ? "global" : "shared", addr, bytes, cpu_new_site(e, in), addr, bytes,
-            store ? " | UINT64_C(1) << 32" : "", global ? "SILK_CPU_BAD_GLOBAL" : "SILK_CPU_BAD_SHARED");
+            global ? "global" : "shared", addr, bytes, site, addr, bytes,
+            kind != SILK_CPU_LOAD ? " | UINT64_C(1) << 32" : "",
+            global ? "SILK_CPU_BAD_GLOBAL" : "SILK_CPU_BAD_SHARED");
+    if (!global && e->m->race_checks)
+        fprintf(e->out, "    {\n        int found = silk_shared_track(cta, t, %s, %d, %d, %" PRIu32
+                        "u, %s);\n        if (found)\n            return found;\n    }\n",
+                addr, bytes, kind, site, value);
     if (global)
         snprintf(buf, size, "((unsigned char *)(uintptr_t)%s)", addr);
     else
@@ -410,7 +438,7 @@ static int bytes_of(IrType t) { return t == IRT_I1 ? 1 : ir_type_bits(t) / 8; }
 static void load(CpuFunc *e, const IrInst *in)
 {
     char p[VALUE_SIZE + 48];
-    if (!pointer(e, in, bytes_of(in->type), false, p, sizeof p))
+    if (!pointer(e, in, bytes_of(in->type), SILK_CPU_LOAD, "0", p, sizeof p))
         return;
     if (in->type == IRT_I1) /* a bool is a byte */
         fprintf(e->out, "    r%" PRIu32 " = (uint8_t)(*%s != 0);\n", in->result, p);
@@ -421,15 +449,15 @@ static void load(CpuFunc *e, const IrInst *in)
 
 static void store(CpuFunc *e, const IrInst *in)
 {
-    char p[VALUE_SIZE + 48], op1[VALUE_SIZE];
+    char p[VALUE_SIZE + 48], op1[VALUE_SIZE], bytes[2 * VALUE_SIZE];
     IrType t = cpu_value_type(e, in->operands[1]);
-    if (!pointer(e, in, bytes_of(t), true, p, sizeof p))
-        return;
-    if (t == IRT_I1)
-        fprintf(e->out, "    *%s = (unsigned char)(%s != 0);\n", p, OP(1));
+    if (t == IRT_I1) /* a bool is a byte: 0 or 1 */
+        snprintf(bytes, sizeof bytes, "&(unsigned char){(unsigned char)(%s != 0)}", OP(1));
     else
-        fprintf(e->out, "    memcpy(%s, &(%s){%s}, sizeof(%s));\n", p, cpu_ctype(t), OP(1),
-                cpu_ctype(t));
+        snprintf(bytes, sizeof bytes, "(const unsigned char *)&(%s){%s}", cpu_ctype(t), OP(1));
+    if (!pointer(e, in, bytes_of(t), SILK_CPU_STORE, bytes, p, sizeof p))
+        return;
+    fprintf(e->out, "    memcpy(%s, %s, %d);\n", p, bytes, bytes_of(t));
 }
 
 static void atomic(CpuFunc *e, const IrInst *in)
@@ -441,7 +469,7 @@ static void atomic(CpuFunc *e, const IrInst *in)
         cpu_error(e, in, "this atomic");
         return;
     }
-    if (!pointer(e, in, bytes_of(t), true, p, sizeof p))
+    if (!pointer(e, in, bytes_of(t), SILK_CPU_ATOMIC, "0", p, sizeof p))
         return;
     int bits = ir_type_bits(t);
     const char *u = bits == 64 ? "uint64_t" : "uint32_t";
@@ -536,6 +564,15 @@ static void index_check(CpuFunc *e, const IrInst *in)
             OP(0), OP(1), cpu_new_site(e, in), op0, op1);
 }
 
+/* A var's hidden flag, that it has been assigned, before a read of it. */
+static void assigned_check(CpuFunc *e, const IrInst *in)
+{
+    char op0[VALUE_SIZE];
+    fprintf(e->out, "    if (!%s) {\n        t->site = %" PRIu32 ";\n        return SILK_CPU_UNASSIGNED;\n"
+                    "    }\n",
+            OP(0), cpu_new_site(e, in));
+}
+
 /* ---- the dispatch -------------------------------------------------------------------- */
 
 static void arithmetic(CpuFunc *e, const IrInst *in)
@@ -586,6 +623,7 @@ void cpu_inst(CpuFunc *e, const IrInst *in)
     case IR_BALLOT: ballot(e, in); break;
     case IR_BARRIER: stop(e, cpu_new_stop(e, in), "SILK_CPU_AT_BARRIER"); break;
     case IR_CHECK: index_check(e, in); break;
+    case IR_ASSIGNED: assigned_check(e, in); break;
     default: break; /* phis and terminators: cpu_emit.c */
     }
 }

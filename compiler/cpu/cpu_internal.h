@@ -6,6 +6,7 @@
 #ifndef SILK_CPU_INTERNAL_H
 #define SILK_CPU_INTERNAL_H
 
+#include "cpu/cpu_abi.h"
 #include "diag.h"
 #include "ir.h"
 
@@ -18,14 +19,20 @@ typedef struct CpuFunc {
     FILE *out;
     Diag *diag;
     IrType *reg_types;        /* each register's type */
+    const bool *nan_seen;     /* whether a float register's NaN bits can be seen */
     const uint64_t *shared_at; /* each shared array's offset in the CTA's shared memory */
     Span *stops;              /* each site's source: a stop, or an access that
                                * may fault (index 0 unused) */
     bool *resumable;          /* whether site k is a stop (a thread resumes there) */
-    const IrInst **checks;    /* site k's index check, if it is one */
+    const IrInst **checks;    /* site k's index or assigned check, if it is one */
     uint32_t n_stops;
     bool ok;
 } CpuFunc;
+
+/* cpu_nan.c: for each register of `f`, whether its bits can be seen
+ * (stored, bitcast, ...), so that an f32 or f64 arithmetic result there
+ * must be made canonical when it is a NaN. */
+bool *cpu_nan_seen(const IrModule *m, const IrFunc *f);
 
 /* The C type that holds a value of `t`. */
 const char *cpu_ctype(IrType t);

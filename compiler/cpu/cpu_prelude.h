@@ -12,6 +12,11 @@
  *   less than +0.
  * - f16 is kept as its bits; arithmetic is done in double and rounded once
  *   to the nearest f16 (ties to even), which is exact for add, sub and mul.
+ * - A float operation whose result is a NaN gives the canonical NaN, as
+ *   PTX's do, whatever NaN went in: f32 0x7fffffff, f16 0x7fff, f64
+ *   0x7fffffffffffffff; the host's would keep (and mix) payloads.  Moves,
+ *   loads, stores, select, neg and abs keep the bits (neg and abs only
+ *   flip or clear the sign).
  * Nothing here depends on the C compiler contracting or reassociating:
  * the module is compiled with -ffp-contract=off.
  */
@@ -23,6 +28,7 @@
 #endif
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -30,6 +36,13 @@ static inline uint32_t silk_f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); r
 static inline float silk_bits_f32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static inline uint64_t silk_f64_bits(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
 static inline double silk_bits_f64(uint64_t u) { double d; memcpy(&d, &u, 8); return d; }
+
+/* An arithmetic result, its NaN made canonical. */
+static inline float silk_nan_f32(float f) { return f == f ? f : silk_bits_f32(0x7fffffffu); }
+static inline double silk_nan_f64(double d)
+{
+    return d == d ? d : silk_bits_f64(UINT64_C(0x7fffffffffffffff));
+}
 
 /* ---- memory checks ------------------------------------------------------- */
 
@@ -49,6 +62,88 @@ static inline int silk_global_ok(const SilkCpuCta *cta, uint64_t a, uint64_t byt
 static inline int silk_shared_ok(const SilkCpuCta *cta, uint64_t a, uint64_t bytes)
 {
     return a <= cta->shared_size && cta->shared_size - a >= bytes;
+}
+
+/* ---- race checks (silkc exec --race) --------------------------------------- */
+
+/* Which of the two threads kept, `who`, is another than `tid`: 0 or 1, or
+ * -1 when none is (the two kept are always different threads). */
+static inline int silk_race_other(const uint16_t who[2], uint32_t tid)
+{
+    if (who[0] != tid)
+        return 0;
+    return who[1] != SILK_CPU_NO_THREAD ? 1 : -1;
+}
+
+/* A finding of the race checks, for the executor: `why` returned. */
+static inline int silk_race_found(SilkCpuRace *r, SilkCpuThread *t, uint64_t a, uint32_t bytes,
+                                  int kind, uint32_t site, uint32_t thread, uint32_t other_site,
+                                  int other_kind, int why)
+{
+    t->site = site;
+    t->operand[0] = a;
+    t->operand[1] = bytes | (uint64_t)kind << 32;
+    r->other_thread = thread;
+    r->other_site = other_site;
+    r->other_kind = (uint32_t)other_kind;
+    return why;
+}
+
+/* What an access that raced with nothing leaves in byte `s`'s record. */
+static inline void silk_race_record(SilkCpuShadow *s, uint32_t e, uint32_t tid, int kind,
+                                    uint32_t site)
+{
+    if (kind == SILK_CPU_LOAD) {
+        if (s->read_epoch != e) {
+            s->read_epoch = e;
+            s->reader[0] = (uint16_t)tid, s->read_site[0] = site;
+            s->reader[1] = SILK_CPU_NO_THREAD;
+        } else if (s->reader[0] != tid && s->reader[1] == SILK_CPU_NO_THREAD) {
+            s->reader[1] = (uint16_t)tid, s->read_site[1] = site;
+        }
+    } else if (kind == SILK_CPU_STORE || s->write_epoch != e) {
+        s->write_epoch = e;
+        s->writer[0] = (uint16_t)tid, s->write_site[0] = site;
+        s->writer[1] = SILK_CPU_NO_THREAD;
+        s->atomic = kind == SILK_CPU_ATOMIC;
+    } else if (s->atomic && s->writer[0] != tid && s->writer[1] == SILK_CPU_NO_THREAD) {
+        s->writer[1] = (uint16_t)tid, s->write_site[1] = site;
+    } /* else an atomic after this thread's own store: the store is kept */
+}
+
+/* Thread t's shared access of `bytes` at offset `a` (already inside the
+ * shared memory), of `kind`, at `site`, against what the other threads did
+ * since the last barrier: 0, or SILK_CPU_RACE / SILK_CPU_UNWRITTEN with
+ * the finding in t.  Two accesses race when they touch a byte, come from
+ * two threads, one writes, and not both are atomics; a load or an atomic
+ * (which reads the old value) of a byte no thread has written since the
+ * CTA started reads what the GPU leaves there: garbage.  A store of the
+ * byte the memory already holds (`value`: the bytes a store writes) does
+ * not race with the other thread's store that put it there: whichever
+ * lands, the byte is the same (lowering's tile reductions have every lane
+ * of a warp store the warp's sum to one slot). */
+static inline int silk_shared_track(const SilkCpuCta *cta, SilkCpuThread *t, uint64_t a,
+                                    uint32_t bytes, int kind, uint32_t site,
+                                    const unsigned char *value)
+{
+    SilkCpuRace *r = cta->race;
+    uint32_t e = r->epoch, tid = t->tid;
+    for (uint32_t i = 0; i < bytes; i++) {
+        SilkCpuShadow *s = &r->shadow[a + i];
+        if (kind != SILK_CPU_STORE && s->write_epoch == 0)
+            return silk_race_found(r, t, a, bytes, kind, site, 0, 0, 0, SILK_CPU_UNWRITTEN);
+        int w = s->write_epoch == e ? silk_race_other(s->writer, tid) : -1;
+        bool same = kind == SILK_CPU_STORE && !s->atomic && value[i] == cta->shared[a + i];
+        if (w >= 0 && !(kind == SILK_CPU_ATOMIC && s->atomic) && !same)
+            return silk_race_found(r, t, a, bytes, kind, site, s->writer[w], s->write_site[w],
+                                   s->atomic ? SILK_CPU_ATOMIC : SILK_CPU_STORE, SILK_CPU_RACE);
+        int rd = kind != SILK_CPU_LOAD && s->read_epoch == e ? silk_race_other(s->reader, tid) : -1;
+        if (rd >= 0)
+            return silk_race_found(r, t, a, bytes, kind, site, s->reader[rd], s->read_site[rd],
+                                   SILK_CPU_LOAD, SILK_CPU_RACE);
+        silk_race_record(s, e, tid, kind, site);
+    }
+    return 0;
 }
 
 /* ---- f16 ------------------------------------------------------------------ */
@@ -71,8 +166,8 @@ static inline uint16_t silk_double_to_half(double d)
 {
     uint16_t sign = signbit(d) ? 0x8000 : 0;
     double a = fabs(d);
-    if (isnan(d))
-        return (uint16_t)(sign | 0x7e00);
+    if (isnan(d)) /* canonical, whatever the sign and payload */
+        return 0x7fff;
     if (a >= 65520.0) /* rounds past the largest finite f16, 65504 */
         return (uint16_t)(sign | 0x7c00);
     if (a < ldexp(1, -14)) { /* subnormal: units of 2^-24 */
@@ -194,7 +289,7 @@ static inline float silk_atomic_add_f32(float *p, float v)
 {
     uint32_t old = __atomic_load_n((uint32_t *)p, __ATOMIC_RELAXED), want;
     do
-        want = silk_f32_bits(silk_bits_f32(old) + v);
+        want = silk_f32_bits(silk_nan_f32(silk_bits_f32(old) + v));
     while (!__atomic_compare_exchange_n((uint32_t *)p, &old, want, 0, __ATOMIC_RELAXED,
                                         __ATOMIC_RELAXED));
     return silk_bits_f32(old);
@@ -204,7 +299,7 @@ static inline double silk_atomic_add_f64(double *p, double v)
 {
     uint64_t old = __atomic_load_n((uint64_t *)p, __ATOMIC_RELAXED), want;
     do
-        want = silk_f64_bits(silk_bits_f64(old) + v);
+        want = silk_f64_bits(silk_nan_f64(silk_bits_f64(old) + v));
     while (!__atomic_compare_exchange_n((uint64_t *)p, &old, want, 0, __ATOMIC_RELAXED,
                                         __ATOMIC_RELAXED));
     return silk_bits_f64(old);

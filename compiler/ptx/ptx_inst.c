@@ -560,7 +560,7 @@ void ptx_inst(PtxFunc *e, const IrInst *in)
         break;
     }
     case IR_BARRIER: ptx_line(e, "bar.sync 0"); break;
-    case IR_CHECK: break; /* bounds checks are the CPU backend's */
+    case IR_CHECK: case IR_ASSIGNED: break; /* the CPU backend's checks */
     default: /* phis and terminators are ptx.c's */
         assert(in->op == IR_PHI || ir_op_is_terminator(in->op));
         break;

@@ -125,6 +125,249 @@ kernel two(rows: u64, cols: u64, m: tensor<f32>[rows, cols]) {
 SILK
 expect 1 "ext.silk:6:10: kernel two, CTA 0, thread 7: index 8 of m is out of its extent 8 (dimension 2)" \
     ext.silk --kernel two --grid 64 --arg 8 --arg 8 --buf f32:64:0
+# --race: shared-memory races (two threads of a CTA, a byte, one writes,
+# not both atomics, no barrier between them: within a warp and across
+# warps; RAW, WAR, WAW; an atomic against a load), none when a sync()
+# separates them, none for atomics against atomics nor for stores of the
+# value already there; a shared load of bytes no thread of the CTA wrote
+# (the shadow starts again with each CTA); a var read before it is
+# assigned on some path.  The same at -O0 and with the passes.
+cat > race.silk <<'SILK'
+@launch(64)
+kernel raw(out: tensor<u32>[64]) {
+  shared s: u32[64]
+  s[ctx.tid] = ctx.tid
+  out[ctx.tid] = s[ctx.tid / 2 * 2]
+}
+@launch(64)
+kernel raw_warps(out: tensor<u32>[64]) {
+  shared s: u32[64]
+  s[ctx.tid] = ctx.tid
+  out[ctx.tid] = s[ctx.tid % 32]
+}
+@launch(64)
+kernel war(out: tensor<u32>[64]) {
+  shared s: u32[64]
+  s[ctx.tid] = 0
+  sync()
+  out[ctx.tid] = s[(ctx.tid + 1) % 64]
+  s[ctx.tid] = 1
+}
+@launch(64)
+kernel waw(out: tensor<u32>[64]) {
+  shared s: u32[2]
+  s[ctx.tid % 2] = ctx.tid
+  sync()
+  out[ctx.tid] = s[0]
+}
+@launch(64)
+kernel synced(out: tensor<u32>[64]) {
+  shared s: u32[64]
+  s[ctx.tid] = ctx.tid
+  sync()
+  out[ctx.tid] = s[(ctx.tid + 1) % 64]
+  sync()
+  s[ctx.tid] = 0
+  shared same: u32[1]
+  same[0] = 7
+  sync()
+  out[ctx.tid] += same[0]
+}
+@launch(64)
+kernel atomics(out: tensor<u32>[64]) {
+  shared n: u32[1]
+  if ctx.tid == 0 {
+    n[0] = 0
+  }
+  sync()
+  atomic_add(n[0], 1)
+  sync()
+  out[ctx.tid] = n[0]
+}
+@launch(64)
+kernel mixed(out: tensor<u32>[64]) {
+  shared n: u32[1]
+  if ctx.tid == 0 {
+    n[0] = 0
+  }
+  sync()
+  atomic_add(n[0], 1)
+  out[ctx.tid] = n[0]
+}
+@launch(64)
+kernel unwritten(out: tensor<u32>[64]) {
+  shared pad: u32[4]
+  shared buf: u32[64]
+  pad[ctx.tid % 4] = 0
+  if ctx.tid < 2 {
+    buf[ctx.tid] = 7
+  }
+  sync()
+  out[ctx.tid] = buf[ctx.tid]
+}
+@launch(64)
+kernel later(out: tensor<u32>[128]) {
+  shared s: u32[1]
+  if ctx.cta == 0 && ctx.tid == 0 {
+    s[0] = 1
+  }
+  sync()
+  out[ctx.gid] = s[0]
+}
+@launch(64)
+kernel unassigned(out: tensor<u32>[64]) {
+  var x: u32
+  if ctx.tid < 4 {
+    x = 1
+  }
+  out[ctx.tid] = x
+}
+@launch(64)
+kernel assigned(out: tensor<u32>[64]) {
+  var x: u32
+  if ctx.tid < 4 {
+    x = 1
+  } else {
+    x = 2
+  }
+  var y: u32
+  y = 0
+  for i in 0..4 {
+    y += x
+  }
+  out[ctx.tid] = y
+}
+SILK
+for opt in -O0 -O; do
+    o=; [ "$opt" = -O0 ] && o=-O0
+    expect 1 "race.silk:5:3: kernel raw, CTA 0, thread 1: a shared-memory load of 4 bytes at byte 0 of shared array s races with the store by thread 0 at race.silk:4:3 (no barrier between them)" \
+        race.silk --kernel raw --grid 64 --buf u32:64:0 --race $o
+    expect 1 "race.silk:11:3: kernel raw_warps, CTA 0, thread 32: a shared-memory load of 4 bytes at byte 0 of shared array s races with the store by thread 0 at race.silk:10:3 (no barrier between them)" \
+        race.silk --kernel raw_warps --grid 64 --buf u32:64:0 --race $o
+    expect 1 "race.silk:19:3: kernel war, CTA 0, thread 1: a shared-memory store of 4 bytes at byte 4 of shared array s races with the load by thread 0 at race.silk:18:3 (no barrier between them)" \
+        race.silk --kernel war --grid 64 --buf u32:64:0 --race $o
+    expect 1 "race.silk:24:3: kernel waw, CTA 0, thread 2: a shared-memory store of 4 bytes at byte 0 of shared array s races with the store by thread 0 at race.silk:24:3 (no barrier between them)" \
+        race.silk --kernel waw --grid 64 --buf u32:64:0 --race $o
+    expect 1 "race.silk:59:3: kernel mixed, CTA 0, thread 1: a shared-memory atomic of 4 bytes at byte 0 of shared array n races with the load by thread 0 at race.silk:60:3 (no barrier between them)" \
+        race.silk --kernel mixed --grid 64 --buf u32:64:0 --race $o
+    expect 1 "race.silk:71:3: kernel unwritten, CTA 0, thread 2: a shared-memory load of 4 bytes at byte 8 of shared array buf, which no thread of this CTA has written" \
+        race.silk --kernel unwritten --grid 64 --buf u32:64:0 --race $o
+    expect 1 "race.silk:80:3: kernel later, CTA 1, thread 0: a shared-memory load of 4 bytes at byte 0 of shared array s, which no thread of this CTA has written" \
+        race.silk --kernel later --grid 128 --buf u32:128:0 --race $o
+    expect 1 "race.silk:88:18: kernel unassigned, CTA 0, thread 4: x is read before it is assigned" \
+        race.silk --kernel unassigned --grid 64 --buf u32:64:0 --race $o
+    expect 0 "" race.silk --kernel synced --grid 64 --buf u32:64:0 --race --dump $o
+    sed -n 2p out | grep -qx "8 9 10 11 12 13 14 15" || fail "synced $opt: $(sed -n 2p out)"
+    expect 0 "" race.silk --kernel atomics --grid 64 --buf u32:64:0 --race --dump $o
+    sed -n 9p out | grep -qx "64 64 64 64 64 64 64 64" || fail "atomics $opt: $(sed -n 9p out)"
+    expect 0 "" race.silk --kernel assigned --grid 64 --buf u32:64:0 --race --dump $o
+    sed -n 2p out | grep -qx "4 4 4 4 8 8 8 8" || fail "assigned $opt: $(sed -n 2p out)"
+done
+# Without --race the same kernels run (the checks cost nothing then).
+expect 0 "" race.silk --kernel raw --grid 64 --buf u32:64:0
+expect 0 "" race.silk --kernel unassigned --grid 64 --buf u32:64:0 --dump
+sed -n 2p out | grep -qx "1 1 1 1 0 0 0 0" || fail "unassigned without --race: $(sed -n 2p out)"
+# Every example is a correct kernel: clean under --race, at -O0 and with
+# the passes (a finding here is the checker's bug).
+ex=${SILK_SRCDIR:-$(dirname "$0")/../..}/examples
+for o in -O0 ""; do
+    # shellcheck disable=SC2086 # $o is one word or none
+    {
+        expect 0 "" "$ex/saxpy.silk" --race $o --kernel saxpy --grid 1000 --arg 1000 \
+            --buf f32:1:random --buf f32:1000:random --buf f32:1000:random
+        expect 0 "" "$ex/reduce.silk" --race $o --kernel reduce --grid 65536 --arg 5000 \
+            --buf f32:5000:random --buf f32:1:0
+        expect 0 "" "$ex/transpose.silk" --race $o --kernel transpose --grid 1536 --arg 64 --arg 96 \
+            --buf f32:6144:random --buf f32:6144:0
+        expect 0 "" "$ex/stencil.silk" --race $o --kernel stencil --grid 6144 --arg 64 --arg 96 \
+            --buf f32:6144:random --buf f32:6144:0
+        expect 0 "" "$ex/histogram.silk" --race $o --kernel histogram --grid 16384 --arg 777 \
+            --buf u8:777:random --buf u32:256:0
+        expect 0 "" "$ex/sgemm.silk" --race $o --kernel sgemm --grid 512 --arg 64 --arg 32 --arg 96 \
+            --buf f32:6144:random --buf f32:3072:random --buf f32:2048:0
+    }
+done
+# Lowering's shared memory: a tile reduction (every lane stores the warp's
+# sum to one slot, then bar.sync), and a @persistent loop over logical
+# CTAs (bar.sync at the end of each iteration).
+cat > lowered.silk <<'SILK'
+@launch(64)
+kernel sums(x: tensor<f32>[128], y: tensor<i32>[128], o: tensor<f32>[2]) {
+  o[0] = sum(x)
+  o[1] = f32(max(y))
+}
+@launch(32)
+@persistent
+kernel flip(n: u64, x: tensor<f32>[n, 32]) {
+  shared s: f32[32]
+  s[ctx.tid] = x[ctx.cta, ctx.tid]
+  sync()
+  x[ctx.cta, ctx.tid] = s[31 - ctx.tid]
+}
+SILK
+expect 0 "" lowered.silk --race --kernel sums --grid 64 --buf f32:128:1 --buf i32:128:3 --buf f32:2:0 --dump
+tail -1 out | grep -qx "128 3" || fail "sums under --race: $(tail -1 out)"
+expect 0 "" lowered.silk --race --kernel flip --grid 320 --sms 4 --arg 10 --buf f32:320:random
+
+# NaN results are PTX's canonical NaN whatever went in (0/0, inf - inf,
+# sqrt(-1), a constant 0.0 / 0.0 that the passes fold, a NaN input plus
+# 1, min of two NaNs times 2 through a phi), and neg flips a NaN's sign
+# only (of a canonical NaN too); f32, f16 and f64, at -O0 and with the
+# passes, the buffers' exact bytes.  --buf's nan is the host's
+# (0x7fc00000 in f32, 0x7ff8000000000000 in f64; f16's is made canonical).
+cat > nan.silk <<'SILK'
+@launch(32)
+kernel nan(z32: tensor<f32>[1], o32: tensor<f32>[8], z16: tensor<f16>[1], o16: tensor<f16>[6],
+           z64: tensor<f64>[1], o64: tensor<f64>[6]) {
+  if ctx.tid != 0 {
+    return
+  }
+  let a = z32[0]
+  o32[0] = a / a
+  let inf = 1.0 / a
+  o32[1] = inf - inf
+  o32[2] = sqrt(a - 1.0)
+  o32[3] = 0.0 / 0.0
+  let n = o32[5]
+  o32[4] = n + 1.0
+  o32[5] = -n
+  o32[6] = -(a / a)
+  var m: f32 = 1.0
+  if a == 0.0 {
+    m = min(n, n) * 2.0
+  }
+  o32[7] = m
+  let h = z16[0]
+  o16[0] = h / h
+  let hinf = 1.0 / h
+  o16[1] = hinf - hinf
+  o16[2] = sqrt(h - 1.0)
+  o16[3] = 0.0 / 0.0
+  let hn = o16[5]
+  o16[4] = hn + 1.0
+  o16[5] = -hn
+  let d = z64[0]
+  o64[0] = d / d
+  let dinf = 1.0 / d
+  o64[1] = dinf - dinf
+  o64[2] = sqrt(d - 1.0)
+  o64[3] = 0.0 / 0.0
+  let dn = o64[5]
+  o64[4] = dn + 1.0
+  o64[5] = -dn
+}
+SILK
+f32=ffffff7fffffff7fffffff7fffffff7fffffff7f0000c0ffffffffffffffff7f
+f16=ff7fff7fff7fff7fff7fffff
+f64=ffffffffffffff7fffffffffffffff7fffffffffffffff7fffffffffffffff7fffffffffffffff7f000000000000f8ff
+for o in -O0 ""; do
+    # shellcheck disable=SC2086 # $o is one word or none
+    expect 0 "" nan.silk $o --kernel nan --grid 32 --buf f32:1:0 --buf f32:8:nan --buf f16:1:0 \
+        --buf f16:6:nan --buf f64:1:0 --buf f64:6:nan --out nan.bin
+    got=$(od -An -tx1 -v nan.bin | tr -d ' \n')
+    [ "$got" = "00000000${f32}0000${f16}0000000000000000$f64" ] || fail "NaN bits ${o:--O}: $got"
+done
+
 # compile refuses the CPU target, which only exec runs.
 "$silkc" compile k.silk --arch cpu -o k.c 2>err
 [ $? -eq 2 ] || fail "compile --arch cpu: want exit 2"

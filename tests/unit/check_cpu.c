@@ -728,8 +728,105 @@ START_TEST(test_prelude_min_max)
 }
 END_TEST
 
-/* True when `h` is an f16 NaN: exponent all ones, mantissa not zero.
- * PTX gives a canonical NaN, and which bits it has is not what is tested. */
+/* ---- the race checks' record (cpu_prelude.h's silk_shared_track) ------------------------- */
+
+typedef struct Shadowed {
+    unsigned char memory[8];
+    SilkCpuShadow shadow[8];
+    SilkCpuRace race;
+    SilkCpuCta cta;
+    SilkCpuThread thread[4];
+} Shadowed;
+
+static void shadowed_start(Shadowed *s)
+{
+    memset(s, 0, sizeof *s);
+    s->race = (SilkCpuRace){.epoch = 1, .shadow = s->shadow};
+    s->cta = (SilkCpuCta){.shared = s->memory, .shared_size = 8, .race = &s->race, .ntid = 4};
+    for (uint32_t i = 0; i < 4; i++)
+        s->thread[i].tid = i;
+}
+
+/* Thread `tid`'s access of byte 0, of `kind`, at site 10 + tid; a store
+ * writes `value` there when the check lets it.  Returns the finding. */
+static int access_byte(Shadowed *s, uint32_t tid, int kind, unsigned char value)
+{
+    int found = silk_shared_track(&s->cta, &s->thread[tid], 0, 1, kind, 10 + tid, &value);
+    if (!found && kind != SILK_CPU_LOAD)
+        s->memory[0] = value;
+    return found;
+}
+
+/* The other access a finding names: its thread, site and kind. */
+static void ck_other(const Shadowed *s, uint32_t thread, int kind)
+{
+    ck_assert_uint_eq(s->race.other_thread, thread);
+    ck_assert_uint_eq(s->race.other_site, 10 + thread);
+    ck_assert_uint_eq(s->race.other_kind, (uint32_t)kind);
+}
+
+START_TEST(test_race_record)
+{
+    enum { L = SILK_CPU_LOAD, S = SILK_CPU_STORE, A = SILK_CPU_ATOMIC };
+    Shadowed s;
+    shadowed_start(&s); /* nothing written: a load, an atomic read garbage; a store does not */
+    ck_assert_int_eq(access_byte(&s, 0, L, 0), SILK_CPU_UNWRITTEN);
+    ck_assert_int_eq(access_byte(&s, 0, A, 0), SILK_CPU_UNWRITTEN);
+    ck_assert_int_eq(access_byte(&s, 1, S, 5), 0);
+    ck_assert_int_eq(access_byte(&s, 1, L, 0), 0); /* its own store */
+    ck_assert_int_eq(access_byte(&s, 2, L, 0), SILK_CPU_RACE);
+    ck_other(&s, 1, S);
+    ck_assert_uint_eq(s.thread[2].site, 12);
+    s.race.epoch++; /* a barrier orders them */
+    ck_assert_int_eq(access_byte(&s, 2, L, 0), 0);
+    ck_assert_int_eq(access_byte(&s, 3, L, 0), 0); /* reads never race with reads */
+    ck_assert_int_eq(access_byte(&s, 2, S, 6), SILK_CPU_RACE); /* WAR: the reader kept is 3 */
+    ck_other(&s, 3, L);
+    ck_assert_int_eq(access_byte(&s, 3, A, 1), SILK_CPU_RACE); /* an atomic against a load */
+    ck_other(&s, 2, L);
+
+    shadowed_start(&s); /* WAW; a store of the byte already there is none */
+    ck_assert_int_eq(access_byte(&s, 0, S, 7), 0);
+    ck_assert_int_eq(access_byte(&s, 1, S, 7), 0);
+    ck_assert_int_eq(access_byte(&s, 2, S, 8), SILK_CPU_RACE);
+    ck_other(&s, 1, S);
+
+    shadowed_start(&s); /* atomics do not race with atomics; a load does, its own thread's too */
+    ck_assert_int_eq(access_byte(&s, 0, S, 0), 0);
+    s.race.epoch++;
+    ck_assert_int_eq(access_byte(&s, 0, A, 1), 0);
+    ck_assert_int_eq(access_byte(&s, 1, A, 2), 0);
+    ck_assert_int_eq(access_byte(&s, 2, A, 3), 0);
+    ck_assert_int_eq(access_byte(&s, 0, L, 0), SILK_CPU_RACE); /* thread 1's atomic is kept */
+    ck_other(&s, 1, A);
+
+    shadowed_start(&s); /* a store, then its own atomic: the store is kept for the others */
+    ck_assert_int_eq(access_byte(&s, 0, S, 0), 0);
+    ck_assert_int_eq(access_byte(&s, 0, A, 1), 0);
+    ck_assert_int_eq(access_byte(&s, 1, A, 2), SILK_CPU_RACE);
+    ck_other(&s, 0, S);
+}
+END_TEST
+
+/* A NaN result is PTX's canonical NaN, whatever its sign and payload;
+ * other values keep their bits, -0 and infinities included. */
+START_TEST(test_prelude_canonical_nan)
+{
+    ck_assert_uint_eq(silk_f32_bits(silk_nan_f32(silk_bits_f32(0xffc00000u))), 0x7fffffffu);
+    ck_assert_uint_eq(silk_f32_bits(silk_nan_f32(silk_bits_f32(0x7f800001u))), 0x7fffffffu);
+    ck_assert_uint_eq(silk_f32_bits(silk_nan_f32(-0.0f)), 0x80000000u);
+    ck_assert_uint_eq(silk_f32_bits(silk_nan_f32(-INFINITY)), 0xff800000u);
+    ck_assert_uint_eq(silk_f64_bits(silk_nan_f64(silk_bits_f64(UINT64_C(0xfff8000000000001)))),
+                      UINT64_C(0x7fffffffffffffff));
+    ck_assert_uint_eq(silk_f64_bits(silk_nan_f64(1.5)), UINT64_C(0x3ff8000000000000));
+    float old = silk_bits_f32(0x3f800000u); /* 1.0 + -inf + inf: the sum's NaN made canonical */
+    silk_atomic_add_f32(&old, -INFINITY);
+    silk_atomic_add_f32(&old, INFINITY);
+    ck_assert_uint_eq(silk_f32_bits(old), 0x7fffffffu);
+}
+END_TEST
+
+/* True when `h` is an f16 NaN: exponent all ones, mantissa not zero. */
 static bool half_is_nan(uint16_t h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff) != 0; }
 
 /* f16 from double, rounded to nearest, ties to even; each expected value
@@ -748,8 +845,8 @@ START_TEST(test_prelude_to_half)
     ck_assert_uint_eq(silk_double_to_half(1e6), 0x7c00);
     ck_assert_uint_eq(silk_double_to_half(INFINITY), 0x7c00);
     ck_assert_uint_eq(silk_double_to_half(-INFINITY), 0xfc00);
-    ck_assert(half_is_nan(silk_double_to_half(NAN)));
-    ck_assert(half_is_nan(silk_double_to_half(-NAN)));
+    ck_assert_uint_eq(silk_double_to_half(NAN), 0x7fff); /* the canonical NaN, as PTX's */
+    ck_assert_uint_eq(silk_double_to_half(-NAN), 0x7fff);
     /* ulp(1) is 2^-10: halfway ties go to the even mantissa */
     ck_assert_uint_eq(silk_double_to_half(1 + 0x1p-11), 0x3c00);           /* to 1 */
     ck_assert_uint_eq(silk_double_to_half(1 + 3 * 0x1p-11), 0x3c02);       /* to 1 + 2^-9 */
@@ -825,6 +922,8 @@ int main(void)
     tcase_add_test(prelude, test_prelude_shifts);
     tcase_add_test(prelude, test_prelude_float_to_int);
     tcase_add_test(prelude, test_prelude_min_max);
+    tcase_add_test(prelude, test_prelude_canonical_nan);
+    tcase_add_test(prelude, test_race_record);
     tcase_add_test(prelude, test_prelude_to_half);
     tcase_add_test(prelude, test_prelude_from_half);
     suite_add_tcase(s, prelude);

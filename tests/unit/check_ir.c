@@ -178,6 +178,7 @@ static const char reduction[] =
     "  store.shared %20, %14\n"
     "  bar.sync\n"
     "  %21: i1 = cmp eq %15, 0:i32\n"
+    "  assigned $v %21\n"
     "  cbr %21, @b1, @b2\n"
     "@b1:\n"
     "  %22: f32 = load.shared %20\n"
@@ -510,6 +511,7 @@ static const ErrorCase verify_errors[] = {
     {KERNEL("  %1: i32 = atom.param.add %0, 1\n  ret\n"),
      "t.ir:3:3: error: 'atom' works on global or shared memory only", 1},
     {"kernel @k() {\n@b0:\n  %0: i1 = sreg laneid\n  ret\n}\n", "t.ir:3:3: error: 'sreg' gives i32, not i1", 1},
+    {KERNEL("  assigned $x %0\n  ret\n"), "t.ir:3:3: error: operand 1 of 'assigned' is i64, expected i1", 1},
 };
 
 START_TEST(test_verify_error)

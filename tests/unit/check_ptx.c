@@ -333,6 +333,7 @@ static const char every_op[] =
     "  %36: i16 = sext %35\n"
     "  %37: i64 = zext %36\n"
     "  check.0 $x %37, 1024\n" /* the CPU backend's: no PTX */
+    "  assigned $v %33\n"
     "  %38: i32 = fptosi %34\n"
     "  %39: i32 = fptoui %34\n"
     "  %40: f64 = sitofp %38\n"
