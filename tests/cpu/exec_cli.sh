@@ -125,6 +125,55 @@ kernel two(rows: u64, cols: u64, m: tensor<f32>[rows, cols]) {
 SILK
 expect 1 "ext.silk:6:10: kernel two, CTA 0, thread 7: index 8 of m is out of its extent 8 (dimension 2)" \
     ext.silk --kernel two --grid 64 --arg 8 --arg 8 --buf f32:64:0
+# Shuffles of other types than the IR's 32 bits (lowered as two shuffles
+# of a 64-bit value's halves, or widened and narrowed back), over two
+# warps: each lane's value is computed below from its source lane (lane =
+# tid % 32; a source lane outside the warp gives the lane's own value).
+cat > shfl.silk <<'SILK'
+@launch(64)
+kernel shuffles(a: tensor<u64>[64], e: tensor<i64>[64], b: tensor<f64>[64], c: tensor<i8>[64],
+                d: tensor<f16>[64], f: tensor<u8>[64]) {
+  let i = ctx.tid
+  let lane = ctx.lane
+  a[i] = shfl_xor((u64(lane) << 32) | u64(4294967295u32 - lane), 5u32)
+  e[i] = shfl_down(-(i64(lane) << 32) - 1, 1u32)
+  b[i] = shfl_up(f64(lane) * 0.5 - 3.25, 2u32)
+  c[i] = shfl_up(i8(lane) - 16, 1u32)
+  d[i] = shfl(f16(lane) * 0.25 - 2.0, 31u32 - lane)
+  f[i] = u8(shfl_xor(lane % 3u32 == 0u32, 1u32))
+}
+SILK
+awk '
+function bxor(x, y,   r, b) { r = 0; for (b = 1; b <= 16; b *= 2) if (int(x / b) % 2 != int(y / b) % 2) r += b; return r }
+function dump(name, fmt, k,   i, s) {
+    print name
+    for (i = 0; i < 64; i++) {
+        s = s (i % 8 ? " " : "") sprintf(fmt, v[k, i])
+        if (i % 8 == 7) { print s; s = "" }
+    }
+}
+BEGIN {
+    for (i = 0; i < 64; i++) {
+        l = i % 32
+        x = bxor(l, 5); v[1, i] = x * 4294967296 + (4294967295 - x)
+        x = l < 31 ? l + 1 : l; v[2, i] = -(x * 4294967296) - 1
+        x = l >= 2 ? l - 2 : l; v[3, i] = x * 0.5 - 3.25
+        x = l >= 1 ? l - 1 : l; v[4, i] = x - 16
+        x = 31 - l; v[5, i] = x * 0.25 - 2
+        x = bxor(l, 1); v[6, i] = x % 3 == 0 ? 1 : 0
+    }
+    dump("buffer 1: u64[64]", "%.0f", 1); dump("buffer 2: i64[64]", "%.0f", 2)
+    dump("buffer 3: f64[64]", "%g", 3); dump("buffer 4: i8[64]", "%.0f", 4)
+    dump("buffer 5: f16[64]", "%g", 5); dump("buffer 6: u8[64]", "%.0f", 6)
+}' >shfl.want
+expect 0 "" shfl.silk --kernel shuffles --grid 64 --buf u64:64:0 --buf i64:64:0 --buf f64:64:0 \
+    --buf i8:64:0 --buf f16:64:0 --buf u8:64:0 --dump
+diff shfl.want out >shfl.diff || fail "shuffles of u64, i64, f64, i8, f16 and bool: $(head -n 6 shfl.diff)"
+# The same, as a reader checks it: lane 0 of a has lane 5's halves; e's
+# last lane its own; c's first two lanes lane 0's -16.
+sed -n 2p out | grep -q "^25769803770 21474836475 " || fail "shfl_xor of u64 lane 0: $(sed -n 2p out)"
+sed -n 14p out | grep -q " -133143986177 -133143986177$" || fail "shfl_down of i64 lane 31: $(sed -n 14p out)"
+sed -n 29p out | grep -q "^-16 -16 -15 -14 " || fail "shfl_up of i8: $(sed -n 29p out)"
 # compile refuses the CPU target, which only exec runs.
 "$silkc" compile k.silk --arch cpu -o k.c 2>err
 [ $? -eq 2 ] || fail "compile --arch cpu: want exit 2"
