@@ -174,6 +174,33 @@ diff shfl.want out >shfl.diff || fail "shuffles of u64, i64, f64, i8, f16 and bo
 sed -n 2p out | grep -q "^25769803770 21474836475 " || fail "shfl_xor of u64 lane 0: $(sed -n 2p out)"
 sed -n 14p out | grep -q " -133143986177 -133143986177$" || fail "shfl_down of i64 lane 31: $(sed -n 14p out)"
 sed -n 29p out | grep -q "^-16 -16 -15 -14 " || fail "shfl_up of i8: $(sed -n 29p out)"
+# Compound shifts on other widths than i32, with counts of other types (an
+# element loaded and stored as its own u16, so 21 << 12 wraps), and a tile
+# shifted by unsuffixed literals.
+cat > shift.silk <<'SILK'
+@launch(32)
+kernel shifts(a: tensor<u64>[32], b: tensor<i8>[32], c: tensor<u16>[32], t: tensor<u32>[32], p: tensor<u32>[32]) {
+  let lane = ctx.lane
+  var x: u64 = u64(lane) + 1
+  x <<= 40
+  x >>= 3
+  a[lane] = x
+  var y: i8 = -1 - i8(lane)
+  y >>= 1
+  y <<= 2
+  b[lane] = y
+  c[lane] <<= 12
+  c[lane] >>= 3u64
+  p = (t << 3) | (1 << (t & 7))
+}
+SILK
+expect 0 "" shift.silk --kernel shifts --grid 32 --buf u64:32:0 --buf i8:32:0 --buf u16:32:21 \
+    --buf u32:32:9 --buf u32:32:0 --dump
+sed -n 2p out | grep -qx "137438953472 274877906944 412316860416 549755813888 687194767360 824633720832 962072674304 1099511627776" ||
+    fail "u64 <<= 40, >>= 3: $(sed -n 2p out)"
+sed -n 7p out | grep -qx -- "-4 -4 -8 -8 -12 -12 -16 -16" || fail "i8 >>= 1, <<= 2: $(sed -n 7p out)"
+sed -n 12p out | grep -qx "2560 2560 2560 2560 2560 2560 2560 2560" || fail "u16 element <<= 12, >>= 3u64: $(sed -n 12p out)"
+sed -n 22p out | grep -qx "74 74 74 74 74 74 74 74" || fail "tile (t << 3) | (1 << (t & 7)): $(sed -n 22p out)"
 # compile refuses the CPU target, which only exec runs.
 "$silkc" compile k.silk --arch cpu -o k.c 2>err
 [ $? -eq 2 ] || fail "compile --arch cpu: want exit 2"
