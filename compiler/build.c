@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool verify_lowered(Build *b);
 static bool emit_targets(Build *b);
 static BuildStatus measure_targets(Build *b);
 static void measure_at_caps(Build *b);
@@ -29,7 +28,7 @@ BuildStatus build_run(Compilation *c, const BuildOptions *o, Build *b)
         return BUILD_OK;
     if (!(b->module = lower_module(c, c->arena)))
         return BUILD_SOURCE_ERRORS;
-    if (!verify_lowered(b))
+    if (!build_verify_lowered(c, b->module))
         return BUILD_COMPILER_BUG;
     if (o->optimize && !ir_optimize(b->module, &c->diag, PASS_VERIFY_EACH))
         return BUILD_COMPILER_BUG;
@@ -54,14 +53,19 @@ void build_finish(Build *b)
 /* ---- the IR ----------------------------------------------------------------------------- */
 
 /* Lowering's output must satisfy the IR's invariants before any pass
- * trusts them; a fault is ours, not the program's. */
-static bool verify_lowered(Build *b)
+ * trusts them; a fault is ours, not the program's, and is summed up at
+ * the kernel whose IR failed. */
+bool build_verify_lowered(Compilation *c, const IrModule *m)
 {
-    if (ir_verify(b->module, &b->c->diag) == 0)
-        return true;
-    Span nowhere = {0};
-    diag_error(&b->c->diag, nowhere, "the IR failed verification after lowering: a compiler bug");
-    return false;
+    bool ok = true;
+    for (uint32_t i = 0; i < m->n_funcs; i++) {
+        const IrFunc *f = m->funcs[i];
+        if (ir_verify_func(m, f, &c->diag) == 0)
+            continue;
+        diag_error(&c->diag, f->span, "the IR failed verification after lowering: a compiler bug");
+        ok = false;
+    }
+    return ok;
 }
 
 /* ---- code per target -------------------------------------------------------------------- */

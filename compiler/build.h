@@ -81,6 +81,12 @@ struct Build {
  * usage for the caller to show in its words). */
 BuildStatus build_run(Compilation *c, const BuildOptions *o, Build *b);
 
+/* The stage after lowering on its own (build_run runs it on the lowered
+ * module): every function of `m` verified, and each that fails summed up
+ * as a compiler bug at its kernel's name (after the verifier's own
+ * messages).  False when one failed. */
+bool build_verify_lowered(Compilation *c, const IrModule *m);
+
 /* Removes the build's temporary files. */
 void build_finish(Build *b);
 

@@ -129,6 +129,7 @@ typedef struct IrFunc {
     IrBlock **blocks;    /* blocks[0] is the entry */
     uint32_t n_blocks;
     uint32_t n_regs;     /* registers are numbered 0 .. n_regs-1 */
+    Span span;           /* the kernel's name in the source (lowering); zero in parsed IR */
 } IrFunc;
 
 typedef struct IrShared {
@@ -224,5 +225,7 @@ IrModule *ir_parse(const SourceMap *sources, uint32_t file, Diag *diag, Arena *a
  * targets belong to the function.  Returns the number of violations,
  * each reported to `diag` naming function, block and instruction. */
 int ir_verify(const IrModule *m, Diag *diag);
+/* The same for one function of `m`. */
+int ir_verify_func(const IrModule *m, const IrFunc *f, Diag *diag);
 
 #endif

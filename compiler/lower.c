@@ -544,6 +544,7 @@ static void lower_func(Lower *l, Symbol *fn)
     FuncInfo *info = fn->func;
     l->info = info;
     l->f = ir_new_func(l->m, fn->name, true);
+    l->f->span = info->decl->name_span;
     l->f->maxntid = info->threads;
     l->f->minnctapersm = info->min_blocks;
     l->f->maxnreg = info->max_regs;
