@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+static bool check_shared_limit(Build *b);
 static bool emit_targets(Build *b);
 static BuildStatus measure_targets(Build *b);
 static void measure_at_caps(Build *b);
@@ -30,6 +31,8 @@ BuildStatus build_run(Compilation *c, const BuildOptions *o, Build *b)
         return BUILD_SOURCE_ERRORS;
     if (!build_verify_lowered(c, b->module))
         return BUILD_COMPILER_BUG;
+    if (!check_shared_limit(b))
+        return BUILD_SOURCE_ERRORS;
     if (o->optimize && !ir_optimize(b->module, &c->diag, PASS_VERIFY_EACH))
         return BUILD_COMPILER_BUG;
     if (o->last == BUILD_IR)
@@ -63,6 +66,30 @@ bool build_verify_lowered(Compilation *c, const IrModule *m)
         if (ir_verify_func(m, f, &c->diag) == 0)
             continue;
         diag_error(&c->diag, f->span, "the IR failed verification after lowering: a compiler bug");
+        ok = false;
+    }
+    return ok;
+}
+
+/* Every kernel within the static shared memory a kernel may have, now
+ * that lowering has added the arrays of its tiles and reductions (and of
+ * the helpers inlined into it) to what the front end counted. */
+static bool check_shared_limit(Build *b)
+{
+    bool ok = true;
+    for (uint32_t i = 0; i < b->module->n_funcs; i++) {
+        const IrFunc *f = b->module->funcs[i];
+        uint64_t bytes = ir_static_smem(b->module, f);
+        if (bytes <= SILK_STATIC_SHARED_LIMIT)
+            continue;
+        char total[32];
+        if (bytes == UINT64_MAX)
+            snprintf(total, sizeof total, "2^64 or more");
+        else
+            snprintf(total, sizeof total, "%llu", (unsigned long long)bytes);
+        diag_error(&b->c->diag, f->span,
+                   "'%s' needs %s bytes of static shared memory once compiled (with the arrays of its helpers, tiles and reductions); a kernel may have at most %d (48 KiB)",
+                   f->name, total, SILK_STATIC_SHARED_LIMIT);
         ok = false;
     }
     return ok;

@@ -3,7 +3,8 @@
  * every program that compiles Silk (silkc check and compile, silk-occ
  * report and verify, the fuzz target):
  *
- *   check -> lower -> verify -> optimise (unless -O0) -> emit per target
+ *   check -> lower -> verify -> static shared memory within its limit
+ *         -> optimise (unless -O0) -> emit per target
  *         -> measure (the assembler, else the estimate)
  *         -> measure again at the register caps -Wocc-limit would advise
  *

@@ -211,6 +211,14 @@ IrShared *ir_add_shared(IrModule *m, const char *name, IrType elem, uint64_t cou
  * the next free register of `f`. */
 IrInst *ir_append(IrModule *m, IrFunc *f, IrBlock *b, IrOp op, IrType type, uint32_t n_operands);
 
+/* ---- accounting ---- */
+
+/* The bytes of static shared memory `f` uses: the module's shared arrays
+ * it addresses, each at its alignment, in module order (what ptxas
+ * reports for it); UINT64_MAX when the sum does not fit.  The one count
+ * of it: the estimate (regest.h) and the build's limit (build.c) read it. */
+uint64_t ir_static_smem(const IrModule *m, const IrFunc *f);
+
 /* The text form (see above) to `out`. */
 void ir_print(const IrModule *m, FILE *out);
 

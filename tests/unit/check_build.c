@@ -5,7 +5,8 @@
  * the build before lowering, and the figures say where they came from:
  * the estimate without ptxas (SILK_PTXAS=none), ptxas with it, the cubin
  * of the same run kept; a verifier fault after lowering is summed up at
- * its kernel.  The ptxas cases need the CUDA toolkit: without
+ * its kernel, and static shared memory over its limit once lowered is a
+ * source error there.  The ptxas cases need the CUDA toolkit: without
  * it they do not run, and the program exits 77 (skipped) saying so.
  */
 #include "build.h"
@@ -223,6 +224,27 @@ START_TEST(test_verifier_fault_at_the_kernel)
 }
 END_TEST
 
+/* A kernel whose shared arrays fit as declared but not once lowering has
+ * added a tile's (here: the scratch of a product's operand, 16 KiB): a
+ * source error at its name, before any code is made. */
+START_TEST(test_lowered_shared_memory_over_the_limit)
+{
+    Fixture f;
+    const char *src = "@launch(256)\n"
+                      "kernel big(a: tensor<f32>[64, 64], c: tensor<f32>[64, 64]) {\n"
+                      "  shared keep: f32[9000]\n"
+                      "  keep[ctx.tid] = 1.0\n"
+                      "  c = (a + a) @ a\n"
+                      "  c[0, 0] = keep[ctx.tid]\n"
+                      "}\n";
+    ck_assert_int_eq(build(&f, src, BUILD_CODE, true), BUILD_SOURCE_ERRORS);
+    ck_assert_uint_eq(ir_static_smem(f.b.module, f.b.module->funcs[0]), 36000 + 64 * 64 * 4);
+    ck_assert_ptr_null(f.b.targets);
+    ck_assert_ptr_nonnull(strstr(f.diag_text, "t.silk:2:8: error: 'big' needs 52384 bytes of static shared memory"));
+    finish(&f);
+}
+END_TEST
+
 int main(void)
 {
     unsetenv("SILK_PTXAS");
@@ -236,6 +258,7 @@ int main(void)
     tcase_add_test(tc, test_estimate_without_ptxas);
     tcase_add_test(tc, test_failing_ptxas_is_reported_back);
     tcase_add_test(tc, test_verifier_fault_at_the_kernel);
+    tcase_add_test(tc, test_lowered_shared_memory_over_the_limit);
     if (have_ptxas)
         tcase_add_test(tc, test_ptxas_measures_and_assembles);
     suite_add_tcase(s, tc);
