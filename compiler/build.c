@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool verify_lowered(Build *b);
+static bool check_shared_limit(Build *b);
 static bool emit_targets(Build *b);
 static BuildStatus measure_targets(Build *b);
 static void measure_at_caps(Build *b);
@@ -29,8 +29,10 @@ BuildStatus build_run(Compilation *c, const BuildOptions *o, Build *b)
         return BUILD_OK;
     if (!(b->module = lower_module(c, c->arena)))
         return BUILD_SOURCE_ERRORS;
-    if (!verify_lowered(b))
+    if (!build_verify_lowered(c, b->module))
         return BUILD_COMPILER_BUG;
+    if (!check_shared_limit(b))
+        return BUILD_SOURCE_ERRORS;
     if (o->optimize && !ir_optimize(b->module, &c->diag, PASS_VERIFY_EACH))
         return BUILD_COMPILER_BUG;
     if (o->last == BUILD_IR)
@@ -54,14 +56,43 @@ void build_finish(Build *b)
 /* ---- the IR ----------------------------------------------------------------------------- */
 
 /* Lowering's output must satisfy the IR's invariants before any pass
- * trusts them; a fault is ours, not the program's. */
-static bool verify_lowered(Build *b)
+ * trusts them; a fault is ours, not the program's, and is summed up at
+ * the kernel whose IR failed. */
+bool build_verify_lowered(Compilation *c, const IrModule *m)
 {
-    if (ir_verify(b->module, &b->c->diag) == 0)
-        return true;
-    Span nowhere = {0};
-    diag_error(&b->c->diag, nowhere, "the IR failed verification after lowering: a compiler bug");
-    return false;
+    bool ok = true;
+    for (uint32_t i = 0; i < m->n_funcs; i++) {
+        const IrFunc *f = m->funcs[i];
+        if (ir_verify_func(m, f, &c->diag) == 0)
+            continue;
+        diag_error(&c->diag, f->span, "the IR failed verification after lowering: a compiler bug");
+        ok = false;
+    }
+    return ok;
+}
+
+/* Every kernel within the static shared memory a kernel may have, now
+ * that lowering has added the arrays of its tiles and reductions (and of
+ * the helpers inlined into it) to what the front end counted. */
+static bool check_shared_limit(Build *b)
+{
+    bool ok = true;
+    for (uint32_t i = 0; i < b->module->n_funcs; i++) {
+        const IrFunc *f = b->module->funcs[i];
+        uint64_t bytes = ir_static_smem(b->module, f);
+        if (bytes <= SILK_STATIC_SHARED_LIMIT)
+            continue;
+        char total[32];
+        if (bytes == UINT64_MAX)
+            snprintf(total, sizeof total, "2^64 or more");
+        else
+            snprintf(total, sizeof total, "%llu", (unsigned long long)bytes);
+        diag_error(&b->c->diag, f->span,
+                   "'%s' needs %s bytes of static shared memory once compiled (with the arrays of its helpers, tiles and reductions); a kernel may have at most %d (48 KiB)",
+                   f->name, total, SILK_STATIC_SHARED_LIMIT);
+        ok = false;
+    }
+    return ok;
 }
 
 /* ---- code per target -------------------------------------------------------------------- */

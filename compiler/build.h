@@ -3,7 +3,8 @@
  * every program that compiles Silk (silkc check and compile, silk-occ
  * report and verify, the fuzz target):
  *
- *   check -> lower -> verify -> optimise (unless -O0) -> emit per target
+ *   check -> lower -> verify -> static shared memory within its limit
+ *         -> optimise (unless -O0) -> emit per target
  *         -> measure (the assembler, else the estimate)
  *         -> measure again at the register caps -Wocc-limit would advise
  *
@@ -80,6 +81,12 @@ struct Build {
  * reasons were reported (or, for BUILD_TOOL_FAILED, are in the targets'
  * usage for the caller to show in its words). */
 BuildStatus build_run(Compilation *c, const BuildOptions *o, Build *b);
+
+/* The stage after lowering on its own (build_run runs it on the lowered
+ * module): every function of `m` verified, and each that fails summed up
+ * as a compiler bug at its kernel's name (after the verifier's own
+ * messages).  False when one failed. */
+bool build_verify_lowered(Compilation *c, const IrModule *m);
 
 /* Removes the build's temporary files. */
 void build_finish(Build *b);

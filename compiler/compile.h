@@ -16,6 +16,13 @@
 
 typedef struct Scope Scope;
 
+/* The static shared memory one kernel may have, in bytes: 48 KiB on every
+ * NVIDIA target (ptxas refuses more; only dynamic shared memory, @smem,
+ * may pass it).  Checked for a function's own `shared` arrays by the front
+ * end, and for each kernel as lowered (its tiles' and reductions' arrays
+ * too) by the build (build.c). */
+enum { SILK_STATIC_SHARED_LIMIT = 48 * 1024 };
+
 typedef enum PackageKind {
     PKG_ROOT,       /* the files given to the compiler, and what they import by "./" */
     PKG_DEPENDENCY, /* import ... from "pkg/mod": pkg/mod.silk under an -I directory */

@@ -11,7 +11,8 @@
  *
  * The builders append to arena arrays through ir_grow, whose capacity is
  * implied by the count (a power of two, at least 4), so the IR structs
- * need no capacity fields.
+ * need no capacity fields.  The static shared memory a function uses is
+ * counted here too, once for every caller (ir_static_smem).
  */
 #include "ir.h"
 
@@ -313,6 +314,39 @@ IrShared *ir_add_shared(IrModule *m, const char *name, IrType elem, uint64_t cou
     IrShared *s = &m->shared[m->n_shared++];
     *s = (IrShared){.name = name, .elem = elem, .count = count};
     return s;
+}
+
+/* ---- accounting ---------------------------------------------------------------- */
+
+static bool addresses_shared(const IrFunc *f, const char *name)
+{
+    for (uint32_t b = 0; b < f->n_blocks; b++)
+        for (uint32_t i = 0; i < f->blocks[b]->n_insts; i++) {
+            const IrInst *in = f->blocks[b]->insts[i];
+            if (in->op == IR_ADDR && in->space == IRS_SHARED && in->symbol &&
+                strcmp(in->symbol, name) == 0)
+                return true;
+        }
+    return false;
+}
+
+uint64_t ir_static_smem(const IrModule *m, const IrFunc *f)
+{
+    uint64_t offset = 0;
+    for (uint32_t s = 0; s < m->n_shared; s++) {
+        const IrShared *a = &m->shared[s];
+        if (!addresses_shared(f, a->name))
+            continue;
+        uint64_t align = a->align ? a->align : ir_natural_align(a->elem);
+        uint64_t size = ir_natural_align(a->elem);
+        if (offset > UINT64_MAX - align)
+            return UINT64_MAX;
+        offset = (offset + align - 1) / align * align;
+        if (a->count > (UINT64_MAX - offset) / size)
+            return UINT64_MAX;
+        offset += a->count * size;
+    }
+    return offset;
 }
 
 IrInst *ir_append(IrModule *m, IrFunc *f, IrBlock *b, IrOp op, IrType type, uint32_t n_operands)

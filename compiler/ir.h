@@ -130,6 +130,7 @@ typedef struct IrFunc {
     IrBlock **blocks;    /* blocks[0] is the entry */
     uint32_t n_blocks;
     uint32_t n_regs;     /* registers are numbered 0 .. n_regs-1 */
+    Span span;           /* the kernel's name in the source (lowering); zero in parsed IR */
 } IrFunc;
 
 typedef struct IrShared {
@@ -214,6 +215,14 @@ IrShared *ir_add_shared(IrModule *m, const char *name, IrType elem, uint64_t cou
  * the next free register of `f`. */
 IrInst *ir_append(IrModule *m, IrFunc *f, IrBlock *b, IrOp op, IrType type, uint32_t n_operands);
 
+/* ---- accounting ---- */
+
+/* The bytes of static shared memory `f` uses: the module's shared arrays
+ * it addresses, each at its alignment, in module order (what ptxas
+ * reports for it); UINT64_MAX when the sum does not fit.  The one count
+ * of it: the estimate (regest.h) and the build's limit (build.c) read it. */
+uint64_t ir_static_smem(const IrModule *m, const IrFunc *f);
+
 /* The text form (see above) to `out`. */
 void ir_print(const IrModule *m, FILE *out);
 
@@ -228,5 +237,7 @@ IrModule *ir_parse(const SourceMap *sources, uint32_t file, Diag *diag, Arena *a
  * targets belong to the function.  Returns the number of violations,
  * each reported to `diag` naming function, block and instruction. */
 int ir_verify(const IrModule *m, Diag *diag);
+/* The same for one function of `m`. */
+int ir_verify_func(const IrModule *m, const IrFunc *f, Diag *diag);
 
 #endif

@@ -466,14 +466,18 @@ static void verify_func(Verifier *v)
         }
 }
 
+int ir_verify_func(const IrModule *m, const IrFunc *f, Diag *diag)
+{
+    Verifier v = {.m = m, .diag = diag, .f = f, .scratch = arena_new()};
+    verify_func(&v);
+    arena_free(v.scratch);
+    return v.errors;
+}
+
 int ir_verify(const IrModule *m, Diag *diag)
 {
-    Verifier v = {.m = m, .diag = diag};
-    for (uint32_t i = 0; i < m->n_funcs; i++) {
-        v.f = m->funcs[i];
-        v.scratch = arena_new();
-        verify_func(&v);
-        arena_free(v.scratch);
-    }
-    return v.errors;
+    int errors = 0;
+    for (uint32_t i = 0; i < m->n_funcs; i++)
+        errors += ir_verify_func(m, m->funcs[i], diag);
+    return errors;
 }

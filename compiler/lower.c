@@ -277,7 +277,7 @@ static void lower_store_to(Lower *l, Node *target, TokenKind op, IrValue v)
     if (!lower_address(l, target, &addr, &space))
         return;
     if (op != TK_ASSIGN)
-        v = compound(l, op, target->type, lower_load(l, v.type, addr, space), v);
+        v = compound(l, op, target->type, lower_load(l, lower_type(target->type), addr, space), v);
     lower_store(l, addr, v, space);
 }
 
@@ -289,6 +289,10 @@ static void lower_assign(Lower *l, Node *s)
         return;
     }
     IrValue v = lower_expr(l, s->b);
+    /* x <<= c: the count may be of any integer type (sema_stmt.c), and is
+     * converted to x's, as x << c's is (lower_expr.c). */
+    if ((s->op == TK_SHL_ASSIGN || s->op == TK_SHR_ASSIGN) && s->b->type)
+        v = lower_convert(l, v, s->b->type, target->type);
     if (target->kind == ND_INDEX) {
         lower_store_to(l, target, s->op, v);
         return;
@@ -577,6 +581,7 @@ static void lower_func(Lower *l, Symbol *fn)
     FuncInfo *info = fn->func;
     l->info = info;
     l->f = ir_new_func(l->m, fn->name, true);
+    l->f->span = info->decl->name_span;
     l->f->maxntid = info->threads;
     l->f->minnctapersm = info->min_blocks;
     l->f->maxnreg = info->max_regs;

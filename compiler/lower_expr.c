@@ -431,16 +431,59 @@ static IrValue minmax(Lower *l, Node *e, bool is_min)
     return lower_op2(l, op, a.type, a, b);
 }
 
-static IrValue shuffle(Lower *l, Node *e, IrShfl mode)
+/* One shfl of a 32-bit value (i32 or f32), which is all the IR's shfl
+ * moves, as PTX's shfl.sync.b32 does. */
+static IrValue shuffle32(Lower *l, IrValue v, IrValue lane, IrShfl mode)
 {
-    IrValue v = arg(l, e, 0);
-    Node *k = e->list.items[1];
-    IrValue lane = lower_convert(l, lower_expr(l, k), k->type, type_scalar(TY_I32));
     IrInst *in = lower_emit(l, IR_SHFL, v.type, 2);
     in->operands[0] = v;
     in->operands[1] = lane;
     in->shfl = mode;
     return ir_reg(in);
+}
+
+/* A 64-bit integer as two shuffles of its halves, with the same lane
+ * operand, so both come from the same source lane (what CUDA's
+ * __shfl_sync does for long long and double). */
+static IrValue shuffle64(Lower *l, IrValue v, IrValue lane, IrShfl mode)
+{
+    IrValue lo = lower_op1(l, IR_TRUNC, IRT_I32, v);
+    IrValue hi = lower_op1(l, IR_TRUNC, IRT_I32, lower_op2(l, IR_LSHR, IRT_I64, v, ir_int(IRT_I64, 32)));
+    lo = lower_op1(l, IR_ZEXT, IRT_I64, shuffle32(l, lo, lane, mode));
+    hi = lower_op1(l, IR_ZEXT, IRT_I64, shuffle32(l, hi, lane, mode));
+    return lower_op2(l, IR_OR, IRT_I64, lower_op2(l, IR_SHL, IRT_I64, hi, ir_int(IRT_I64, 32)), lo);
+}
+
+/* shfl(x, lane) of any scalar sema lets through (a number or a bool):
+ * 32-bit values directly; 64-bit ones by halves (f64 as its bits);
+ * narrower ones widened to 32 bits (f16 as its bits, a bool as 0 or 1),
+ * shuffled and narrowed back. */
+static IrValue shuffle(Lower *l, Node *e, IrShfl mode)
+{
+    IrValue v = arg(l, e, 0);
+    Node *k = e->list.items[1];
+    IrValue lane = lower_convert(l, lower_expr(l, k), k->type, type_scalar(TY_I32));
+    IrType t = v.type;
+    switch (t) {
+    case IRT_I32: case IRT_F32:
+        return shuffle32(l, v, lane, mode);
+    case IRT_I64:
+        return shuffle64(l, v, lane, mode);
+    case IRT_F64:
+        return lower_op1(l, IR_BITCAST, IRT_F64, shuffle64(l, lower_op1(l, IR_BITCAST, IRT_I64, v), lane, mode));
+    case IRT_I1: {
+        IrValue x = shuffle32(l, lower_op1(l, IR_ZEXT, IRT_I32, v), lane, mode);
+        return lower_cmp(l, IRC_NE, x, ir_int(IRT_I32, 0));
+    }
+    case IRT_I8: case IRT_I16: case IRT_F16: {
+        IrType bits = t == IRT_F16 ? IRT_I16 : t;
+        IrValue x = t == IRT_F16 ? lower_op1(l, IR_BITCAST, IRT_I16, v) : v;
+        x = lower_op1(l, IR_TRUNC, bits, shuffle32(l, lower_op1(l, IR_ZEXT, IRT_I32, x), lane, mode));
+        return t == IRT_F16 ? lower_op1(l, IR_BITCAST, IRT_F16, x) : x;
+    }
+    default:
+        return unsupported(l, e, "a shuffle of this type");
+    }
 }
 
 static IrValue atomic(Lower *l, Node *e, IrAtom op)

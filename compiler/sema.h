@@ -40,6 +40,7 @@ typedef struct FuncInfo {
     bool launch_ok;    /* @launch passed its checks (or is absent) */
     bool persistent;
     uint64_t smem;     /* @smem bytes */
+    uint64_t shared_bytes; /* its `shared` arrays so far, laid out as lowering does */
     Type **params;
     int n_params;
     bool varargs;      /* the last parameter repeats (std only) */

@@ -172,9 +172,18 @@ static Type *check_device_builtin(Checker *k, Node *call, const char *name, Type
         return type_scalar(TY_U32);
     }
     if (strncmp(name, "shfl", 4) == 0) {
+        /* Any scalar moves between lanes, as with CUDA's __shfl_sync
+         * (lowering splits or widens what is not 32 bits); a tile,
+         * tensor or array is not one lane's value. */
+        char buf[96];
         Type *t = sema_check_expr(k, call->list.items[0], NULL);
         Type *lane = sema_check_expr(k, call->list.items[1], type_scalar(TY_U32));
         sema_check_assignable(k, call->list.items[1], lane, type_scalar(TY_U32), "the lane");
+        if (t->kind != TY_ERROR && !type_is_numeric(t) && t->kind != TY_BOOL) {
+            diag_error(k->diag, call->list.items[0]->span, "'%s' moves a number or a bool, not %s", name,
+                       type_name(t, buf, sizeof buf));
+            return error_type();
+        }
         return t;
     }
     if (strncmp(name, "atomic_", 7) == 0)

@@ -334,6 +334,16 @@ typedef struct BinaryStep {
 
 static bool is_shift(const Node *e) { return e->op == TK_SHL || e->op == TK_SHR; }
 
+/* What a flexible side of `e` is asked for when the other side has type
+ * `other`: the other side's type (a tile's element type), except that
+ * beside a scalar either side of a shift is typed on its own.  A tile's
+ * elements combine with one scalar of their type, so in t << 3 and
+ * 1 << t the literal takes it, as in t * 2 (language.md 3.2). */
+static Type *flexible_side(const Node *e, Type *other)
+{
+    return is_shift(e) && !is_tile_like(other) ? NULL : partner(other);
+}
+
 /* What the sides of `e` are asked for, given what `e` is asked for; checks
  * the right side first when it decides the left's type.  Returns what the
  * left side is asked for. */
@@ -344,7 +354,7 @@ static Type *step_down(Checker *k, Node *e, Type *expected, BinaryStep *step)
     *step = (BinaryStep){e, NULL};
     if (sema_is_flexible(e->a) && !sema_is_flexible(e->b)) {
         step->right = sema_check_expr(k, e->b, want);
-        return is_shift(e) ? NULL : partner(step->right);
+        return flexible_side(e, step->right);
     }
     return want && is_tile_like(want) ? want->elem : want;
 }
@@ -371,7 +381,7 @@ static Type *check_binary(Checker *k, Node *top, Type *expected)
     Type *left = sema_check_expr(k, e->a, expected);
     while (n-- > 0) {
         BinaryStep *s = &steps[n];
-        Type *right = s->right ? s->right : sema_check_expr(k, s->e->b, is_shift(s->e) ? NULL : partner(left));
+        Type *right = s->right ? s->right : sema_check_expr(k, s->e->b, flexible_side(s->e, left));
         Type *t = binary_result(k, s->e, left, right);
         left = n ? finish_expr(k, s->e, t) : t; /* sema_check_expr finishes the top */
     }

@@ -202,6 +202,39 @@ static void check_let(Checker *k, Node *s)
         sym->value = const_eval(k, s->b);
 }
 
+/* a * b, or UINT64_MAX when it does not fit. */
+static uint64_t saturating_mul(uint64_t a, uint64_t b)
+{
+    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/* The function's static shared memory with array `t` added, each array at
+ * its element's alignment in the order declared (as lowering lays them
+ * out, compiler/ir.c: ir_static_smem); the declaration that takes it past
+ * the limit is the error.  Lowering's own arrays (tiles, reductions) are
+ * counted after lowering, for the whole kernel (build.c). */
+static void count_shared(Checker *k, Node *s, const Type *t)
+{
+    uint64_t size = (uint64_t)(type_bits(t->elem) < 8 ? 1 : type_bits(t->elem) / 8);
+    uint64_t bytes = size;
+    for (int d = 0; d < t->rank; d++)
+        bytes = saturating_mul(bytes, (uint64_t)(t->dims[d] > 0 ? t->dims[d] : 1));
+    uint64_t before = k->func->shared_bytes;
+    uint64_t at = (before + size - 1) / size * size;
+    uint64_t after = bytes > UINT64_MAX - at ? UINT64_MAX : at + bytes;
+    k->func->shared_bytes = after;
+    if (before <= SILK_STATIC_SHARED_LIMIT && after > SILK_STATIC_SHARED_LIMIT) {
+        char total[32];
+        if (after == UINT64_MAX)
+            snprintf(total, sizeof total, "2^64 or more");
+        else
+            snprintf(total, sizeof total, "%llu", (unsigned long long)after);
+        diag_error(k->diag, s->span,
+                   "'%s' brings the static shared memory of '%s' to %s bytes; a kernel may have at most %d (48 KiB)",
+                   s->name, k->func->decl->name, total, SILK_STATIC_SHARED_LIMIT);
+    }
+}
+
 static void check_shared(Checker *k, Node *s)
 {
     if (!(k->func && k->func->gpu)) {
@@ -217,6 +250,8 @@ static void check_shared(Checker *k, Node *s)
     Symbol *sym = declare_local(k, SYM_SHARED, s, t);
     sym->mutable = true;
     sym->read = true;
+    if (t->kind == TY_ARRAY)
+        count_shared(k, s, t);
 }
 
 /* Why `target` cannot be assigned to, reported; true if it can. */

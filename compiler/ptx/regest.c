@@ -68,7 +68,7 @@
  * pressure.silk's `squeezed`, 28 over 32, is estimated at 112 bytes
  * stored; ptxas stores 320 and loads 392).
  *
- * Static shared memory is exact: the arrays a kernel addresses, laid out
+ * Static shared memory is exact (ir_static_smem): the arrays a kernel addresses, laid out
  * in module order at their alignments, which is what ptxas reports for
  * every golden program.  Barriers: 1 when the kernel has a bar.sync (all
  * of ours use barrier 0), else 0.  No IR construct uses local memory, so
@@ -534,31 +534,6 @@ int regest_register_cap(const IrFunc *f)
     return cap;
 }
 
-static bool addresses_shared(const IrFunc *f, const char *name)
-{
-    for (uint32_t b = 0; b < f->n_blocks; b++)
-        for (uint32_t i = 0; i < f->blocks[b]->n_insts; i++) {
-            const IrInst *in = f->blocks[b]->insts[i];
-            if (in->op == IR_ADDR && in->space == IRS_SHARED && in->symbol &&
-                strcmp(in->symbol, name) == 0)
-                return true;
-        }
-    return false;
-}
-
-int regest_static_smem(const IrModule *m, const IrFunc *f)
-{
-    uint64_t offset = 0;
-    for (uint32_t s = 0; s < m->n_shared; s++) {
-        const IrShared *a = &m->shared[s];
-        if (!addresses_shared(f, a->name))
-            continue;
-        uint64_t align = a->align ? a->align : ir_natural_align(a->elem);
-        offset = (offset + align - 1) / align * align + a->count * ir_natural_align(a->elem);
-    }
-    return offset > INT32_MAX ? INT32_MAX : (int)offset;
-}
-
 static bool has_barrier(const IrFunc *f)
 {
     for (uint32_t b = 0; b < f->n_blocks; b++)
@@ -583,7 +558,8 @@ KernelUsage regest_kernel(const IrModule *m, const IrFunc *f, Arena *arena)
         u.spill_loads = 4 * (wanted - cap);
         u.stack_frame = 4 * (wanted - cap);
     }
-    u.static_smem = regest_static_smem(m, f);
+    uint64_t smem = ir_static_smem(m, f);
+    u.static_smem = smem > INT32_MAX ? INT32_MAX : (int)smem;
     u.barriers = has_barrier(f) ? 1 : 0;
     u.max_threads = f->maxntid;
     return u;

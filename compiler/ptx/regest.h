@@ -32,10 +32,6 @@ int regest_live_units(const IrFunc *f, Arena *scratch);
  * registers). */
 int regest_register_cap(const IrFunc *f);
 
-/* The bytes of static shared memory `f` uses: the module's shared arrays
- * it addresses, each at its alignment, in module order. */
-int regest_static_smem(const IrModule *m, const IrFunc *f);
-
 /* Everything at once: `f`'s usage as ptxas would report it, with
  * `estimated` set; the name from `arena`.  Registers beyond
  * the cap come back as spills (4 bytes stored and loaded per register). */

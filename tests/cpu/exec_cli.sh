@@ -368,6 +368,82 @@ for o in -O0 ""; do
     [ "$got" = "00000000${f32}0000${f16}0000000000000000$f64" ] || fail "NaN bits ${o:--O}: $got"
 done
 
+# Shuffles of other types than the IR's 32 bits (lowered as two shuffles
+# of a 64-bit value's halves, or widened and narrowed back), over two
+# warps: each lane's value is computed below from its source lane (lane =
+# tid % 32; a source lane outside the warp gives the lane's own value).
+cat > shfl.silk <<'SILK'
+@launch(64)
+kernel shuffles(a: tensor<u64>[64], e: tensor<i64>[64], b: tensor<f64>[64], c: tensor<i8>[64],
+                d: tensor<f16>[64], f: tensor<u8>[64]) {
+  let i = ctx.tid
+  let lane = ctx.lane
+  a[i] = shfl_xor((u64(lane) << 32) | u64(4294967295u32 - lane), 5u32)
+  e[i] = shfl_down(-(i64(lane) << 32) - 1, 1u32)
+  b[i] = shfl_up(f64(lane) * 0.5 - 3.25, 2u32)
+  c[i] = shfl_up(i8(lane) - 16, 1u32)
+  d[i] = shfl(f16(lane) * 0.25 - 2.0, 31u32 - lane)
+  f[i] = u8(shfl_xor(lane % 3u32 == 0u32, 1u32))
+}
+SILK
+awk '
+function bxor(x, y,   r, b) { r = 0; for (b = 1; b <= 16; b *= 2) if (int(x / b) % 2 != int(y / b) % 2) r += b; return r }
+function dump(name, fmt, k,   i, s) {
+    print name
+    for (i = 0; i < 64; i++) {
+        s = s (i % 8 ? " " : "") sprintf(fmt, v[k, i])
+        if (i % 8 == 7) { print s; s = "" }
+    }
+}
+BEGIN {
+    for (i = 0; i < 64; i++) {
+        l = i % 32
+        x = bxor(l, 5); v[1, i] = x * 4294967296 + (4294967295 - x)
+        x = l < 31 ? l + 1 : l; v[2, i] = -(x * 4294967296) - 1
+        x = l >= 2 ? l - 2 : l; v[3, i] = x * 0.5 - 3.25
+        x = l >= 1 ? l - 1 : l; v[4, i] = x - 16
+        x = 31 - l; v[5, i] = x * 0.25 - 2
+        x = bxor(l, 1); v[6, i] = x % 3 == 0 ? 1 : 0
+    }
+    dump("buffer 1: u64[64]", "%.0f", 1); dump("buffer 2: i64[64]", "%.0f", 2)
+    dump("buffer 3: f64[64]", "%g", 3); dump("buffer 4: i8[64]", "%.0f", 4)
+    dump("buffer 5: f16[64]", "%g", 5); dump("buffer 6: u8[64]", "%.0f", 6)
+}' >shfl.want
+expect 0 "" shfl.silk --kernel shuffles --grid 64 --buf u64:64:0 --buf i64:64:0 --buf f64:64:0 \
+    --buf i8:64:0 --buf f16:64:0 --buf u8:64:0 --dump
+diff shfl.want out >shfl.diff || fail "shuffles of u64, i64, f64, i8, f16 and bool: $(head -n 6 shfl.diff)"
+# The same, as a reader checks it: lane 0 of a has lane 5's halves; e's
+# last lane its own; c's first two lanes lane 0's -16.
+sed -n 2p out | grep -q "^25769803770 21474836475 " || fail "shfl_xor of u64 lane 0: $(sed -n 2p out)"
+sed -n 14p out | grep -q " -133143986177 -133143986177$" || fail "shfl_down of i64 lane 31: $(sed -n 14p out)"
+sed -n 29p out | grep -q "^-16 -16 -15 -14 " || fail "shfl_up of i8: $(sed -n 29p out)"
+# Compound shifts on other widths than i32, with counts of other types (an
+# element loaded and stored as its own u16, so 21 << 12 wraps), and a tile
+# shifted by unsuffixed literals.
+cat > shift.silk <<'SILK'
+@launch(32)
+kernel shifts(a: tensor<u64>[32], b: tensor<i8>[32], c: tensor<u16>[32], t: tensor<u32>[32], p: tensor<u32>[32]) {
+  let lane = ctx.lane
+  var x: u64 = u64(lane) + 1
+  x <<= 40
+  x >>= 3
+  a[lane] = x
+  var y: i8 = -1 - i8(lane)
+  y >>= 1
+  y <<= 2
+  b[lane] = y
+  c[lane] <<= 12
+  c[lane] >>= 3u64
+  p = (t << 3) | (1 << (t & 7))
+}
+SILK
+expect 0 "" shift.silk --kernel shifts --grid 32 --buf u64:32:0 --buf i8:32:0 --buf u16:32:21 \
+    --buf u32:32:9 --buf u32:32:0 --dump
+sed -n 2p out | grep -qx "137438953472 274877906944 412316860416 549755813888 687194767360 824633720832 962072674304 1099511627776" ||
+    fail "u64 <<= 40, >>= 3: $(sed -n 2p out)"
+sed -n 7p out | grep -qx -- "-4 -4 -8 -8 -12 -12 -16 -16" || fail "i8 >>= 1, <<= 2: $(sed -n 7p out)"
+sed -n 12p out | grep -qx "2560 2560 2560 2560 2560 2560 2560 2560" || fail "u16 element <<= 12, >>= 3u64: $(sed -n 12p out)"
+sed -n 22p out | grep -qx "74 74 74 74 74 74 74 74" || fail "tile (t << 3) | (1 << (t & 7)): $(sed -n 22p out)"
 # compile refuses the CPU target, which only exec runs.
 "$silkc" compile k.silk --arch cpu -o k.c 2>err
 [ $? -eq 2 ] || fail "compile --arch cpu: want exit 2"

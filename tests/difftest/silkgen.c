@@ -4,7 +4,7 @@
  * is run on the CPU backend at -O0 and with the passes, and the buffers
  * must agree bit for bit.
  *
- *   silkgen SEED [--size small|medium] [--known-bugs]
+ *   silkgen SEED [--size small|medium]
  *
  * In the manner of Csmith and YARPGen, the program is valid and free of
  * undefined behaviour by construction, so that any difference is the
@@ -35,18 +35,6 @@
  * atomics, helper functions, grid-stride maps, f16, @persistent, a host
  * launch block) is drawn from the seed, as are the depth of expressions
  * and the number of statements (--size).
- *
- * --known-bugs also writes what silkc is known to get wrong, so that the
- * generator finds those bugs again until they are fixed (without it they
- * are left out, and every program compiles):
- * - shuffles of types other than i32, u32 and f32, which pass `silkc
- *   check` and fail the IR verifier ("'shfl' moves i32 or f32, not f16");
- * - a compound shift whose count has another type than the value
- *   (`x <<= 3` with x a u64), which fails it too ("operand 2 of 'shl' is
- *   i32, expected i64") where `x = x << 3` compiles;
- * - an integer tile shifted by an unsuffixed count (`t << 3`, t a
- *   tile<u32>), rejected: the count is typed i32 on its own, as a scalar
- *   shift's is, where the tile asks for its element type.
  */
 #include "silkgen.h"
 
@@ -516,11 +504,11 @@ static void program(Gen *g, uint64_t seed, Text *t)
 
     exec_line(g, t);
     text_printf(t,
-                "// silkgen %" PRIu64 " --size %s%s: a random Silk program for the differential\n"
+                "// silkgen %" PRIu64 " --size %s: a random Silk program for the differential\n"
                 "// test of silkc's optimiser (tests/difftest/silkgen.c).  Every access is in\n"
                 "// bounds and every output element has one writer, so what the kernel\n"
                 "// leaves in its buffers depends on its inputs alone.\n",
-                seed, g->size->name, g->known_bugs ? " --known-bugs" : "");
+                seed, g->size->name);
     if (g->persistent)
         text_printf(t, "// @persistent: the launcher adds __silk_logical_ctas after the parameters.\n");
     text_printf(t, "\n");
@@ -543,7 +531,7 @@ static int usage(const char *why)
 {
     if (why)
         fprintf(stderr, "silkgen: %s\n", why);
-    fputs("usage: silkgen SEED [--size small|medium] [--known-bugs]\n"
+    fputs("usage: silkgen SEED [--size small|medium]\n"
           "  writes one random Silk program, a function of SEED (0 to 2^64-1), on\n"
           "  standard output; its first line `// exec: ...` says how to run it.\n",
           stderr);
@@ -566,7 +554,7 @@ static bool parse_seed(const char *s, uint64_t *seed)
 int main(int argc, char **argv)
 {
     uint64_t seed = 0;
-    bool have_seed = false, known_bugs = false;
+    bool have_seed = false;
     const Size *size = &sizes[0];
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) {
@@ -574,8 +562,6 @@ int main(int argc, char **argv)
             size = strcmp(name, "small") == 0 ? &sizes[0] : strcmp(name, "medium") == 0 ? &sizes[1] : NULL;
             if (!size)
                 return usage("--size takes small or medium");
-        } else if (strcmp(argv[i], "--known-bugs") == 0) {
-            known_bugs = true;
         } else if (strcmp(argv[i], "--help") == 0) {
             usage(NULL);
             return 0;
@@ -592,7 +578,6 @@ int main(int argc, char **argv)
 
     Gen g = {.rng = {seed}};
     g.size = size;
-    g.known_bugs = known_bugs;
     Text t = {0};
     program(&g, seed, &t);
     fwrite(t.s, 1, t.len, stdout);

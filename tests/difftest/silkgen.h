@@ -167,7 +167,6 @@ typedef struct Gen {
     /* which features this seed turns on */
     bool use_shared, use_warp, use_tiles, use_atomics, use_helpers, use_map;
     bool use_f16;
-    bool known_bugs;    /* also what silkc is known to get wrong (silkgen.c) */
 } Gen;
 
 /* silkgen.c: parameters made as the body asks for them */

@@ -33,9 +33,9 @@
 # The long run, for `make fuzz`-style hunting (not part of make check):
 #   SILKGEN_SEEDS=5000 tests/difftest/silkgen_check.sh
 # with SILKGEN and SILKC set as below; SILKGEN_FIRST=S starts at seed S
-# (5001 to go on from there), SILKGEN_ARGS=--known-bugs also writes what
-# silkc is known to get wrong (silkgen.c lists it), to see whether it is
-# fixed.  make check sets SILKGEN and SILKC; by hand, from a build tree:
+# (5001 to go on from there), SILKGEN_ARGS adds options to every silkgen
+# run (seed 1's pin is then not checked).  make check sets SILKGEN and
+# SILKC; by hand, from a build tree:
 #   SILKGEN=tests/difftest/silkgen SILKC=src/silkc sh tests/difftest/silkgen_check.sh
 set -u
 : "${SILKGEN:?SILKGEN must name the silkgen to test (make check sets it)}"

@@ -25,19 +25,15 @@ static void indent(Gen *g)
     gen_put(g, "%*s", 2 * g->indent, "");
 }
 
+/* Any number type shuffles (silkc moves 64-bit values as two 32-bit
+ * halves, narrower ones widened); the 32-bit ones, which map to one
+ * shfl.sync, half the time. */
 static Ty shuffle_type(Gen *g)
 {
-    /* silkc's IR moves only 32-bit values through shfl (silkgen.c: known
-     * bugs): other types pass the checker and fail the IR verifier. */
     static const Ty ok[] = {TY_I32, TY_U32, TY_F32};
-    if (g->known_bugs && rng_percent(&g->rng, 40))
+    if (rng_percent(&g->rng, 50))
         return ty_random(g);
     return ok[rng_below(&g->rng, 3)];
-}
-
-static bool is_shuffle_type(Gen *g, Ty t)
-{
-    return g->known_bugs ? t != TY_BOOL : t == TY_I32 || t == TY_U32 || t == TY_F32;
 }
 
 static Var *declare_let(Gen *g, const char *name, Ty t, Ex ex)
@@ -225,7 +221,7 @@ bool cta_collective_expr(Gen *g, Ty t)
 {
     if (!g->collective_ok || !g->use_warp || g->in_helper)
         return false;
-    if (t == TY_BOOL) {
+    if (t == TY_BOOL && rng_percent(&g->rng, 70)) {
         gen_put(g, "(ballot(");
         expr(g, TY_BOOL, 1, (Want){false, false});
         gen_put(g, rng_percent(&g->rng, 50) ? ") != 0)" : ") == 0xffff_ffff)");
@@ -237,8 +233,6 @@ bool cta_collective_expr(Gen *g, Ty t)
         gen_put(g, ")");
         return true;
     }
-    if (!is_shuffle_type(g, t))
-        return false;
     static const char *const shfl[] = {"shfl", "shfl_xor", "shfl_down", "shfl_up"};
     /* a literal alone would be i32 here: shfl's value takes no type from
      * its context */
@@ -450,14 +444,20 @@ static void tile_expr(Gen *g, const Tiles *ts, int depth)
         break;
     case 3:
         if (is_int) {
-            /* A bare count is typed i32 on its own, as a scalar shift's
-             * is, and silkc then rejects a u32 tile shifted by it
-             * (silkgen.c: known bugs); the suffix gives it the tile's. */
-            bool suffix = !g->known_bugs || rng_percent(&g->rng, 50);
-            gen_put(g, "(");
-            tile_expr(g, ts, depth - 1);
-            gen_put(g, " %s %u%s)", rng_percent(&g->rng, 50) ? "<<" : ">>", rng_below(&g->rng, 32),
-                    suffix ? ty_name(ts->elem) : "");
+            /* A bare literal beside a tile takes its element type (a
+             * tile's elements are i32 or u32 here, so counts below 32);
+             * on the left it is shifted by elements masked below 32. */
+            const char *op = rng_percent(&g->rng, 50) ? "<<" : ">>";
+            bool suffix = rng_percent(&g->rng, 50);
+            if (rng_percent(&g->rng, 30)) {
+                gen_put(g, "(%u%s %s (", rng_below(&g->rng, 1000), suffix ? ty_name(ts->elem) : "", op);
+                tile_expr(g, ts, depth - 1);
+                gen_put(g, " & 31))");
+            } else {
+                gen_put(g, "(");
+                tile_expr(g, ts, depth - 1);
+                gen_put(g, " %s %u%s)", op, rng_below(&g->rng, 32), suffix ? ty_name(ts->elem) : "");
+            }
         } else {
             gen_put(g, "(");
             tile_expr(g, ts, depth - 1);

@@ -201,11 +201,10 @@ static void stmt_compound(Gen *g)
             }
             break;
         default:
-            /* silkc's lowering does not convert x <<= c's count to x's
-             * type, as it does for x << c, and the IR verifier rejects it
-             * (silkgen.c: known bugs): the count is given x's type. */
+            /* The count: a bare literal (an i32, whatever x's type), one
+             * of x's type, or x's type masked below its width. */
             gen_put(g, "%s %s ", v->name, rng_percent(&g->rng, 50) ? "<<=" : ">>=");
-            if (t == TY_I32 || (g->known_bugs && rng_percent(&g->rng, 50))) {
+            if (t == TY_I32 || rng_percent(&g->rng, 50)) {
                 gen_put(g, "%u", rng_below(&g->rng, (uint32_t)ty_bits(t)));
             } else if (rng_percent(&g->rng, 50)) {
                 gen_put(g, "%s(%u)", ty_name(t), rng_below(&g->rng, (uint32_t)ty_bits(t)));

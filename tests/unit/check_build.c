@@ -4,7 +4,9 @@
  * the IR as lowered, every target gets its own code, source errors stop
  * the build before lowering, and the figures say where they came from:
  * the estimate without ptxas (SILK_PTXAS=none), ptxas with it, the cubin
- * of the same run kept.  The ptxas cases need the CUDA toolkit: without
+ * of the same run kept; a verifier fault after lowering is summed up at
+ * its kernel, and static shared memory over its limit once lowered is a
+ * source error there.  The ptxas cases need the CUDA toolkit: without
  * it they do not run, and the program exits 77 (skipped) saying so.
  */
 #include "build.h"
@@ -184,6 +186,65 @@ START_TEST(test_failing_ptxas_is_reported_back)
 }
 END_TEST
 
+/* Two kernels; the second one's IR is broken by hand below. */
+static const char TWO_KERNELS[] = "kernel first(o: tensor<u32>[256]) {\n"
+                                  "  o[ctx.tid] = 1\n"
+                                  "}\n"
+                                  "@launch(64)\n"
+                                  "kernel second(o: tensor<u32>[64]) {\n"
+                                  "  o[ctx.tid] = ctx.lane\n"
+                                  "}\n";
+
+/* A verifier fault after lowering is summed up at the kernel whose IR
+ * failed (its name), not at the top of the file, after the verifier's
+ * own message at the instruction's statement. */
+START_TEST(test_verifier_fault_at_the_kernel)
+{
+    Fixture f;
+    ck_assert_int_eq(build(&f, TWO_KERNELS, BUILD_IR, false), BUILD_OK);
+    ck_assert_uint_eq(f.b.module->n_funcs, 2);
+    ck_assert(build_verify_lowered(&f.c, f.b.module));
+    IrFunc *second = f.b.module->funcs[1];
+    ck_assert_str_eq(second->name, "second");
+    IrInst *sreg = NULL;
+    for (uint32_t i = 0; !sreg && i < second->blocks[0]->n_insts; i++)
+        if (second->blocks[0]->insts[i]->op == IR_SREG)
+            sreg = second->blocks[0]->insts[i];
+    ck_assert_ptr_nonnull(sreg);
+    sreg->type = IRT_I64; /* sreg gives i32 */
+    ck_assert(!build_verify_lowered(&f.c, f.b.module));
+    fflush(f.diagnostics);
+    const char *fault = strstr(f.diag_text, "t.silk:6:3: error: 'sreg' gives i32, not i64\n");
+    const char *summary =
+        strstr(f.diag_text, "t.silk:5:8: error: the IR failed verification after lowering: a compiler bug\n");
+    ck_assert_msg(fault && summary && fault < summary, "diagnostics:\n%s", f.diag_text);
+    ck_assert_ptr_null(strstr(f.diag_text, "t.silk:1:"));
+    ck_assert_int_eq(f.c.diag.errors, 2);
+    finish(&f);
+}
+END_TEST
+
+/* A kernel whose shared arrays fit as declared but not once lowering has
+ * added a tile's (here: the scratch of a product's operand, 16 KiB): a
+ * source error at its name, before any code is made. */
+START_TEST(test_lowered_shared_memory_over_the_limit)
+{
+    Fixture f;
+    const char *src = "@launch(256)\n"
+                      "kernel big(a: tensor<f32>[64, 64], c: tensor<f32>[64, 64]) {\n"
+                      "  shared keep: f32[9000]\n"
+                      "  keep[ctx.tid] = 1.0\n"
+                      "  c = (a + a) @ a\n"
+                      "  c[0, 0] = keep[ctx.tid]\n"
+                      "}\n";
+    ck_assert_int_eq(build(&f, src, BUILD_CODE, true), BUILD_SOURCE_ERRORS);
+    ck_assert_uint_eq(ir_static_smem(f.b.module, f.b.module->funcs[0]), 36000 + 64 * 64 * 4);
+    ck_assert_ptr_null(f.b.targets);
+    ck_assert_ptr_nonnull(strstr(f.diag_text, "t.silk:2:8: error: 'big' needs 52384 bytes of static shared memory"));
+    finish(&f);
+}
+END_TEST
+
 int main(void)
 {
     unsetenv("SILK_PTXAS");
@@ -196,6 +257,8 @@ int main(void)
     tcase_add_test(tc, test_code_for_each_target);
     tcase_add_test(tc, test_estimate_without_ptxas);
     tcase_add_test(tc, test_failing_ptxas_is_reported_back);
+    tcase_add_test(tc, test_verifier_fault_at_the_kernel);
+    tcase_add_test(tc, test_lowered_shared_memory_over_the_limit);
     if (have_ptxas)
         tcase_add_test(tc, test_ptxas_measures_and_assembles);
     suite_add_tcase(s, tc);

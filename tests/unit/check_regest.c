@@ -219,14 +219,32 @@ START_TEST(test_static_smem_and_barriers)
                         "  %0: i64 = addr.shared $c\n"
                         "  store.shared %0, 1.0:f32\n"
                         "  ret\n}\n");
-    ck_assert_int_eq(regest_static_smem(m, m->funcs[0]), 40); /* 3, padded to 8, + 32 */
-    ck_assert_int_eq(regest_static_smem(m, m->funcs[1]), 4000);
+    ck_assert_uint_eq(ir_static_smem(m, m->funcs[0]), 40); /* 3, padded to 8, + 32 */
+    ck_assert_uint_eq(ir_static_smem(m, m->funcs[1]), 4000);
     KernelUsage k = regest_kernel(m, m->funcs[0], arena);
     ck_assert_str_eq(k.name, "k");
     ck_assert(k.estimated);
     ck_assert_int_eq(k.barriers, 1);
     ck_assert_int_eq(k.static_smem, 40);
     ck_assert_int_eq(regest_kernel(m, m->funcs[1], arena).barriers, 0);
+}
+END_TEST
+
+/* A sum past 2^64 saturates (the build's limit then rejects it) and the
+ * estimate says INT32_MAX. */
+START_TEST(test_static_smem_saturates)
+{
+    IrModule *m = parse("shared $a: i8[3]\n"
+                        "shared $b: f64[2305843009213693951]\n"
+                        "\n"
+                        "kernel @k() {\n@b0:\n"
+                        "  %0: i64 = addr.shared $a\n"
+                        "  %1: i64 = addr.shared $b\n"
+                        "  store.shared %0, 1:i8\n"
+                        "  store.shared %1, 1.0:f64\n"
+                        "  ret\n}\n");
+    ck_assert_uint_eq(ir_static_smem(m, m->funcs[0]), UINT64_MAX);
+    ck_assert_int_eq(regest_kernel(m, m->funcs[0], arena).static_smem, INT32_MAX);
 }
 END_TEST
 
@@ -266,6 +284,7 @@ static Suite *regest_suite(void)
     tcase_add_test(tc, test_expansions);
     tcase_add_test(tc, test_register_cap);
     tcase_add_test(tc, test_static_smem_and_barriers);
+    tcase_add_test(tc, test_static_smem_saturates);
     tcase_add_test(tc, test_spills_past_cap);
     suite_add_tcase(s, tc);
     return s;
