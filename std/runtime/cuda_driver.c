@@ -211,7 +211,7 @@ CudadrvStatus cudadrv_kernel_allow_shared(CudadrvKernel k, size_t bytes, Cudadrv
 {
     if (!have_driver(e))
         return e->status;
-    if (bytes <= 48 * 1024) /* what every kernel may have without asking */
+    if (bytes == 0)
         return CUDADRV_OK;
     CALL(CUDADRV_DRIVER_ERROR, cuFuncSetAttribute,
          (k.handle, CUDADRV_FUNC_ATTR_MAX_DYNAMIC_SHARED, (int)bytes));

@@ -93,8 +93,10 @@ typedef struct CudadrvKernel {
 CudadrvStatus cudadrv_module_kernel(const CudadrvModule *module, const char *name,
                                     CudadrvKernel *kernel, CudadrvError *e);
 
-/* Lets `kernel` launch with `bytes` of dynamic shared memory, which past
- * 48 KiB the driver asks to be declared first. */
+/* Declares that `kernel` launches with `bytes` of dynamic shared memory
+ * (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES): the driver refuses
+ * a launch whose static and dynamic shared memory pass 48 KiB unless it
+ * was.  Nothing for 0 bytes. */
 CudadrvStatus cudadrv_kernel_allow_shared(CudadrvKernel kernel, size_t bytes, CudadrvError *e);
 
 /* The CTAs of `threads` threads and `dynamic_shared` bytes that one

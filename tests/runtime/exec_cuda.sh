@@ -82,6 +82,7 @@ logged "live 0"
 logged "bad_frees 0"
 logged "call cuModuleUnload 1"
 logged "call cuDevicePrimaryCtxRelease_v2 1"
+grep -q "^call cuFuncSetAttribute" log && fail "a kernel without @smem declared dynamic shared memory"
 
 # --dump prints as on the CPU.
 cat > scale.silk <<'SILK'
@@ -129,6 +130,7 @@ SILK
 gpu FAKE_CUDA_SMS=3 FAKE_CUDA_OCCUPANCY=2 -- chunks.silk --kernel chunks --grid 6400 --arg 6400 --buf u32:6400:0
 exits $? 0
 logged "occupancy threads=64 shared=4096"
+logged "attribute chunks max_dynamic_shared=4096"
 logged "launch chunks grid=6,1,1 block=64,1,1 shared=4096 params=0x1900,@1,0x64"
 gpu FAKE_CUDA_SMS=3 FAKE_CUDA_OCCUPANCY=2 -- chunks.silk --kernel chunks --grid 200 --arg 200 --buf u32:200:0
 exits $? 0

@@ -26,8 +26,9 @@
  *   FAKE_CUDA_JIT_ERROR=TEXT  the error log of a failed module load
  *
  * The log, one fact a line, in this order: `call NAME N` for each entry
- * point called (N times); `target T` per module loaded; `occupancy
- * threads=T shared=S`; `launch KERNEL grid=X,Y,Z block=X,Y,Z shared=S
+ * point called (N times); `target T` per module loaded; `attribute
+ * KERNEL max_dynamic_shared=S` and `occupancy threads=T shared=S`, in the
+ * order asked; `launch KERNEL grid=X,Y,Z block=X,Y,Z shared=S
  * params=P,...` per launch, each parameter a live allocation's number
  * (`@1` for the first allocated) or its value in hex; `allocs N`, `frees
  * N`, `live N` (allocations never freed), `bad_frees N`.
@@ -85,7 +86,7 @@ static struct {
     int n_modules;
     Function functions[MAX_MODULES];
     int n_functions;
-    char occupancy[MAX_MODULES][64];
+    char occupancy[MAX_MODULES][200]; /* the attributes and occupancy questions, in order */
     int n_occupancy;
     int context; /* what a context handle points at */
 } fake;
@@ -286,9 +287,13 @@ int cuModuleUnload(void *module)
 int cuFuncSetAttribute(void *function, int attribute, int value)
 {
     ENTER(cuFuncSetAttribute);
-    (void)function;
-    return attribute == CUDADRV_FUNC_ATTR_MAX_DYNAMIC_SHARED && value >= 0 ? CUDADRV_SUCCESS
-                                                                           : CUDADRV_ERROR_INVALID_VALUE;
+    const Function *f = function;
+    if (!f || attribute != CUDADRV_FUNC_ATTR_MAX_DYNAMIC_SHARED || value < 0)
+        return CUDADRV_ERROR_INVALID_VALUE;
+    if (fake.n_occupancy < MAX_MODULES)
+        snprintf(fake.occupancy[fake.n_occupancy++], sizeof fake.occupancy[0],
+                 "attribute %s max_dynamic_shared=%d", f->name, value);
+    return CUDADRV_SUCCESS;
 }
 
 int cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, void *function, int threads,
