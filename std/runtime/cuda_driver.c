@@ -24,6 +24,7 @@ typedef struct Driver {
 #define CUDADRV_ENTRY(symbol, params) CudadrvFn_##symbol *symbol;
 #include "cuda_entries.def"
 #undef CUDADRV_ENTRY
+    void *library;        /* dlopen's handle, kept: the driver is never unloaded */
     CudadrvError failure; /* OK, or why the driver cannot be used */
 } Driver;
 
@@ -59,7 +60,7 @@ static void no_driver(const char *why)
 
 static void load_driver(void)
 {
-    void *library = dlopen(cudadrv_library(), RTLD_NOW | RTLD_LOCAL);
+    void *library = driver.library = dlopen(cudadrv_library(), RTLD_NOW | RTLD_LOCAL);
     if (!library) {
         no_driver(dlerror());
         return;
