@@ -30,7 +30,7 @@ static void usage(FILE *out)
           "             [--emit=ptx|ir|cubin|header] [--resource-usage [--format text|json]]\n"
           "       silkc exec [options] FILE... --kernel NAME --grid N [--workspace W]\n"
           "             [--arg VALUE | --buf TYPE:COUNT:INIT]... [--seed S] [--sms S]\n"
-          "             [--workers N] [--race] [--dump] [--out FILE]\n"
+          "             [--backend cpu|cuda] [--workers N] [--race] [--dump] [--out FILE]\n"
           "\n"
           "check: checks Silk source files (together, the root package) and reports every problem.\n"
           "compile: also lowers the GPU functions and writes PTX for each target (or the IR,\n"
@@ -45,6 +45,7 @@ static void usage(FILE *out)
           "  threads run the CTAs (default: one per core; 1 gives float atomics one order);\n"
           "  --race also checks shared-memory races and reads of unwritten shared memory\n"
           "  or of a var before it is assigned.\n"
+          "  --backend cuda runs it on GPU 0 instead, through the CUDA driver (loaded at run time).\n"
           "Both give the occupancy warnings (-Wocc-low, -Wocc-limit, -Wspill, -Wtail,\n"
           "  -Wblock-size) for each --arch; check only when --arch is given.\n"
           "\n"
@@ -58,7 +59,8 @@ static void usage(FILE *out)
           "  -fdiagnostics-format=json     diagnostics as JSON on stderr\n"
           "  --help                        this text (silkc --version: the version)\n"
           "\n"
-          "exit status: 0 clean, 1 errors, 2 usage, 3 no ptxas for --emit=cubin or a write error.\n"
+          "exit status: 0 clean, 1 errors (or a kernel that faulted), 2 usage, 3 no ptxas for\n"
+          "  --emit=cubin, no C compiler, CUDA driver or GPU for exec, or a write error.\n"
           "See silkc(1).\n",
           out);
 }
@@ -154,6 +156,15 @@ static bool exec_number(const char *name, const char *value, uint64_t max, uint6
     return true;
 }
 
+/* --backend cpu|cuda, once. */
+static void set_backend(const char *value, SilkcRequest *r, int *rc)
+{
+    if (strcmp(value, "cpu") != 0 && strcmp(value, "cuda") != 0)
+        *rc = usage_error("--backend: '%s' is not cpu or cuda", value);
+    else if (set_once(&r->backend_given, value, "--backend", rc))
+        r->backend = strcmp(value, "cuda") == 0 ? EXEC_BACKEND_CUDA : EXEC_BACKEND_CPU;
+}
+
 /* An option only `silkc exec` takes; false if `arg` is none of them. */
 static bool exec_option(int argc, char **argv, int *i, SilkcRequest *r, int *rc)
 {
@@ -173,7 +184,10 @@ static bool exec_option(int argc, char **argv, int *i, SilkcRequest *r, int *rc)
     } else if ((value = option_value(argc, argv, i, "--sms"))) {
         if (exec_number("--sms", value, 1024, &sms, rc))
             r->sms = (uint32_t)sms;
-    } else if ((value = option_value(argc, argv, i, "--arg")) ||
+        r->sms_given = true;
+    } else if ((value = option_value(argc, argv, i, "--backend")))
+        set_backend(value, r, rc);
+    else if ((value = option_value(argc, argv, i, "--arg")) ||
                (value = option_value(argc, argv, i, "--buf")))
         r->bindings[r->n_bindings++] = (ExecBinding){.buffer = arg[2] == 'b', .text = value};
     else if ((value = option_value(argc, argv, i, "--out")))
@@ -261,7 +275,9 @@ static int run(int argc, char **argv, const char *command)
     int rc = files && bindings ? parse_arguments(argc, argv, &c, files, &n_files, &request)
                    : usage_error("%s", "out of memory");
     request.n_inputs = n_files;
-    c.options.bounds_checks = request.exec; /* exec checks every index against its extent */
+    /* exec checks every index against its extent on the CPU; a GPU runs
+     * the PTX that `silkc compile` writes. */
+    c.options.bounds_checks = request.exec && request.backend != EXEC_BACKEND_CUDA;
     c.options.race_checks = request.race;
     for (int i = 0; rc == EXIT_OK && i < n_files; i++)
         if (!load_root_file(&c, files[i])) {

@@ -20,6 +20,9 @@ typedef struct ExecBinding {
     const char *text;
 } ExecBinding;
 
+/* Where `silkc exec` runs the kernel: --backend cpu (the default) or cuda. */
+typedef enum ExecBackend { EXEC_BACKEND_CPU, EXEC_BACKEND_CUDA } ExecBackend;
+
 /* The options only `silkc compile` (and exec) take. */
 typedef struct SilkcRequest {
     bool compile;        /* the command is compile (else check) */
@@ -27,6 +30,9 @@ typedef struct SilkcRequest {
     const char *kernel;  /* exec: --kernel */
     uint64_t grid, workspace, seed; /* exec: --grid, --workspace (0: the kernel's), --seed */
     uint32_t sms;        /* exec: --sms, ctx.sms */
+    bool sms_given;      /* exec: --sms was given */
+    ExecBackend backend; /* exec: --backend */
+    const char *backend_given; /* exec: the --backend value, once given */
     int workers;         /* exec: --workers (0: one per core) */
     ExecBinding *bindings; /* exec: --arg and --buf, in order */
     int n_bindings;
@@ -54,9 +60,11 @@ int silkc_compile(Compilation *c, const SilkcRequest *r);
  * code. */
 int silkc_check(Compilation *c, const SilkcRequest *r);
 
-/* `silkc exec`: the program built for the CPU backend (cpu.h) and the
- * kernel --kernel run with the buffers and values of the request; exit 1
- * when the kernel faults (one line on stderr). */
+/* `silkc exec`: the program built for the CPU backend (cpu.h), or with
+ * --backend cuda for the GPU (exec_cuda.c), and the kernel --kernel run
+ * with the buffers and values of the request; exit 1 when the kernel
+ * faults or its launch fails (one line on stderr), 3 when --backend cuda
+ * finds no driver or no device. */
 int silkc_exec(Compilation *c, const SilkcRequest *r);
 
 /* --emit=header: writes to `out` a C header (silkc_header.c) that embeds

@@ -37,31 +37,9 @@ run() {
         { echo "FAIL: $name: -O0 and the passes give different buffers"; status=1; }
 }
 
-for n in 1 1000 65536; do
-    run "saxpy-$n" "$examples/saxpy.silk" --kernel saxpy --grid "$n" --arg "$n" \
-        --buf f32:1:random --buf "f32:$n:random" --buf "f32:$n:random"
-done
-for n in 100 5000 100000; do
-    run "reduce-$n" "$examples/reduce.silk" --kernel reduce --grid 65536 --arg "$n" \
-        --buf "f32:$n:random" --buf f32:1:0
-done
-for rc in 32x32 64x96 128x64; do
-    r=${rc%x*} c=${rc#*x}
-    run "transpose-$rc" "$examples/transpose.silk" --kernel transpose --grid $((r / 32 * c / 32 * 256)) \
-        --arg "$r" --arg "$c" --buf "f32:$((r * c)):random" --buf "f32:$((r * c)):0"
-    run "stencil-$rc" "$examples/stencil.silk" --kernel stencil --grid $((r / 8 * c / 32 * 256)) \
-        --arg "$r" --arg "$c" --buf "f32:$((r * c)):random" --buf "f32:$((r * c)):0"
-done
-for n in 1 777 20000; do
-    run "histogram-$n" "$examples/histogram.silk" --kernel histogram --grid $((64 * 256)) --arg "$n" \
-        --buf "u8:$n:random" --buf u32:256:0
-done
-for mnk in 32x32x32 64x32x96 96x64x32; do
-    m=${mnk%%x*} rest=${mnk#*x} n=${rest%x*} k=${rest#*x}
-    run "sgemm-$mnk" "$examples/sgemm.silk" --kernel sgemm --grid $((m / 32 * n / 32 * 256)) \
-        --arg "$m" --arg "$n" --arg "$k" --buf "f32:$((m * k)):random" \
-        --buf "f32:$((k * n)):random" --buf "f32:$((m * n)):0"
-done
+# The examples on their shapes (shapes.sh, shared with tests/gpu/compare-cpu.sh).
+. "$src/tests/cpu/shapes.sh"
+example_runs
 
 # Random programs (tests/difftest/silkgen.c): valid, free of undefined
 # behaviour by construction, each with the exec line it runs with.

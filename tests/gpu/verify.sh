@@ -3,8 +3,11 @@
 # GPU and the CUDA toolkit.  It builds the project (unless $SILK_BUILD_DIR
 # already holds a build), runs `silk-occ verify` on the built-in kernels and
 # on every example, saves a record of what the device answered, runs the
-# GPU tests (tests/gpu/run-kernels.sh) and the whole test suite, and writes
-# everything under OUTDIR, with the lines that matter in OUTDIR/summary.txt.
+# GPU tests (tests/gpu/run-kernels.sh: silkc's PTX against nvcc's;
+# tests/gpu/compare-cpu.sh: `silkc exec --backend cuda` against the CPU
+# backend, its files in OUTDIR/compare-cpu) and the whole test suite, and
+# writes everything under OUTDIR, with the lines that matter in
+# OUTDIR/summary.txt.
 # Exit status: 0 when verify agrees everywhere and the tests pass, else 1;
 # 77 when there is no GPU.  Meant to finish in well under five minutes.
 set -u
@@ -55,6 +58,13 @@ if [ -x "$src/tests/gpu/run-kernels.sh" ]; then
     [ $rc -eq 0 ] || status=1
     note "run-kernels.sh: exit $rc"
     tail -12 "$out/run-kernels.txt" >> "$out/summary.txt"
+fi
+if [ -x "$src/tests/gpu/compare-cpu.sh" ]; then
+    "$src/tests/gpu/compare-cpu.sh" "$build" "$out/compare-cpu" > "$out/compare-cpu.txt" 2>&1
+    rc=$?
+    [ $rc -eq 0 ] || status=1
+    note "compare-cpu.sh: exit $rc; $(tail -1 "$out/compare-cpu.txt")"
+    grep -E '^(FAIL|note)' "$out/compare-cpu.txt" | head -20 >> "$out/summary.txt"
 fi
 make -j"$(nproc)" check > "$out/check.log" 2>&1 || status=1
 note "make check: $(grep -E '^# (PASS|FAIL|SKIP|ERROR):' "$out/check.log" | tr '\n' ' ')"

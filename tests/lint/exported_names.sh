@@ -20,7 +20,8 @@ occupancy='arch|occ|silk_builtin'
 common='cleanup|colour|demangle|edit_distance|escape|output|read_file|size_expr|tempdir'
 report='report'
 verify='verify'
-programs='cli|cmd|calc|report|verify|silkc|target|main'
+runtime='cudadrv'
+programs='cli|cmd|calc|report|verify|silkc|exec|target|main'
 
 status=0
 
@@ -48,6 +49,7 @@ check "$occupancy" "$builddir/occupancy/libsilkocc.a"
 check "$common" "$builddir/common/libsilkcommon.a"
 check "$report" "$builddir/report/libsilkreport.a"
 check "$verify" "$builddir/verify/libsilkverify.a"
+check "$runtime" "$builddir/std/runtime/libsilkrt.a"
 check "$programs" "$builddir"/src/*.o
 
 [ $status -eq 0 ] && echo "PASS: every exported name carries its module's prefix"
