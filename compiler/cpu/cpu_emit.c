@@ -160,8 +160,9 @@ static int by_register(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The stop numbered `at` in the function: what is live after it (its
- * result, set when it resumes, already taken out), in increasing order. */
+/* The stop that is instruction `at` of the function (numbered block by
+ * block): what is live after it, its result (which the resumption sets)
+ * already taken out, in increasing order. */
 static void record_across(CpuFunc *e, const RegSet *live, uint32_t at)
 {
     uint32_t *regs = ARENA_ARRAY(e->m->arena, uint32_t, live->n + 1);
