@@ -6,11 +6,11 @@
  *
  * A kernel becomes one C function, a thread's step: it runs one thread
  * from where it stopped to its next barrier or warp collective (shuffle,
- * ballot), saves its registers and returns why it stopped; the executor
- * resumes every thread of the CTA in turn, as a GPU would between
- * barriers, and computes a warp's collective once all its lanes wait at
- * it.  Registers are C locals between two stops, so a kernel without
- * barriers runs as plain compiled C.
+ * ballot), saves the registers live across that stop and returns why it
+ * stopped; the executor resumes every thread of the CTA in turn, as a GPU
+ * would between barriers, and computes a warp's collective once all its
+ * lanes wait at it.  Registers are C locals between two stops, so a
+ * kernel without barriers runs as plain compiled C.
  */
 #ifndef SILK_CPU_ABI_H
 #define SILK_CPU_ABI_H
@@ -89,7 +89,8 @@ typedef struct SilkCpuThread {
     uint32_t shuffle_mode;   /* at a shuffle: 0 down, 1 up, 2 bfly, 3 idx */
     uint64_t operand[2];     /* a collective's operands */
     uint64_t result;         /* the collective's result, set before the thread resumes */
-    uint64_t *regs;          /* its registers while it waits (SilkCpuKernel.n_regs) */
+    uint64_t *regs;          /* while it waits: the registers live across the stop,
+                              * which the step saved (SilkCpuKernel.n_regs slots) */
 } SilkCpuThread;
 
 typedef int SilkCpuStep(const SilkCpuCta *cta, SilkCpuThread *thread);
@@ -118,7 +119,8 @@ typedef struct SilkCpuKernel {
     const char *const *param_types; /* each parameter's IR type: "i64" (a tensor's
                                      * address too), "f32", ... */
     const char *const *param_source_types; /* its Silk type: "tensor<f32>[n]", "u64" */
-    uint32_t n_regs;
+    uint32_t n_regs;               /* the slots of SilkCpuThread.regs: the most
+                                    * registers any one stop saves */
     uint32_t fixed_threads;        /* the CTA size when @launch fixes it; 0: any */
     uint64_t static_shared;        /* bytes of its shared arrays */
     uint64_t dynamic_shared;       /* @smem */

@@ -9,13 +9,29 @@
  * A function's blocks are labels and its branches gotos; a phi is a
  * shadow variable every edge into its block assigns, read at the block's
  * top, so the phis of a block take their values at once, as SSA means.
- * Every register is declared at the top of the step and set to 0, so a
- * thread's registers can be saved at any stop and restored at resume.
+ *
+ * Every register is a C local of the step.  At a stop the thread saves
+ * only the registers live across it (ir_live.c: used after it, on some
+ * path, before any definition) in the first slots of its t->regs, and the
+ * stop's own label, where the next step resumes, restores those and no
+ * others; a parameter or special register live across it is not saved but
+ * taken again from the CTA and the thread.  Nothing is zeroed: the IR is
+ * verified SSA (ir_verify.c), so on every path a definition comes before
+ * each use in reachable code, and a register live across a stop was
+ * defined before the thread got there (its definition dominates the use,
+ * hence the stop), in this step or restored at its start; a phi's shadow
+ * is assigned on every edge into its block, right before the goto, so no
+ * stop comes between its assignment and its read and it is never saved.
+ * The step reads no indeterminate value, and a slot no stop wrote is never
+ * read.  The fault exits (return SILK_CPU_BAD_...) end the thread and save
+ * nothing.
+ *
  * Output is deterministic: the same module gives the same bytes.
  */
 #include "cpu/cpu.h"
 
 #include "cpu_internal.h"
+#include "ir_live.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -85,55 +101,204 @@ static IrType *register_types(const IrModule *m, const IrFunc *f)
     return types;
 }
 
-/* A register as 64 bits, and back. */
-static void save_register(CpuFunc *e, uint32_t r)
+/* Each register's definition, and the parameter each parameter register is. */
+static void find_definitions(CpuFunc *e)
+{
+    const IrFunc *f = e->f;
+    e->def = ARENA_ARRAY(e->m->arena, const IrInst *, f->n_regs + 1);
+    e->param_of = ARENA_ARRAY(e->m->arena, int32_t, f->n_regs + 1);
+    for (uint32_t r = 0; r < f->n_regs; r++)
+        e->param_of[r] = -1;
+    for (uint32_t p = 0; p < f->n_params; p++)
+        e->param_of[f->params[p].reg] = (int32_t)p;
+    for (uint32_t b = 0; b < f->n_blocks; b++)
+        for (uint32_t i = 0; i < f->blocks[b]->n_insts; i++) {
+            const IrInst *in = f->blocks[b]->insts[i];
+            if (ir_op_defines(in->op) && in->result < f->n_regs)
+                e->def[in->result] = in;
+        }
+}
+
+/* ---- what lives across each stop ------------------------------------------------------ */
+
+static bool is_stop(const IrInst *in)
+{
+    return in->op == IR_BARRIER || in->op == IR_SHFL || in->op == IR_BALLOT;
+}
+
+/* The registers live at a point of a block's backward walk, as a sparse
+ * set (Briggs and Torczon), so a block costs what it holds. */
+typedef struct RegSet {
+    uint32_t *dense, *sparse, n;
+} RegSet;
+
+static bool set_has(const RegSet *s, uint32_t r)
+{
+    return s->sparse[r] < s->n && s->dense[s->sparse[r]] == r;
+}
+
+static void set_add(RegSet *s, uint32_t r)
+{
+    if (set_has(s, r))
+        return;
+    s->sparse[r] = s->n;
+    s->dense[s->n++] = r;
+}
+
+static void set_remove(RegSet *s, uint32_t r)
+{
+    if (!set_has(s, r))
+        return;
+    uint32_t last = s->dense[--s->n];
+    s->dense[s->sparse[r]] = last;
+    s->sparse[last] = s->sparse[r];
+}
+
+static int by_register(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The stop that is instruction `at` of the function (numbered block by
+ * block): what is live after it, its result (which the resumption sets)
+ * already taken out, in increasing order. */
+static void record_across(CpuFunc *e, const RegSet *live, uint32_t at)
+{
+    uint32_t *regs = ARENA_ARRAY(e->m->arena, uint32_t, live->n + 1);
+    memcpy(regs, live->dense, live->n * sizeof *regs);
+    qsort(regs, live->n, sizeof *regs, by_register);
+    e->across[at] = regs;
+    e->n_across[at] = live->n;
+}
+
+/* One block walked back from its live-out: each stop's live set.  A
+ * result dies above its instruction, and the operands of every
+ * instruction but a phi (whose are used on the edges) are live above it. */
+static void walk_block(CpuFunc *e, const IrLive *live, uint32_t b, uint32_t at, RegSet *set)
+{
+    const IrBlock *block = e->f->blocks[b];
+    set->n = 0;
+    for (uint32_t i = live->out_first[b]; i < live->out_first[b + 1]; i++)
+        set_add(set, live->out_regs[i]);
+    for (uint32_t i = block->n_insts; i-- > 0;) {
+        const IrInst *in = block->insts[i];
+        if (ir_op_defines(in->op) && in->result < e->f->n_regs)
+            set_remove(set, in->result);
+        if (is_stop(in))
+            record_across(e, set, at + i);
+        for (uint32_t k = 0; in->op != IR_PHI && k < in->n_operands; k++)
+            if (in->operands[k].kind == IRV_REG && in->operands[k].reg < e->f->n_regs)
+                set_add(set, in->operands[k].reg);
+    }
+}
+
+/* e->across: the registers live across each stop of the function. */
+static void find_live_across(CpuFunc *e)
+{
+    const IrFunc *f = e->f;
+    uint32_t n_insts = 0;
+    for (uint32_t b = 0; b < f->n_blocks; b++)
+        n_insts += f->blocks[b]->n_insts;
+    e->across = ARENA_ARRAY(e->m->arena, uint32_t *, n_insts + 1);
+    e->n_across = ARENA_ARRAY(e->m->arena, uint32_t, n_insts + 1);
+    Arena *scratch = arena_new(); /* the liveness tables, dropped here */
+    const IrLive *live = ir_live_build(f, NULL, scratch);
+    RegSet set = {ARENA_ARRAY(scratch, uint32_t, f->n_regs + 1),
+                  ARENA_ARRAY(scratch, uint32_t, f->n_regs + 1), 0};
+    for (uint32_t b = 0, at = 0; b < f->n_blocks; at += f->blocks[b++]->n_insts)
+        walk_block(e, live, b, at, &set);
+    arena_free(scratch);
+}
+
+/* ---- saving and restoring ---------------------------------------------------------------- */
+
+/* Register r, live across a stop, is taken again at resumption rather
+ * than saved: a parameter from the CTA's slots, a special register or a
+ * shared array's address by its own instruction once more (one load or
+ * a constant, where a save is a store and a load).  Writes that when
+ * `write`. */
+static bool taken_again(CpuFunc *e, uint32_t r, bool write)
+{
+    IrType t = e->reg_types[r];
+    const IrInst *def = e->def[r];
+    if (e->param_of[r] >= 0) {
+        if (!write)
+            return true;
+        if (t == IRT_F32 || t == IRT_F64)
+            fprintf(e->out, "    r%" PRIu32 " = silk_bits_f%d(cta->params[%" PRId32 "]);\n", r,
+                    ir_type_bits(t), e->param_of[r]);
+        else
+            fprintf(e->out, "    r%" PRIu32 " = (%s)cta->params[%" PRId32 "];\n", r, cpu_ctype(t),
+                    e->param_of[r]);
+        return true;
+    }
+    if (def && (def->op == IR_SREG || (def->op == IR_ADDR && def->space == IRS_SHARED))) {
+        if (write)
+            cpu_inst(e, def);
+        return true;
+    }
+    return false;
+}
+
+/* A register as 64 bits in slot `slot`, and back. */
+static void save_register(CpuFunc *e, uint32_t r, uint32_t slot)
 {
     IrType t = e->reg_types[r];
     const char *bits = t == IRT_F32 ? "silk_f32_bits" : t == IRT_F64 ? "silk_f64_bits" : "";
-    fprintf(e->out, "    t->regs[%" PRIu32 "] = %s(r%" PRIu32 ");\n", r, bits, r);
+    fprintf(e->out, "    t->regs[%" PRIu32 "] = %s(r%" PRIu32 ");\n", slot, bits, r);
 }
 
-static void restore_register(CpuFunc *e, uint32_t r)
+static void restore_register(CpuFunc *e, uint32_t r, uint32_t slot)
 {
     IrType t = e->reg_types[r];
     if (t == IRT_F32 || t == IRT_F64)
-        fprintf(e->out, "        r%" PRIu32 " = silk_bits_f%d(t->regs[%" PRIu32 "]);\n", r,
-                ir_type_bits(t), r);
+        fprintf(e->out, "    r%" PRIu32 " = silk_bits_f%d(t->regs[%" PRIu32 "]);\n", r,
+                ir_type_bits(t), slot);
     else
-        fprintf(e->out, "        r%" PRIu32 " = (%s)t->regs[%" PRIu32 "];\n", r, cpu_ctype(t), r);
+        fprintf(e->out, "    r%" PRIu32 " = (%s)t->regs[%" PRIu32 "];\n", r, cpu_ctype(t), slot);
 }
+
+void cpu_suspend(CpuFunc *e, uint32_t k, const char *why)
+{
+    const uint32_t *regs = e->across[e->at];
+    uint32_t n = e->n_across[e->at], slots = 0;
+    fprintf(e->out, "    t->resume = t->site = %" PRIu32 "u;\n", k);
+    for (uint32_t i = 0; i < n; i++)
+        if (!taken_again(e, regs[i], false))
+            save_register(e, regs[i], slots++);
+    fprintf(e->out, "    return %s;\nstop%" PRIu32 ":\n", why, k);
+    slots = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (!taken_again(e, regs[i], true))
+            restore_register(e, regs[i], slots++);
+    if (slots > e->n_slots)
+        e->n_slots = slots;
+}
+
+/* ---- one step ----------------------------------------------------------------------------- */
 
 static bool has_phi(const IrBlock *b) { return b->n_insts > 0 && b->insts[0]->op == IR_PHI; }
 
-/* Every register, and the shadow of every phi, at 0. */
+/* Every register, and the shadow of every phi (none set: see the top). */
 static void declare_registers(CpuFunc *e)
 {
     for (uint32_t r = 0; r < e->f->n_regs; r++)
         if (e->reg_types[r] != IRT_VOID)
-            fprintf(e->out, "    %s r%" PRIu32 " = 0;\n", cpu_ctype(e->reg_types[r]), r);
+            fprintf(e->out, "    %s r%" PRIu32 ";\n", cpu_ctype(e->reg_types[r]), r);
     for (uint32_t b = 0; b < e->f->n_blocks; b++)
         for (uint32_t i = 0; has_phi(e->f->blocks[b]) && i < e->f->blocks[b]->n_insts; i++) {
             const IrInst *in = e->f->blocks[b]->insts[i];
             if (in->op == IR_PHI)
-                fprintf(e->out, "    %s p%" PRIu32 " = 0;\n", cpu_ctype(in->type), in->result);
+                fprintf(e->out, "    %s p%" PRIu32 ";\n", cpu_ctype(in->type), in->result);
         }
-    if (has_stops(e))
-        fputs("    int why = SILK_CPU_EXITED;\n", e->out);
 }
 
 /* The parameters, from the CTA's 64-bit slots. */
 static void take_parameters(CpuFunc *e)
 {
-    for (uint32_t p = 0; p < e->f->n_params; p++) {
-        const IrParam *param = &e->f->params[p];
-        IrType t = param->type;
-        if (t == IRT_F32 || t == IRT_F64)
-            fprintf(e->out, "        r%" PRIu32 " = silk_bits_f%d(cta->params[%" PRIu32 "]);\n",
-                    param->reg, ir_type_bits(t), p);
-        else
-            fprintf(e->out, "        r%" PRIu32 " = (%s)cta->params[%" PRIu32 "];\n", param->reg,
-                    cpu_ctype(t), p);
-    }
+    for (uint32_t p = 0; p < e->f->n_params; p++)
+        taken_again(e, e->f->params[p].reg, true);
 }
 
 /* The shadows of `to`'s phis from the edge out of `from`. */
@@ -168,7 +333,7 @@ static void terminator(CpuFunc *e, const IrBlock *b, const IrInst *in)
 static void emit_block(CpuFunc *e, const IrBlock *b)
 {
     fprintf(e->out, "b%" PRIu32 ":;\n", b->id);
-    for (uint32_t i = 0; i < b->n_insts; i++) {
+    for (uint32_t i = 0; i < b->n_insts; i++, e->at++) {
         const IrInst *in = b->insts[i];
         if (in->op == IR_PHI)
             fprintf(e->out, "    r%" PRIu32 " = p%" PRIu32 ";\n", in->result, in->result);
@@ -179,28 +344,15 @@ static void emit_block(CpuFunc *e, const IrBlock *b)
     }
 }
 
-/* The resumption: registers back, then a jump to the stop's label. */
+/* The resumption: a jump to the stop's label, which restores what it
+ * saved; a thread from the start (t->resume 0) goes on to the parameters. */
 static void resume(CpuFunc *e)
 {
-    fputs("    if (t->resume) {\n", e->out);
-    for (uint32_t r = 0; r < e->f->n_regs; r++)
-        if (e->reg_types[r] != IRT_VOID)
-            restore_register(e, r);
-    fputs("        switch (t->resume) {\n", e->out);
+    fputs("    switch (t->resume) {\n", e->out);
     for (uint32_t k = 1; k < e->n_stops; k++)
         if (e->resumable[k])
-            fprintf(e->out, "        case %" PRIu32 ": goto stop%" PRIu32 ";\n", k, k);
-    fputs("        }\n    }\n", e->out);
-}
-
-/* Where a stop goes: every register saved for the resumption. */
-static void suspend(CpuFunc *e)
-{
-    fputs("suspend:\n", e->out);
-    for (uint32_t r = 0; r < e->f->n_regs; r++)
-        if (e->reg_types[r] != IRT_VOID)
-            save_register(e, r);
-    fputs("    return why;\n", e->out);
+            fprintf(e->out, "    case %" PRIu32 ": goto stop%" PRIu32 ";\n", k, k);
+    fputs("    }\n", e->out);
 }
 
 /* The step of kernel `f`: the body is written first (to a buffer), since
@@ -212,10 +364,10 @@ static bool emit_step(CpuFunc *e, FILE *out)
     e->out = open_memstream(&body, &len);
     if (!e->out)
         return false;
+    find_definitions(e);
+    find_live_across(e);
     for (uint32_t b = 0; b < e->f->n_blocks; b++)
         emit_block(e, e->f->blocks[b]);
-    if (has_stops(e))
-        suspend(e);
     bool ok = fclose(e->out) == 0;
     e->out = out;
     fprintf(out, "\nstatic int silk_step_%s(const SilkCpuCta *cta, SilkCpuThread *t)\n{\n",
@@ -223,9 +375,7 @@ static bool emit_step(CpuFunc *e, FILE *out)
     declare_registers(e);
     if (has_stops(e))
         resume(e);
-    fputs("    if (!t->resume) {\n", out);
     take_parameters(e);
-    fputs("    }\n", out);
     fwrite(body, 1, len, out);
     fputs("}\n", out);
     free(body);
@@ -295,13 +445,13 @@ static bool is_persistent(const IrFunc *f)
            strcmp(f->params[f->n_params - 1].name, "__silk_logical_ctas") == 0;
 }
 
-static void kernel_entry(const IrModule *m, const IrFunc *f, uint32_t n_stops, uint64_t shared,
-                         FILE *out)
+static void kernel_entry(const IrModule *m, const IrFunc *f, uint32_t n_stops, uint32_t n_slots,
+                         uint64_t shared, FILE *out)
 {
     fprintf(out, "    {\"%s\", silk_step_%s, %" PRIu32 ", silk_param_names_%s, silk_param_types_%s,"
                  " silk_param_source_types_%s, %" PRIu32 ", %d, %" PRIu64 ", %" PRIu64
                  ", %d, silk_stop_sites_%s, %" PRIu32 ", %d, silk_shared_arrays, %" PRIu32 "},\n",
-            f->name, f->name, f->n_params, f->name, f->name, f->name, f->n_regs, f->maxntid, shared,
+            f->name, f->name, f->n_params, f->name, f->name, f->name, n_slots, f->maxntid, shared,
             f->dynamic_smem, is_persistent(f), f->name, n_stops, m->race_checks, m->n_shared);
 }
 
@@ -324,6 +474,7 @@ bool cpu_emit_module(const IrModule *m, const char *target, FILE *out, Diag *dia
     uint64_t shared;
     const uint64_t *shared_at = layout_shared(m, &shared);
     uint32_t *n_stops = ARENA_ARRAY(m->arena, uint32_t, m->n_funcs + 1);
+    uint32_t *n_slots = ARENA_ARRAY(m->arena, uint32_t, m->n_funcs + 1);
     bool ok = true;
     fprintf(out, "/* Generated by silkc's CPU backend: do not edit. */\n%s%s", silk_builtin_cpu_abi,
             silk_builtin_cpu_prelude);
@@ -340,11 +491,12 @@ bool cpu_emit_module(const IrModule *m, const char *target, FILE *out, Diag *dia
         ok = emit_step(&e, out) && e.ok && ok;
         kernel_tables(&e);
         n_stops[i] = e.n_stops;
+        n_slots[i] = e.n_slots;
     }
     shared_table(m, shared_at, out);
     fprintf(out, "\nstatic const SilkCpuKernel silk_kernels[] = {\n");
     for (uint32_t i = 0; i < m->n_funcs; i++)
-        kernel_entry(m, m->funcs[i], n_stops[i], shared, out);
+        kernel_entry(m, m->funcs[i], n_stops[i], n_slots[i], shared, out);
     fprintf(out, "    {0}};\n\nconst SilkCpuModule silk_cpu_module = {SILK_CPU_ABI_VERSION, %" PRIu32
                  ", silk_kernels};\n",
             m->n_funcs);

@@ -520,15 +520,6 @@ static void special_register(CpuFunc *e, const IrInst *in)
     assign(e, in, "%s", values[in->sreg]);
 }
 
-/* Stop number k: the thread saves its registers and returns `why`; it
- * resumes at the label after. */
-static void stop(CpuFunc *e, uint32_t k, const char *why)
-{
-    fprintf(e->out, "    t->resume = t->site = %" PRIu32 "u;\n    why = %s;\n    goto suspend;\n"
-                    "stop%" PRIu32 ":\n",
-            k, why, k);
-}
-
 static void shuffle(CpuFunc *e, const IrInst *in)
 {
     char op0[VALUE_SIZE], op1[VALUE_SIZE];
@@ -542,7 +533,7 @@ static void shuffle(CpuFunc *e, const IrInst *in)
                     "    t->shuffle_mode = %d;\n",
             t == IRT_F32 ? "silk_f32_bits(" : "", OP(0), t == IRT_F32 ? ")" : "", OP(1),
             (int)in->shfl);
-    stop(e, k, "SILK_CPU_AT_SHUFFLE");
+    cpu_suspend(e, k, "SILK_CPU_AT_SHUFFLE");
     assign(e, in, t == IRT_F32 ? "silk_bits_f32((uint32_t)t->result)" : "(uint32_t)t->result");
 }
 
@@ -551,7 +542,7 @@ static void ballot(CpuFunc *e, const IrInst *in)
     char op0[VALUE_SIZE];
     uint32_t k = cpu_new_stop(e, in);
     fprintf(e->out, "    t->operand[0] = %s;\n", OP(0));
-    stop(e, k, "SILK_CPU_AT_BALLOT");
+    cpu_suspend(e, k, "SILK_CPU_AT_BALLOT");
     assign(e, in, "(uint32_t)t->result");
 }
 
@@ -621,7 +612,7 @@ void cpu_inst(CpuFunc *e, const IrInst *in)
     case IR_SREG: special_register(e, in); break;
     case IR_SHFL: shuffle(e, in); break;
     case IR_BALLOT: ballot(e, in); break;
-    case IR_BARRIER: stop(e, cpu_new_stop(e, in), "SILK_CPU_AT_BARRIER"); break;
+    case IR_BARRIER: cpu_suspend(e, cpu_new_stop(e, in), "SILK_CPU_AT_BARRIER"); break;
     case IR_CHECK: index_check(e, in); break;
     case IR_ASSIGNED: assigned_check(e, in); break;
     default: break; /* phis and terminators: cpu_emit.c */

@@ -26,6 +26,14 @@ typedef struct CpuFunc {
     bool *resumable;          /* whether site k is a stop (a thread resumes there) */
     const IrInst **checks;    /* site k's index or assigned check, if it is one */
     uint32_t n_stops;
+    uint32_t at;              /* the instruction being written, numbered in the
+                               * function (block by block) */
+    uint32_t **across;        /* by instruction number: for a stop, the registers
+                               * live across it, in increasing order (cpu_emit.c) */
+    uint32_t *n_across;
+    const IrInst **def;       /* by register: its definition (NULL: a parameter) */
+    int32_t *param_of;        /* by register: the parameter it is, -1 none */
+    uint32_t n_slots;         /* the most registers any stop saves */
     bool ok;
 } CpuFunc;
 
@@ -54,5 +62,10 @@ uint32_t cpu_new_stop(CpuFunc *e, const IrInst *in);
 
 /* A new site where `in` may fault (a memory access): its number. */
 uint32_t cpu_new_site(CpuFunc *e, const IrInst *in);
+
+/* Stop number k, at the instruction being written (e->at): the thread
+ * saves the registers live across it and returns `why`; the label after
+ * it, where the step resumes, restores them. */
+void cpu_suspend(CpuFunc *e, uint32_t k, const char *why);
 
 #endif

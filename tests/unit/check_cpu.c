@@ -12,6 +12,8 @@
  *   lanes never reach stop the launch with the exact message and source
  *   location; a correct kernel with barriers and every kind of warp
  *   collective runs without a fault and computes what PTX says.
+ * - A stop saves only the registers live across it: the generated C of a
+ *   small kernel with a barrier, against the live set worked out by hand.
  * - The prelude's PTX semantics (cpu_prelude.h, included here directly)
  *   against values worked out by hand.
  *
@@ -588,6 +590,68 @@ START_TEST(test_uniform_kernel_never_faults)
 }
 END_TEST
 
+/* A barrier saves only the registers live across it.  The kernel's IR
+ * (silkc compile --emit=ir) has 18 registers, %0 to %17:
+ *   %2 = addr.shared $live_s; %3 = sreg tid.x; %4 = zext %3;
+ *   %5 = shl %4, 2; %6 = shl %3, 2; %7 = add %0, %5; %8 = load %7;
+ *   %9 = mul %8, 2.0; %10 = add %9, 1.0; %11 = add %2, %6; store %11, %10
+ *   bar.sync
+ *   %12 = sub 63, %3; ...; %14 = add %2, %13; %15 = load %14;
+ *   %16 = add %15, %9; %17 = add %1, %5; store %17, %16
+ * so five are live across the barrier: %1 (the parameter y), %2 (the
+ * array's address) and %3 (tid), which the resumption takes again, and
+ * %5 (i's byte offset) and %9 (a), which are saved: two slots a thread
+ * where every register used to be saved (18).  The barrier is site 3,
+ * after the checked load and store. */
+START_TEST(test_barrier_saves_only_live_registers)
+{
+    static const char STOP[] = "    t->resume = t->site = 3u;\n"
+                               "    t->regs[0] = (r5);\n"
+                               "    t->regs[1] = silk_f32_bits(r9);\n"
+                               "    return SILK_CPU_AT_BARRIER;\n"
+                               "stop3:\n"
+                               "    r1 = (uint64_t)cta->params[1];\n"
+                               "    r2 = (uint32_t)0u;\n"
+                               "    r3 = t->tid;\n"
+                               "    r5 = (uint64_t)t->regs[0];\n"
+                               "    r9 = silk_bits_f32(t->regs[1]);\n"
+                               "    r12 = ";
+    Program p;
+    char path[4096];
+    program_text(&p, "live.silk",
+                 "@launch(64)\n"
+                 "kernel live(x: tensor<f32>[64], y: tensor<f32>[64]) {\n"
+                 "  shared s: f32[64]\n"
+                 "  let i = ctx.tid\n"
+                 "  let a = x[i] * 2.0\n"
+                 "  let b = a + 1.0\n"
+                 "  s[i] = b\n"
+                 "  sync()\n"
+                 "  y[i] = s[63 - i] + a\n"
+                 "}\n",
+                 path, sizeof path);
+    const char *step = strstr(p.b.targets[0].code, "static int silk_step_live(");
+    ck_assert_ptr_nonnull(step);
+    const char *end = strstr(step, "\n}\n"), *stop = strstr(step, "    t->resume = t->site = ");
+    ck_assert(end && stop && stop < end);
+    ck_assert_msg(strncmp(stop, STOP, strlen(STOP)) == 0, "the barrier's code:\n%.400s", stop);
+    const char *next = strstr(stop + 1, "    t->resume = t->site = "), *zero = strstr(step, " = 0;");
+    ck_assert(!next || next > end); /* the one stop */
+    ck_assert_msg(!zero || zero > end, "a register zeroed: %.40s", zero);
+    const SilkCpuKernel *k = kernel(&p, "live");
+    ck_assert_uint_eq(k->n_regs, 2);
+    float *x = random_floats(64, 5), *y = output_buffer(64), want[64];
+    uint64_t params[] = {address(x), address(y)};
+    launch_ok(k, 64, params);
+    for (int i = 0; i < 64; i++)
+        want[i] = (x[63 - i] * 2.0f + 1.0f) + x[i] * 2.0f;
+    assert_same_floats(y, want, 64, "y");
+    free(x);
+    free(y);
+    program_free(&p);
+}
+END_TEST
+
 /* A run stopped by a signal once its module is built and loaded (as
  * when a user stops silkc exec): cleanup.h's handler removes module.c and
  * module.so with their directory, so nothing is left under $TMPDIR. */
@@ -915,6 +979,7 @@ int main(void)
     tcase_add_test(checks, test_shuffle_lanes_exited);
     tcase_add_test(checks, test_shuffle_lanes_elsewhere);
     tcase_add_test(checks, test_uniform_kernel_never_faults);
+    tcase_add_test(checks, test_barrier_saves_only_live_registers);
     tcase_add_test(checks, test_signal_leaves_no_module_behind);
     suite_add_tcase(s, checks);
     TCase *prelude = tcase_create("prelude");
