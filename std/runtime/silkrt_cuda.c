@@ -44,18 +44,18 @@ static int32_t driver_fail(const CudadrvError *e, const char *what)
     return silkrt_fail(status, "%s%s%s", what, sep, line);
 }
 
-int32_t silkrt_cuda_open(char *why, size_t size)
+int32_t silkrt_cuda_open(char *name, size_t name_size, char *why, size_t size)
 {
     CudadrvDevice *d = &silkrt_state.cuda.device;
     CudadrvError e;
+    snprintf(name, name_size, "%s", "");
     if (cudadrv_device_open(0, d, &e) != CUDADRV_OK) {
-        /* The runtime's statuses are named by the caller; a driver's code
-         * keeps its own name in front. */
         if (e.status == CUDADRV_NO_DRIVER || e.status == CUDADRV_NO_DEVICE || !e.call) {
             cudadrv_message(&e, why, size);
             return e.status == CUDADRV_NO_DEVICE ? SILKRT_NO_DEVICE : SILKRT_NO_DRIVER;
         }
-        snprintf(why, size, "%s: %s: %s", e.result_name, e.call,
+        snprintf(name, name_size, "%s", e.result_name);
+        snprintf(why, size, "%s: %s", e.call,
                  e.result_words[0] ? e.result_words : cudadrv_status_words(e.status));
         return e.result;
     }

@@ -149,7 +149,8 @@ bool silkrt_buffers_live(uint64_t address, uint64_t *bytes);
 bool silkrt_buffers_released(uint64_t address);
 
 /* silkrt_cuda.c: opens the device for the CUDA backend: 0, or the status
- * why not (NO_DRIVER, NO_DEVICE, the driver's code), the reason in `why`. */
-int32_t silkrt_cuda_open(char *why, size_t size);
+ * why not (NO_DRIVER, NO_DEVICE, or the driver's code, whose name is put
+ * in `name`; else "") with the reason in `why`. */
+int32_t silkrt_cuda_open(char *name, size_t name_size, char *why, size_t size);
 
 #endif

@@ -54,15 +54,14 @@ uint32_t silkrt_kernel_find(const char *name)
     return UINT32_MAX;
 }
 
-/* No backend: every operation fails with `status` and this text. */
-static void unusable(int32_t status, const char *backend_name, const char *text)
+/* No backend: every operation fails with `status` and its name (the
+ * runtime's; or `name`, a driver's) before `text`. */
+static void unusable(int32_t status, const char *name, const char *backend_name, const char *text)
 {
     SilkrtState *s = &silkrt_state;
-    const char *name = silkrt_status_name(status);
-    if (name)
-        snprintf(s->unusable_why, sizeof s->unusable_why, "%s: %s", name, text);
-    else /* a driver's code: its name leads `why` already */
-        snprintf(s->unusable_why, sizeof s->unusable_why, "%s", text);
+    if (!name || !*name)
+        name = silkrt_status_name(status);
+    snprintf(s->unusable_why, sizeof s->unusable_why, "%s: %s", name, text);
     s->unusable = status;
     s->backend = NULL;
     s->backend_name = backend_name;
@@ -97,20 +96,21 @@ static void choose(void)
     if (strcmp(want, "auto") != 0 && strcmp(want, "cuda") != 0) {
         char text[512];
         snprintf(text, sizeof text, "SILK_BACKEND=%s names no backend (auto, cpu or cuda)", want);
-        unusable(SILKRT_NO_BACKEND, "none", text);
+        unusable(SILKRT_NO_BACKEND, NULL, "none", text);
         return;
     }
-    char why[512], text[600];
-    int32_t status = silkrt_cuda_open(why, sizeof why);
+    char why[512], text[600], name[64];
+    int32_t status = silkrt_cuda_open(name, sizeof name, why, sizeof why);
     if (status == SILKRT_OK) {
         s->backend = &silkrt_backend_cuda;
         s->backend_name = "cuda";
         silkrt_say("backend cuda (SILK_BACKEND=%s: %s)", want, why);
     } else if (strcmp(want, "auto") == 0) {
-        use_cpu("SILK_BACKEND=auto: ", why);
+        snprintf(text, sizeof text, "%s%s%s", name, *name ? ": " : "", why);
+        use_cpu("SILK_BACKEND=auto: ", text);
     } else {
         snprintf(text, sizeof text, "SILK_BACKEND=cuda: %s", why);
-        unusable(status, "cuda", text);
+        unusable(status, name, "cuda", text);
     }
 }
 
