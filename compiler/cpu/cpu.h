@@ -7,15 +7,17 @@
  * (cpu_exec.c) loads it and launches a kernel over a grid of CTAs spread
  * over worker threads, one CTA per worker at a time, its threads run
  * from stop to stop (barriers, warp collectives) as cpu_abi.h describes.
- * This is the API the runtime of host programs calls: build or open a
- * module, find a kernel, launch it (synchronously: the launch returns
- * when every CTA has finished), with buffers the caller allocates and
- * passes by address.
+ * This is the API silkc exec calls: build or open a module, find a
+ * kernel, launch it (cpu_launch.h: synchronously, the launch returns when
+ * every CTA has finished), with buffers the caller allocates and passes
+ * by address.  The launch needs nothing of the compiler and is in
+ * libsilkrt too, for the programs silkc build makes.
  */
 #ifndef SILK_CPU_H
 #define SILK_CPU_H
 
 #include "cpu/cpu_abi.h"
+#include "cpu/cpu_launch.h"
 #include "diag.h"
 #include "ir.h"
 
@@ -48,26 +50,5 @@ const SilkCpuKernel *cpu_module_kernel(const CpuModule *module, const char *name
 
 /* The kernels, for listing. */
 const SilkCpuKernel *cpu_module_kernels(const CpuModule *module, uint32_t *n);
-
-/* One launch. */
-typedef struct CpuLaunch {
-    uint64_t ctas;            /* CTAs in the grid (ctaid.x below it) */
-    uint32_t threads;         /* per CTA, 1 to 1024 */
-    uint32_t sms;             /* ctx.sms: the SM count of the device emulated */
-    uint64_t dynamic_shared;  /* bytes after the static shared arrays */
-    const uint64_t *params;   /* one 64-bit slot per kernel parameter */
-    const uint64_t (*buffers)[2]; /* the buffers global accesses may touch (address,
-                               * bytes), each access checked; NULL: unchecked */
-    uint32_t n_buffers;
-    int workers;              /* worker threads; 0: one per online core */
-} CpuLaunch;
-
-/* Runs every CTA of `launch` to its end.  False, with one line in
- * `error`, when a thread faults (an access outside every buffer, or past
- * the CTA's shared memory) or the threads of a CTA cannot go on together
- * (a barrier or a warp collective that not all of them reach):
- * the kernel, the CTA and thread, the source location and what was
- * wrong.  The other CTAs then stop at their next CTA boundary. */
-bool cpu_launch(const SilkCpuKernel *kernel, const CpuLaunch *launch, char *error, size_t size);
 
 #endif
