@@ -49,6 +49,9 @@ static CudadrvStatus fail(CudadrvError *e, CudadrvStatus status, const char *cal
         snprintf(e->result_name, sizeof e->result_name, "CUresult %d", result);
     else
         snprintf(e->result_name, sizeof e->result_name, "%s", name);
+    const char *words = NULL;
+    if (driver.cuGetErrorString && driver.cuGetErrorString(result, &words) == CUDADRV_SUCCESS && words)
+        snprintf(e->result_words, sizeof e->result_words, "%s", words);
     return status;
 }
 
@@ -137,6 +140,14 @@ CudadrvStatus cudadrv_device_open(int ordinal, CudadrvDevice *d, CudadrvError *e
         d->context = NULL;
         return fail(e, CUDADRV_DRIVER_ERROR, "cuCtxSetCurrent", result);
     }
+    return CUDADRV_OK;
+}
+
+CudadrvStatus cudadrv_context_use(const CudadrvDevice *d, CudadrvError *e)
+{
+    if (!have_driver(e))
+        return e->status;
+    CALL(CUDADRV_DRIVER_ERROR, cuCtxSetCurrent, (d->context));
     return CUDADRV_OK;
 }
 

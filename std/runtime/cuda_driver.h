@@ -38,6 +38,7 @@ typedef struct CudadrvError {
     const char *call;       /* the entry point that failed ("cuLaunchKernel"); NULL: none */
     int result;             /* its CUresult */
     char result_name[64];   /* cuGetErrorName's ("CUDA_ERROR_LAUNCH_FAILED"), else "CUresult N" */
+    char result_words[128]; /* cuGetErrorString's ("unspecified launch failure"), else "" */
     char detail[512];       /* dlerror()'s line, the JIT log's first line, ...; "" if none */
 } CudadrvError;
 
@@ -66,6 +67,10 @@ typedef struct CudadrvDevice {
 /* Loads the driver (the first time), initialises it, and opens device
  * `ordinal`: its figures, its primary context retained and made current. */
 CudadrvStatus cudadrv_device_open(int ordinal, CudadrvDevice *device, CudadrvError *e);
+
+/* Makes the device's primary context current on the calling thread (a
+ * thread other than the one that opened the device). */
+CudadrvStatus cudadrv_context_use(const CudadrvDevice *device, CudadrvError *e);
 
 /* Releases the primary context. */
 void cudadrv_device_close(CudadrvDevice *device);

@@ -24,12 +24,20 @@
  *   FAKE_CUDA_OCCUPANCY=2 what cuOccupancyMaxActiveBlocksPerMultiprocessor answers
  *   FAKE_CUDA_FAIL=cuLaunchKernel:719[,NAME:CODE...]  every call of NAME fails with CODE
  *   FAKE_CUDA_JIT_ERROR=TEXT  the error log of a failed module load
+ *   FAKE_CUDA_FAIL_GRID=X:CODE  a launch of gridDim.x X fails with CODE
+ *   FAKE_CUDA_FAULT_GRID=X:CODE a launch of gridDim.x X succeeds, and the next
+ *                         cuCtxSynchronize fails with CODE (once: a real driver's
+ *                         context stays broken, which a test could not go on after)
+ *
+ * Every entry point may be called from any thread, one at a time: the
+ * runtime calls the driver under its one lock (which TSan checks).
  *
  * The log, one fact a line, in this order: `call NAME N` for each entry
  * point called (N times); `target T` per module loaded; `attribute
  * KERNEL max_dynamic_shared=S` and `occupancy threads=T shared=S`, in the
  * order asked; `launch KERNEL grid=X,Y,Z block=X,Y,Z shared=S
- * params=P,...` per launch, each parameter a live allocation's number
+ * params=P,...` per launch (the first MAX_LAUNCHES; `launches N` counts
+ * them all when there were more), each parameter a live allocation's number
  * (`@1` for the first allocated) or its value in hex; `allocs N`, `frees
  * N`, `live N` (allocations never freed), `bad_frees N`.
  */
@@ -82,6 +90,8 @@ static struct {
     int n_allocs, n_frees, bad_frees;
     char *launches[MAX_LAUNCHES];
     int n_launches;
+    unsigned long all_launches;
+    int fault;   /* the CUresult the next cuCtxSynchronize gives (FAKE_CUDA_FAULT_GRID) */
     Module modules[MAX_MODULES];
     int n_modules;
     Function functions[MAX_MODULES];
@@ -144,6 +154,33 @@ int cuGetErrorName(int error, const char **name)
             return CUDADRV_SUCCESS;
         }
     *name = NULL; /* as the driver does for a code it does not know */
+    return CUDADRV_ERROR_INVALID_VALUE;
+}
+
+/* The words of the codes the runtime's tests use, as the driver has them. */
+int cuGetErrorString(int error, const char **words)
+{
+    static const struct {
+        int code;
+        const char *words;
+    } table[] = {
+        {CUDADRV_ERROR_INVALID_VALUE, "invalid argument"},
+        {CUDADRV_ERROR_OUT_OF_MEMORY, "out of memory"},
+        {CUDADRV_ERROR_NO_DEVICE, "no CUDA-capable device is detected"},
+        {CUDADRV_ERROR_INVALID_PTX, "a PTX JIT compilation failed"},
+        {CUDADRV_ERROR_NOT_FOUND, "named symbol not found"},
+        {CUDADRV_ERROR_ILLEGAL_ADDRESS, "an illegal memory access was encountered"},
+        {CUDADRV_ERROR_LAUNCH_OUT_OF_RESOURCES, "too many resources requested for launch"},
+        {CUDADRV_ERROR_LAUNCH_FAILED, "unspecified launch failure"},
+        {CUDADRV_ERROR_UNKNOWN, "unknown error"},
+    };
+    ENTER(cuGetErrorString);
+    for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+        if (table[i].code == error) {
+            *words = table[i].words;
+            return CUDADRV_SUCCESS;
+        }
+    *words = NULL;
     return CUDADRV_ERROR_INVALID_VALUE;
 }
 
@@ -211,7 +248,9 @@ int cuCtxSetCurrent(void *context)
 int cuCtxSynchronize(void)
 {
     ENTER(cuCtxSynchronize);
-    return CUDADRV_SUCCESS;
+    int fault = fake.fault;
+    fake.fault = 0;
+    return fault;
 }
 
 /* ---- modules ------------------------------------------------------------------------- */
@@ -415,6 +454,15 @@ static int show_params(const Function *f, void **params, char *out, size_t room)
     return 1;
 }
 
+/* The CODE of a FAKE_CUDA_..._GRID=X:CODE setting when X is `grid`, else 0. */
+static int grid_code(const char *setting, unsigned int grid)
+{
+    const char *v = getenv(setting);
+    unsigned int x;
+    int code;
+    return v && sscanf(v, "%u:%d", &x, &code) == 2 && x == grid ? code : 0;
+}
+
 int cuLaunchKernel(void *function, unsigned int gx, unsigned int gy, unsigned int gz,
                    unsigned int bx, unsigned int by, unsigned int bz, unsigned int shared,
                    void *stream, void **params, void **extra)
@@ -426,8 +474,13 @@ int cuLaunchKernel(void *function, unsigned int gx, unsigned int gy, unsigned in
         return CUDADRV_ERROR_INVALID_VALUE;
     if (!gx || !gy || !gz || !bx || !by || !bz || (uint64_t)bx * by * bz > 1024)
         return CUDADRV_ERROR_INVALID_VALUE;
-    if (fake.n_launches == MAX_LAUNCHES)
-        return CUDADRV_ERROR_LAUNCH_OUT_OF_RESOURCES;
+    int refused = grid_code("FAKE_CUDA_FAIL_GRID", gx);
+    if (refused)
+        return refused;
+    if (!fake.fault)
+        fake.fault = grid_code("FAKE_CUDA_FAULT_GRID", gx);
+    if (fake.all_launches++ >= MAX_LAUNCHES)
+        return CUDADRV_SUCCESS;
     char line[2300];
     snprintf(line, sizeof line, "launch %s grid=%u,%u,%u block=%u,%u,%u shared=%u params=%s", f->name,
              gx, gy, gz, bx, by, bz, shared, shown);
@@ -453,6 +506,8 @@ __attribute__((destructor)) static void write_fake_log(void)
         fprintf(out, "%s\n", fake.occupancy[i]);
     for (int l = 0; out && l < fake.n_launches; l++)
         fprintf(out, "%s\n", fake.launches[l]);
+    if (out && fake.all_launches > MAX_LAUNCHES)
+        fprintf(out, "launches %lu\n", fake.all_launches);
     if (out) {
         fprintf(out, "allocs %d\nfrees %d\nlive %d\nbad_frees %d\n", fake.n_allocs, fake.n_frees, live,
                 fake.bad_frees);

@@ -1,0 +1,156 @@
+/*
+ * silkrt_internal.h: what the runtime's files share (silkrt.h is the
+ * public side): the one state, guarded by the one lock; the backend
+ * interface the CPU and CUDA adapters implement; this thread's state
+ * (last_error, a CPU launch's fault waiting for its synchronize, the
+ * call it runs); and the helpers every file uses to fail, to stop the
+ * program for a misuse, and to write SILK_VERBOSE lines.
+ *
+ * The files, one job each: silkrt_state.c (the lock, registration, the
+ * backend chosen), silkrt_error.c (statuses, last_error, the misuse
+ * stop, verbose lines), silkrt_dispatch.c (launches, their geometry and
+ * argument checks, @persistent sizing, synchronize), silkrt_buffer.c
+ * (Buffer and the tables of live and released buffers), silkrt_cpu.c and
+ * silkrt_cuda.c (the backends), silkrt_tasks.c (async and task calls),
+ * silkrt_print.c (print), silkrt_main.c (the program's main).
+ */
+#ifndef SILKRT_INTERNAL_H
+#define SILKRT_INTERNAL_H
+
+#include "silkrt.h"
+
+#include "cuda_driver.h"
+
+#include <pthread.h>
+#include <stddef.h>
+
+/* A backend: what the runtime asks of the device.  Each call is made
+ * with the lock held and returns a status; one that is not 0 comes with
+ * this thread's last_error set. */
+typedef struct SilkrtBackend {
+    const char *name;         /* "cpu", "cuda" */
+    int32_t (*alloc)(uint64_t bytes, uint64_t *address);
+    int32_t (*release)(uint64_t address);
+    int32_t (*upload)(uint64_t to, const void *from, uint64_t bytes);
+    int32_t (*download)(void *to, uint64_t from, uint64_t bytes);
+    /* Kernel k of the program ready to launch: its module loaded, it found there. */
+    int32_t (*prepare)(uint32_t k);
+    /* The CTAs of `threads` threads of kernel k that the device holds at once. */
+    int32_t (*resident)(uint32_t k, uint32_t threads, uint64_t *ctas);
+    /* `ctas` CTAs of `threads`; `params` holds the kernel's n parameters. */
+    int32_t (*launch)(uint32_t k, uint64_t ctas, uint32_t threads, const uint64_t *params, uint32_t n);
+    int32_t (*synchronize)(void);
+} SilkrtBackend;
+
+extern const SilkrtBackend silkrt_backend_cpu, silkrt_backend_cuda;
+
+/* The CUDA backend's state: the device, the module and each kernel. */
+typedef struct SilkrtCuda {
+    CudadrvDevice device;
+    CudadrvModule module;
+    int module_state;         /* 0: not tried; 1: loaded; -1: none could be */
+    int32_t module_status;    /* -1: the status of every launch */
+    char module_error[1024];  /* and its last_error */
+    const char *arch;         /* the target of the PTX loaded */
+} SilkrtCuda;
+
+/* What the runtime keeps of each kernel of the program. */
+typedef struct SilkrtKernelState {
+    const struct SilkCpuKernel *cpu; /* the CPU module's, once found */
+    CudadrvKernel cuda;       /* the loaded module's, once found */
+    bool ready;               /* prepared by the backend in use */
+    uint32_t resident_threads; /* the last @persistent question asked */
+    uint64_t resident_ctas;   /* and its answer */
+} SilkrtKernelState;
+
+/* The live buffers and the released ones, each sorted by address, so that
+ * a lookup is a binary search and the CPU backend gets `live` as it is
+ * (CpuLaunch.buffers: address and bytes). */
+typedef struct SilkrtBuffers {
+    uint64_t (*live)[2];
+    uint32_t n_live, cap_live;
+    uint64_t *released;       /* addresses released and not allocated again since */
+    uint32_t n_released, cap_released;
+} SilkrtBuffers;
+
+struct SilkrtCall;
+
+/* The async executor and the task pool (silkrt_tasks.c). */
+typedef struct SilkrtTasks {
+    struct SilkrtCall *queue[2][2]; /* [SILKRT_ASYNC or SILKRT_TASK]: head, tail */
+    uint64_t queued[2];       /* their lengths */
+    uint64_t outstanding;     /* calls started and not finished */
+    uint32_t workers, idle, max_workers; /* the task pool's threads */
+    bool async_started;
+    pthread_cond_t work[2];   /* a call queued, per kind */
+    pthread_cond_t done;      /* a call finished */
+} SilkrtTasks;
+
+/* The runtime: one per process, every field guarded by `lock` (style.md:
+ * the runtime's state and its lock are the one mutable global). */
+typedef struct SilkrtState {
+    pthread_mutex_t lock;
+    const SilkrtProgram *program;
+    SilkrtKernelState *kernels; /* one per program kernel */
+    bool chosen;              /* the backend has been chosen (at the first use) */
+    const SilkrtBackend *backend; /* NULL: none usable, every operation fails */
+    const char *backend_name; /* silkrt_backend()'s: "cpu", "cuda", "none" */
+    int32_t unusable;         /* with no backend: the status each operation gives */
+    char unusable_why[768];   /* and its last_error */
+    bool verbose;             /* SILK_VERBOSE=1 */
+    SilkrtBuffers buffers;
+    SilkrtCuda cuda;
+    SilkrtTasks tasks;
+} SilkrtState;
+
+extern SilkrtState silkrt_state;
+
+/* This thread's part. */
+typedef struct SilkrtThread {
+    char error[4096];         /* last_error */
+    uint64_t error_len;
+    int32_t fault;            /* a CPU launch's KERNEL_FAULT, for the next synchronize; 0: none */
+    char fault_text[2048];
+    struct SilkrtCall *call;  /* the async or task call running here; NULL: none */
+    bool cuda_current;        /* the CUDA context is current on this thread */
+} SilkrtThread;
+
+extern _Thread_local SilkrtThread silkrt_thread;
+
+/* silkrt_state.c: the lock taken, the backend chosen if it was not yet. */
+void silkrt_enter(void);
+void silkrt_leave(void);
+
+/* The index of kernel `name` in the program, or UINT32_MAX. */
+uint32_t silkrt_kernel_find(const char *name);
+
+/* silkrt_error.c: "SILKRT_NAME" of a runtime status, NULL for others. */
+const char *silkrt_status_name(int32_t status);
+
+/* Sets this thread's last_error to "SILKRT_NAME: TEXT"; returns status. */
+int32_t silkrt_fail(int32_t status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Sets it to TEXT as it is (a driver's status, named by the caller). */
+int32_t silkrt_fail_text(int32_t status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A misuse: "FILE:LINE:COL: TEXT" (or "silkrt: TEXT" without a site) on
+ * stderr, standard output flushed, and the process ends with
+ * SILKRT_EXIT_MISUSE.  Called with the lock held, so that nothing else
+ * of the runtime runs meanwhile. */
+_Noreturn void silkrt_misuse(const SilkSite *site, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* A SILK_VERBOSE line, "silkrt: TEXT", on stderr when verbose. */
+void silkrt_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* silkrt_buffer.c: whether `address` is a live buffer's (its bytes in
+ * *bytes), or a released buffer's. */
+bool silkrt_buffers_live(uint64_t address, uint64_t *bytes);
+bool silkrt_buffers_released(uint64_t address);
+
+/* silkrt_cuda.c: opens the device for the CUDA backend: 0, or the status
+ * why not (NO_DRIVER, NO_DEVICE, or the driver's code, whose name is put
+ * in `name`; else "") with the reason in `why`. */
+int32_t silkrt_cuda_open(char *name, size_t name_size, char *why, size_t size);
+
+#endif
