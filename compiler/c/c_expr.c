@@ -156,6 +156,10 @@ void c_int_literal(CEmit *e, const Type *t, uint64_t value)
  * at most), looking like a float. */
 static void float_text(double v, bool single, char *buf, size_t size)
 {
+    if (v == floor(v) && fabs(v) < 1e15) { /* 1000.0, not 1e+03 */
+        snprintf(buf, size, "%.1f", v);
+        return;
+    }
     for (int digits = 1; digits <= (single ? 9 : 17); digits++) {
         snprintf(buf, size, "%.*g", digits, v);
         double back = strtod(buf, NULL);
@@ -403,10 +407,20 @@ static int op_level(TokenKind op)
     }
 }
 
+/* A bitwise, logical or comparison operator, whose operands GCC's
+ * -Wparentheses wants parenthesized when they are other such operators
+ * (a | b ^ c, a && b || c, !a == b): the C says what it means without
+ * precedence to recall. */
+static bool is_strict(TokenKind op)
+{
+    return op == TK_AMP || op == TK_PIPE || op == TK_CARET || is_logical(op) || is_comparison(op);
+}
+
 static Shape plain(CEmit *e, TokenKind op)
 {
     int level = op_level(op);
-    return (Shape){"", c_format(e, " %s ", op_text(op)), "", level, level + 1, level, false};
+    int right = is_strict(op) ? C_UNARY : level + 1;
+    return (Shape){"", c_format(e, " %s ", op_text(op)), "", level, right, level, false};
 }
 
 /* A helper call: silk_udiv32(a, b); with `cast`, its result (and operands)
@@ -548,12 +562,19 @@ static void write_spine(CEmit *e, const void *what, int context)
     const Spine *s = what;
     bool *paren = ARENA_ARRAY(e->arena, bool, s->n + 1);
     for (uint32_t i = 0; i < s->n; i++) {
-        paren[i] = s->shapes[i].level < context;
+        /* under a plain bitwise, logical or comparison operator, another
+         * operator than its own in parentheses (GCC's -Wparentheses) */
+        bool strict = i > 0 && s->shapes[i - 1].prefix[0] == '\0' && is_strict(s->nodes[i - 1]->op) &&
+                      s->shapes[i].prefix[0] == '\0' && s->nodes[i]->op != s->nodes[i - 1]->op;
+        paren[i] = s->shapes[i].level < context || strict;
         fputs(paren[i] ? "(" : "", e->out);
         fputs(s->shapes[i].prefix, e->out);
         context = s->shapes[i].left;
     }
-    c_expr(e, s->bottom, context);
+    const Shape *last = &s->shapes[s->n - 1];
+    bool negation = s->bottom->kind == ND_UNARY && s->bottom->op == TK_BANG && last->prefix[0] == '\0' &&
+                    is_comparison(s->nodes[s->n - 1]->op); /* GCC's -Wlogical-not-parentheses */
+    c_expr(e, s->bottom, negation ? C_PRIMARY : context);
     for (uint32_t i = s->n; i-- > 0;) {
         const Shape *shape = &s->shapes[i];
         fputs(shape->mid, e->out);

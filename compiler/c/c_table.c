@@ -42,12 +42,15 @@ void c_kernel_code(const CProgram *p, FILE *out)
 {
     const BuildTarget *cpu = &p->build->targets[p->cpu];
     fputs("/* ---- the kernels for the CPU backend, as it writes them ------------------------ */\n\n"
-          "/* The backend labels every block of a kernel, lists the module's shared\n"
-          " * arrays for its messages whether a kernel has any or not, and holds its\n"
-          " * headers' helpers whether a kernel calls them or not: by design, so those\n"
-          " * warnings are off for its module (and for c_prelude.h's helpers after it). */\n"
+          "/* The backend labels every block of a kernel, declares every register at\n"
+          " * the top of its step (set to 0, so that a stop can save it), lists the\n"
+          " * module's shared arrays for its messages whether a kernel has any or not,\n"
+          " * and holds its headers' helpers whether a kernel calls them or not: by\n"
+          " * design, so those warnings are off for its module (and for c_prelude.h's\n"
+          " * helpers after it). */\n"
           "#pragma GCC diagnostic push\n"
           "#pragma GCC diagnostic ignored \"-Wunused-label\"\n"
+          "#pragma GCC diagnostic ignored \"-Wunused-but-set-variable\"\n"
           "#pragma GCC diagnostic ignored \"-Wunused-const-variable\"\n"
           "#pragma GCC diagnostic ignored \"-Wunused-function\"\n",
           out);
