@@ -140,18 +140,18 @@ static void describe(const Plan *p, const SilkcRequest *r, const Build *b, CProg
 /* Writes the program's C to `out`; an exit status. */
 static int write_c(Build *b, CProgram *cp, FILE *out)
 {
-    if (!c_find_main(b->c)) {
-        if (b->c->diag.errors == 0) {
-            fputs("silkc: error: the program has no fn main: a program starts there (fn main() "
-                  "or fn main() -> i32)\n",
-                  stderr);
-            return EXIT_FINDINGS;
-        }
-        return EXIT_FINDINGS;
-    }
     if (c_has_persistent(b) && !(cp->emulated = c_measure_emulated(b)))
         return EXIT_ENVIRONMENT;
-    return c_emit_program(cp, out) ? EXIT_OK : EXIT_FINDINGS;
+    switch (c_emit_program(cp, out)) {
+    case C_OK: return EXIT_OK;
+    case C_NO_MAIN:
+        fputs("silkc: error: the program has no fn main: a program starts there (fn main() "
+              "or fn main() -> i32)\n",
+              stderr);
+        return EXIT_FINDINGS;
+    case C_ERRORS: break;
+    }
+    return EXIT_FINDINGS;
 }
 
 /* Every file the compilation read, as given: no output may be one of them. */

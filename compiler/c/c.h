@@ -50,10 +50,6 @@ typedef struct CProgram {
 #define C_EMULATED_ARCH "sm_90"
 enum { C_EMULATED_SMS = 132 };
 
-/* The program's `fn main` (its declaration), or NULL when the root
- * package has none.  Two root files each declaring one is reported. */
-const Node *c_find_main(Compilation *c);
-
 /* Whether the build's kernels include a @persistent one, whose resident
  * CTAs the program table needs (c_measure_emulated). */
 bool c_has_persistent(const Build *b);
@@ -64,10 +60,15 @@ bool c_has_persistent(const Build *b);
  * NULL (reported) when that fails. */
 const UsageReport *c_measure_emulated(Build *b);
 
-/* Writes the program to `out`.  False, with the reasons reported through
- * the compilation's diagnostics, when the host code uses what the C
- * target cannot write (main's signature, a std declaration the runtime
- * does not implement). */
-bool c_emit_program(const CProgram *p, FILE *out);
+typedef enum CStatus {
+    C_OK,
+    C_NO_MAIN,     /* the root package has no fn main (for the caller to say) */
+    C_ERRORS,      /* reported through the compilation's diagnostics */
+} CStatus;
+
+/* Writes the program to `out`.  C_ERRORS when the host code uses what the
+ * C target cannot write (main's signature, a second main, a std
+ * declaration the runtime does not implement); nothing is written then. */
+CStatus c_emit_program(const CProgram *p, FILE *out);
 
 #endif

@@ -29,7 +29,9 @@ static bool is_host_function(const Symbol *s, const Module *m)
            s->func->decl->b;
 }
 
-const Node *c_find_main(Compilation *c)
+/* The program's `fn main` (its declaration), or NULL when the root
+ * package has none; two root files each declaring one is reported. */
+static const Node *find_main(Compilation *c)
 {
     const Node *found = NULL;
     for (uint32_t i = 0; i < c->n_modules; i++) {
@@ -171,10 +173,15 @@ static void c_main(CEmit *e, const FuncInfo *main, FILE *out)
           out);
 }
 
-bool c_emit_program(const CProgram *p, FILE *out)
+CStatus c_emit_program(const CProgram *p, FILE *out)
 {
     CEmit e = {.c = p->c, .arena = p->c->arena, .diag = &p->c->diag, .ok = true};
-    const Node *main_decl = c_find_main(p->c);
+    int errors = p->c->diag.errors;
+    const Node *main_decl = find_main(p->c);
+    if (!main_decl)
+        return C_NO_MAIN;
+    if (p->c->diag.errors != errors)
+        return C_ERRORS;
     name_functions(&e);
     e.started = ARENA_ARRAY(e.arena, bool, e.n_funcs + 1);
     const FuncInfo *main = NULL;
@@ -182,7 +189,7 @@ bool c_emit_program(const CProgram *p, FILE *out)
         if (e.funcs[i]->decl == main_decl)
             main = e.funcs[i];
     if (!main || !check_main(&e, main))
-        return false;
+        return C_ERRORS;
     size_t len;
     char *bodies = function_bodies(&e, &len);
     if (e.ok) {
@@ -199,5 +206,5 @@ bool c_emit_program(const CProgram *p, FILE *out)
         c_main(&e, main, out);
     }
     free(bodies);
-    return e.ok;
+    return e.ok ? C_OK : C_ERRORS;
 }
