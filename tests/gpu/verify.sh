@@ -5,7 +5,9 @@
 # on every example, saves a record of what the device answered, runs the
 # GPU tests (tests/gpu/run-kernels.sh: silkc's PTX against nvcc's;
 # tests/gpu/compare-cpu.sh: `silkc exec --backend cuda` against the CPU
-# backend, its files in OUTDIR/compare-cpu) and the whole test suite, and
+# backend, its files in OUTDIR/compare-cpu; tests/gpu/run-programs.sh:
+# every example program built by silkc build and run on the GPU, its
+# results checked, in OUTDIR/run-programs) and the whole test suite, and
 # writes everything under OUTDIR, with the lines that matter in
 # OUTDIR/summary.txt.
 # Exit status: 0 when verify agrees everywhere and the tests pass, else 1;
@@ -65,6 +67,13 @@ if [ -x "$src/tests/gpu/compare-cpu.sh" ]; then
     [ $rc -eq 0 ] || status=1
     note "compare-cpu.sh: exit $rc; $(tail -1 "$out/compare-cpu.txt")"
     grep -E '^(FAIL|note)' "$out/compare-cpu.txt" | head -20 >> "$out/summary.txt"
+fi
+if [ -x "$src/tests/gpu/run-programs.sh" ]; then
+    "$src/tests/gpu/run-programs.sh" "$build" "$out/run-programs" > "$out/run-programs.txt" 2>&1
+    rc=$?
+    [ $rc -eq 0 ] || status=1
+    note "run-programs.sh: exit $rc; $(tail -1 "$out/run-programs.txt")"
+    grep -E '^(FAIL|gpu:)' "$out/run-programs.txt" | head -20 >> "$out/summary.txt"
 fi
 make -j"$(nproc)" check > "$out/check.log" 2>&1 || status=1
 note "make check: $(grep -E '^# (PASS|FAIL|SKIP|ERROR):' "$out/check.log" | tr '\n' ' ')"
