@@ -28,6 +28,7 @@
 #define SILKRT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus

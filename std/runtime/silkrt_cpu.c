@@ -110,7 +110,7 @@ static int32_t cpu_run(uint32_t k, uint64_t ctas, uint32_t threads, const uint64
                         .dynamic_shared = ck->dynamic_shared, .params = params,
                         /* never NULL, which would leave the accesses unchecked */
                         .buffers = t->n_live ? (const uint64_t(*)[2])t->live : none,
-                        .n_buffers = t->n_live};
+                        .n_buffers = t->n_live, .workers = silkrt_state.cpu_workers};
     char error[sizeof silkrt_thread.fault_text];
     switch (cpu_launch_run(ck, &launch, error, sizeof error)) {
     case CPU_LAUNCH_OK:

@@ -98,6 +98,8 @@ typedef struct SilkrtState {
     int32_t unusable;         /* with no backend: the status each operation gives */
     char unusable_why[768];   /* and its last_error */
     bool verbose;             /* SILK_VERBOSE=1 */
+    int cpu_workers;          /* the CPU backend's: the online cores, counted once
+                               * (sysconf costs ~13 us, more than an empty launch) */
     SilkrtBuffers buffers;
     SilkrtCuda cuda;
     SilkrtTasks tasks;

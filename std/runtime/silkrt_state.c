@@ -74,10 +74,12 @@ static void use_cpu(const char *why, const char *detail)
     SilkrtState *s = &silkrt_state;
     s->backend = &silkrt_backend_cpu;
     s->backend_name = "cpu";
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    s->cpu_workers = cores > 0 && cores < 4096 ? (int)cores : 1;
     silkrt_say("backend cpu (%s%s)", why, detail);
     const SilkrtProgram *p = s->program;
-    silkrt_say("device cpu: %u SMs emulated on %ld host cores",
-               p && p->cpu_sms ? p->cpu_sms : 132u, sysconf(_SC_NPROCESSORS_ONLN));
+    silkrt_say("device cpu: %u SMs emulated on %d host cores", p && p->cpu_sms ? p->cpu_sms : 132u,
+               s->cpu_workers);
 }
 
 static void choose(void)

@@ -74,16 +74,25 @@ static void settle(SilkrtCall *c)
     }
 }
 
-/* Runs `c` on this thread: called and returning with the lock held. */
+/* Runs `c` on this thread: called and returning with the lock held.  The
+ * call starts with no last_error and no pending CPU fault, and whatever it
+ * leaves is dropped, so that no call sees another's on a shared worker;
+ * the thread's state before (a waiting call's) is put back after. */
 static void run_call(SilkrtCall *c)
 {
     SilkrtTasks *t = &silkrt_state.tasks;
-    SilkrtCall *outer = silkrt_thread.call;
-    silkrt_thread.call = c;
+    SilkrtThread *self = &silkrt_thread;
+    SilkrtThread outer = *self;
+    self->call = c;
+    self->error[0] = '\0';
+    self->error_len = 0;
+    self->fault = 0;
     pthread_mutex_unlock(&silkrt_state.lock);
     c->body(c->closure);
     pthread_mutex_lock(&silkrt_state.lock);
-    silkrt_thread.call = outer;
+    bool current = self->cuda_current; /* the context stays current on this thread */
+    *self = outer;
+    self->cuda_current = current;
     t->outstanding--;
     settle(c);
     pthread_cond_broadcast(&t->done);

@@ -7,7 +7,8 @@
 # tests/gpu/compare-cpu.sh: `silkc exec --backend cuda` against the CPU
 # backend, its files in OUTDIR/compare-cpu; tests/gpu/run-programs.sh:
 # every example program built by silkc build and run on the GPU, its
-# results checked, in OUTDIR/run-programs) and the whole test suite, and
+# results checked, in OUTDIR/run-programs), the runtime's launch overhead
+# (bench/launch --gpu) and the whole test suite, and
 # writes everything under OUTDIR, with the lines that matter in
 # OUTDIR/summary.txt.
 # Exit status: 0 when verify agrees everywhere and the tests pass, else 1;
@@ -74,6 +75,15 @@ if [ -x "$src/tests/gpu/run-programs.sh" ]; then
     [ $rc -eq 0 ] || status=1
     note "run-programs.sh: exit $rc; $(tail -1 "$out/run-programs.txt")"
     grep -E '^(FAIL|gpu:)' "$out/run-programs.txt" | head -20 >> "$out/summary.txt"
+fi
+# The runtime's launch overhead over cuLaunchKernel (bench/launch --gpu; a
+# benchmark: its figures are recorded, its goal reported, not a failure).
+if make bench/launch > "$out/bench-launch.txt" 2>&1; then
+    ./bench/launch --gpu >> "$out/bench-launch.txt" 2>&1
+    note "bench/launch --gpu: exit $?; $(grep '^goal:' "$out/bench-launch.txt")"
+    grep -E '^(batches|dispatch)' "$out/bench-launch.txt" >> "$out/summary.txt"
+else
+    note "bench/launch: did not build (see bench-launch.txt)"
 fi
 make -j"$(nproc)" check > "$out/check.log" 2>&1 || status=1
 note "make check: $(grep -E '^# (PASS|FAIL|SKIP|ERROR):' "$out/check.log" | tr '\n' ' ')"

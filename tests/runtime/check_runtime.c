@@ -689,6 +689,63 @@ START_TEST(nested_waits)
 }
 END_TEST
 
+/* Calls that share a worker: none sees what another left, its fault or
+ * its last_error; a waiting call's own are there after it waits. */
+static void leaves_fault(void *closure)
+{
+    SilkBuffer *b = closure;
+    uint64_t args[2] = {b->address, 1};
+    silkrt_launch("fill", 64, 32, 2, args);    /* faults, never synchronized */
+    silkrt_launch("fill", 100, 64, 2, args);   /* BAD_GEOMETRY in last_error */
+}
+
+static void sees_nothing(void *closure)
+{
+    (void)closure;
+    SilkStr e = silkrt_last_error();
+    int32_t s = silkrt_synchronize();
+    pthread_mutex_lock(&shared.lock);
+    shared.order[shared.n++] = s == 0 && e.len == 0;
+    pthread_mutex_unlock(&shared.lock);
+}
+
+static void waits_keeping_its_own(void *closure)
+{
+    SilkBuffer *b = closure;
+    uint64_t args[2] = {b->address, 1};
+    silkrt_launch("fill", 100, 64, 2, args);
+    silkrt_spawn(SILKRT_TASK, leaves_fault, b); /* run here, while this call waits */
+    silkrt_wait_tasks();
+    SilkStr e = silkrt_last_error();
+    pthread_mutex_lock(&shared.lock);
+    shared.order[shared.n++] = strstr(e.bytes, "a grid of 100 work items") != NULL;
+    pthread_mutex_unlock(&shared.lock);
+}
+
+static void calls_share_a_worker(void *arg)
+{
+    (void)arg;
+    static SilkBuffer b;
+    b = silkrt_buffer_alloc(32 * 8);
+    silkrt_spawn(SILKRT_TASK, leaves_fault, &b);
+    silkrt_spawn(SILKRT_TASK, sees_nothing, NULL);
+    silkrt_wait_tasks();
+    silkrt_spawn(SILKRT_TASK, waits_keeping_its_own, &b);
+    silkrt_spawn(SILKRT_TASK, sees_nothing, NULL);
+    silkrt_wait_tasks();
+    printf("%d: %d %d %d\n", shared.n, shared.order[0], shared.order[1], shared.order[2]);
+}
+
+START_TEST(calls_start_clean)
+{
+    Child c;
+    const char *const env[] = {"SILK_BACKEND=cpu", "SILK_TASK_WORKERS=1", NULL};
+    child_run(&c, env, calls_share_a_worker, NULL);
+    ck_assert_int_eq(c.status, 0);
+    ASSERT_OUT(&c, "3: 1 1 1\n");
+}
+END_TEST
+
 /* silkrt_main: the program's status, after every call has finished. */
 static void slow_leaf(void *closure)
 {
@@ -800,6 +857,7 @@ static Suite *runtime_suite(void)
     tcase_add_test(t, tasks_run_in_parallel);
     tcase_add_test(t, nested_waits);
     tcase_add_test(t, main_waits_for_tasks);
+    tcase_add_test(t, calls_start_clean);
     tcase_add_test(t, print_lines_whole);
     suite_add_tcase(s, t);
     return s;
