@@ -22,7 +22,7 @@
  *                not at all: output.h) or, for run, run from there
  * --emit=c stops after the C, written to the output.
  */
-#include "build_program.h"
+#include "program.h"
 
 #include "c/c.h"
 #include "occ_warn.h"
@@ -85,9 +85,9 @@ static int plan(Compilation *c, const SilkcRequest *r, Plan *p)
     }
     if (r->emit == EMIT_C)
         return EXIT_OK;
-    if ((rc = build_find_runtime(c->arena, &p->rt)) != EXIT_OK)
+    if ((rc = program_find_runtime(c->arena, &p->rt)) != EXIT_OK)
         return rc;
-    return (p->cc = build_find_cc()) ? EXIT_OK : EXIT_ENVIRONMENT;
+    return (p->cc = program_find_cc()) ? EXIT_OK : EXIT_ENVIRONMENT;
 }
 
 /* ---- the build -------------------------------------------------------------------------- */
@@ -251,7 +251,7 @@ static int make_program(Build *b, const SilkcRequest *r, const Plan *p, CProgram
         rc = EXIT_ENVIRONMENT;
     }
     (void)r;
-    return rc == EXIT_OK ? build_compile(b, p->cc, &p->rt, source, *program) : rc;
+    return rc == EXIT_OK ? program_compile(b, p->cc, &p->rt, source, *program) : rc;
 }
 
 int silkc_build(Compilation *c, const SilkcRequest *r)
@@ -274,7 +274,7 @@ int silkc_build(Compilation *c, const SilkcRequest *r)
     if (rc == EXIT_OK && !r->run && r->emit != EMIT_C)
         rc = copy_program(r, c, program, p.output);
     else if (rc == EXIT_OK && r->run)
-        rc = build_exec(program, p.name, r);
+        rc = program_exec(program, p.name, r);
     build_finish(&b);
     return rc;
 }

@@ -19,7 +19,7 @@
  * --enable-ubsan), which its objects need at link time.  Warnings are
  * off: the C is ours, and tests compile it with -Wall -Wextra -Werror.
  */
-#include "build_program.h"
+#include "program.h"
 
 #include "jobs.h"
 
@@ -76,7 +76,7 @@ static bool in_build_tree(Arena *arena, Runtime *rt)
     return readable(join(arena, rt->include_dir, "silkrt.h"));
 }
 
-int build_find_runtime(Arena *arena, Runtime *rt)
+int program_find_runtime(Arena *arena, Runtime *rt)
 {
     const char *dir = getenv("SILK_RUNTIME_DIR");
     if (dir && *dir) {
@@ -102,7 +102,7 @@ int build_find_runtime(Arena *arena, Runtime *rt)
     return EXIT_ENVIRONMENT;
 }
 
-const char *build_find_cc(void)
+const char *program_find_cc(void)
 {
     static const char *const CANDIDATES[] = {"cc", NULL};
     const char *cc = jobs_find_tool("CC", CANDIDATES);
@@ -123,7 +123,7 @@ static int sanitizer_flags(Arena *arena, char **argv)
     return n;
 }
 
-int build_compile(Build *b, const char *cc, const Runtime *rt, const char *source,
+int program_compile(Build *b, const char *cc, const Runtime *rt, const char *source,
                   const char *program)
 {
     Arena *arena = b->c->arena;

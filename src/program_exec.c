@@ -1,12 +1,12 @@
 /*
- * build_exec.c: `silkc run`'s run of the program it built, in the
+ * program_exec.c: `silkc run`'s run of the program it built, in the
  * foreground: the program has silkc's standard input, output and error,
  * and its exit status is silkc's (a signal N that ends it: 128 + N, as a
  * shell reports it).  While it runs it is known to cleanup.h, so that a
  * signal which ends silkc (and removes the temporary directory the
  * program is in) stops it first.
  */
-#include "build_program.h"
+#include "program.h"
 
 #include "cleanup.h"
 
@@ -31,7 +31,7 @@ static _Noreturn void start(const char *program, char *const *argv, const sigset
     _exit(127);
 }
 
-int build_exec(const char *program, const char *name, const SilkcRequest *r)
+int program_exec(const char *program, const char *name, const SilkcRequest *r)
 {
     char **argv = calloc((size_t)r->n_program_args + 2, sizeof *argv);
     if (!argv) {
