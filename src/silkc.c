@@ -31,6 +31,8 @@ static void usage(FILE *out)
           "       silkc exec [options] FILE... --kernel NAME --grid N [--workspace W]\n"
           "             [--arg VALUE | --buf TYPE:COUNT:INIT]... [--seed S] [--sms S]\n"
           "             [--backend cpu|cuda] [--workers N] [--race] [--dump] [--out FILE]\n"
+          "       silkc build [options] FILE... [-o PROG] [--arch sm_75,...] [-O0] [--emit=c]\n"
+          "       silkc run [options] FILE... [--arch sm_75,...] [-O0] [-- ARGS...]\n"
           "\n"
           "check: checks Silk source files (together, the root package) and reports every problem.\n"
           "compile: also lowers the GPU functions and writes PTX for each target (or the IR,\n"
@@ -46,6 +48,13 @@ static void usage(FILE *out)
           "  --race also checks shared-memory races and reads of unwritten shared memory\n"
           "  or of a var before it is assigned.\n"
           "  --backend cuda runs it on GPU 0 instead, through the CUDA driver (loaded at run time).\n"
+          "build: makes an executable of the program (its fn main, host code and kernels): the host\n"
+          "  code as C with the kernels' PTX for each --arch (default sm_75) and for the CPU backend,\n"
+          "  compiled by $CC and linked with libsilkrt ($SILK_RUNTIME_DIR, the build tree, or the\n"
+          "  installed one); -o PROG (default: the first file's name); --emit=c writes the C.\n"
+          "run: builds it in a temporary directory and runs it with ARGS, exiting with its status.\n"
+          "  The program runs on a GPU when it finds one, else on this machine's cores\n"
+          "  (SILK_BACKEND=auto|cpu|cuda; SILK_VERBOSE=1 shows each dispatch).\n"
           "Both give the occupancy warnings (-Wocc-low, -Wocc-limit, -Wspill, -Wtail,\n"
           "  -Wblock-size) for each --arch; check only when --arch is given.\n"
           "\n"
@@ -60,7 +69,8 @@ static void usage(FILE *out)
           "  --help                        this text (silkc --version: the version)\n"
           "\n"
           "exit status: 0 clean, 1 errors (or a kernel that faulted), 2 usage, 3 no ptxas for\n"
-          "  --emit=cubin, no C compiler, CUDA driver or GPU for exec, or a write error.\n"
+          "  --emit=cubin, no C compiler, CUDA driver or GPU for exec, no runtime for build,\n"
+          "  or a write error; run: the program's own status (a signal N: 128 + N).\n"
           "See silkc(1).\n",
           out);
 }
