@@ -534,8 +534,38 @@ typedef struct Spine {
 
 static bool continues(CEmit *e, const Node *n, bool logical)
 {
-    return n->kind == ND_BINARY && is_logical(n->op) == logical && !substituted(e, n) &&
-           !is_constant(e, n);
+    return n->kind == ND_BINARY && is_logical(n->op) == logical && !substituted(e, n);
+}
+
+static bool names_something(CEmit *e, const Node *n)
+{
+    bool names = false;
+    ast_walk((Node *)n, e->arena, visit_names, &names);
+    return names;
+}
+
+/* A folded constant that names no variable ends the spine: it is written
+ * as its value.  Folding goes up, so the folded nodes are the spine's
+ * lowest; whether each names a variable is found bottom up, each right
+ * side walked once, so a long chain costs its length. */
+static void end_at_constant(CEmit *e, Spine *s)
+{
+    uint32_t k = 1;
+    while (k < s->n && !(s->nodes[k]->folded == 1 && type_is_integer(s->nodes[k]->type)))
+        k++;
+    if (k >= s->n)
+        return;
+    bool names = names_something(e, s->bottom);
+    uint32_t top_constant = s->n;
+    for (uint32_t i = s->n; i-- > k;) {
+        names = names || names_something(e, s->nodes[i]->b);
+        if (!names)
+            top_constant = i;
+    }
+    if (top_constant < s->n) {
+        s->bottom = s->nodes[top_constant];
+        s->n = top_constant;
+    }
 }
 
 static void collect_spine(CEmit *e, const Node *top, Spine *s)
@@ -548,13 +578,15 @@ static void collect_spine(CEmit *e, const Node *top, Spine *s)
         if (s->n == capacity) {
             uint32_t more = capacity ? 2 * capacity : 8;
             s->nodes = arena_grow(e->arena, s->nodes, capacity, more, sizeof *s->nodes);
-            s->shapes = arena_grow(e->arena, s->shapes, capacity, more, sizeof *s->shapes);
             capacity = more;
         }
-        s->shapes[s->n] = binary_shape(e, n);
         s->nodes[s->n++] = n;
     }
     s->bottom = n;
+    end_at_constant(e, s);
+    s->shapes = ARENA_ARRAY(e->arena, Shape, s->n + 1);
+    for (uint32_t i = 0; i < s->n; i++)
+        s->shapes[i] = binary_shape(e, s->nodes[i]);
 }
 
 static void write_spine(CEmit *e, const void *what, int context)

@@ -212,6 +212,16 @@ expect 3 "$E $work/fakecc failed on the program's C (a compiler bug; --emit=c wr
 fakecc: cannot compile" env CC="$work/fakecc" "$silkc" build k.silk -o prog8
 [ -e prog8 ] && fail "a failed compile left prog8"
 
+# ---- a host expression as long as the source: linear, no deep recursion ------------------
+awk 'BEGIN {
+    printf "fn main() -> i32 {\n  var x: u64 = 1\n  let y = x"
+    for (i = 1; i < 30000; i++) printf " + x"
+    printf "\n  let z = 1"
+    for (i = 0; i < 30000; i++) printf " + 2"
+    printf "\n  if y != 30000 || z != 60001 {\n    return 1\n  }\n  return 0\n}\n"
+}' > long.silk
+expect 0 "" timeout 60 "$silkc" run long.silk
+
 # ---- command lines ------------------------------------------------------------------------
 expect 2 "$E --arch cpu: every program carries its kernels for the CPU backend; --arch names the GPU targets" \
     "$silkc" build k.silk --arch cpu
