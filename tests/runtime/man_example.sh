@@ -3,7 +3,8 @@
 # against the header and the library as built, linked as the page says,
 # and run as the page shows: its output must be the page's.  Run by
 # `make check` from the build directory (SILK_SRCDIR and SILK_BUILDDIR
-# override); exits 77 (skipped) without a C compiler.
+# override; SAN_CFLAGS, the sanitizer flags the library was built with,
+# are passed to the compiler); exits 77 (skipped) without a C compiler.
 set -u
 srcdir=${SILK_SRCDIR:-.}
 builddir=${SILK_BUILDDIR:-.}
@@ -27,8 +28,8 @@ block 2 | sed -n '/^\$ SILK_BACKEND=cpu \.\/example$/,$p' | sed 1d > "$work/want
 block 2 | grep -q '^\$ cc example.c -lsilkrt -lpthread -ldl -lm -o example$' ||
     { echo "FAIL: the page's link line changed; update this test"; exit 1; }
 
-# shellcheck disable=SC2086 # CFLAGS are words
-if ! "$cc" ${CFLAGS:-} -std=c11 -Wall -Wextra -Werror -I"$srcdir/std/runtime" "$work/example.c" \
+# shellcheck disable=SC2086 # the flags are words
+if ! "$cc" ${SAN_CFLAGS:-} -std=c11 -Wall -Wextra -Werror -I"$srcdir/std/runtime" "$work/example.c" \
         "$lib" -lpthread -ldl -lm -o "$work/example" 2> "$work/cc.err"; then
     echo "FAIL: the example does not build:"; cat "$work/cc.err"; exit 1
 fi
