@@ -407,20 +407,23 @@ static int op_level(TokenKind op)
     }
 }
 
-/* A bitwise, logical or comparison operator, whose operands GCC's
- * -Wparentheses wants parenthesized when they are other such operators
- * (a | b ^ c, a && b || c, !a == b): the C says what it means without
- * precedence to recall. */
-static bool is_strict(TokenKind op)
+/* Where GCC's -Wparentheses wants an operand of `parent` parenthesized
+ * although precedence binds it so: another operator under & | ^
+ * (a | (b ^ c), a & (b + c)), && under ||, a comparison under a
+ * comparison.  The C then says what it means without a rule to recall. */
+static bool gcc_wants_parens(TokenKind parent, TokenKind child)
 {
-    return op == TK_AMP || op == TK_PIPE || op == TK_CARET || is_logical(op) || is_comparison(op);
+    if (parent == TK_AMP || parent == TK_PIPE || parent == TK_CARET)
+        return child != parent;
+    if (parent == TK_OROR)
+        return child == TK_ANDAND;
+    return is_comparison(parent) && is_comparison(child);
 }
 
 static Shape plain(CEmit *e, TokenKind op)
 {
     int level = op_level(op);
-    int right = is_strict(op) ? C_UNARY : level + 1;
-    return (Shape){"", c_format(e, " %s ", op_text(op)), "", level, right, level, false};
+    return (Shape){"", c_format(e, " %s ", op_text(op)), "", level, level + 1, level, false};
 }
 
 /* A helper call: silk_udiv32(a, b); with `cast`, its result (and operands)
@@ -589,15 +592,21 @@ static void collect_spine(CEmit *e, const Node *top, Spine *s)
         s->shapes[i] = binary_shape(e, s->nodes[i]);
 }
 
+/* Whether `n` is written as a C operator of its own (a + b, x < y), not a
+ * helper call, a cast, a temporary or a constant. */
+static bool written_plain(CEmit *e, const Node *n)
+{
+    return n->kind == ND_BINARY && !substituted(e, n) && !is_constant(e, n) &&
+           binary_shape(e, n).prefix[0] == '\0';
+}
+
 static void write_spine(CEmit *e, const void *what, int context)
 {
     const Spine *s = what;
     bool *paren = ARENA_ARRAY(e->arena, bool, s->n + 1);
     for (uint32_t i = 0; i < s->n; i++) {
-        /* under a plain bitwise, logical or comparison operator, another
-         * operator than its own in parentheses (GCC's -Wparentheses) */
-        bool strict = i > 0 && s->shapes[i - 1].prefix[0] == '\0' && is_strict(s->nodes[i - 1]->op) &&
-                      s->shapes[i].prefix[0] == '\0' && s->nodes[i]->op != s->nodes[i - 1]->op;
+        bool strict = i > 0 && s->shapes[i - 1].prefix[0] == '\0' && s->shapes[i].prefix[0] == '\0' &&
+                      gcc_wants_parens(s->nodes[i - 1]->op, s->nodes[i]->op);
         paren[i] = s->shapes[i].level < context || strict;
         fputs(paren[i] ? "(" : "", e->out);
         fputs(s->shapes[i].prefix, e->out);
@@ -612,6 +621,9 @@ static void write_spine(CEmit *e, const void *what, int context)
         fputs(shape->mid, e->out);
         if (shape->shift)
             shift_count(e, s->nodes[i]->b, s->nodes[i]->a->type);
+        else if (shape->prefix[0] == '\0' && written_plain(e, s->nodes[i]->b) &&
+                 gcc_wants_parens(s->nodes[i]->op, s->nodes[i]->b->op))
+            c_expr(e, s->nodes[i]->b, C_PRIMARY);
         else
             c_expr(e, s->nodes[i]->b, shape->right);
         fputs(shape->suffix, e->out);
