@@ -23,7 +23,6 @@
 
 #include "jobs.h"
 
-#include <config.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>

@@ -72,9 +72,7 @@ static int plan(Compilation *c, const SilkcRequest *r, Plan *p)
     p->archs[p->n_gpu] = "cpu";
     bool stdin_only = strcmp(r->inputs[0], "-") == 0;
     p->name = stdin_only ? "program" : stem(c, r->inputs[0], "");
-    if (r->output && r->run)
-        return EXIT_USAGE; /* run takes no -o: unreachable, the parser refuses it */
-    if (!r->run) {
+    if (!r->run) { /* run takes no -o: the parser refuses it */
         if (!r->output && stdin_only) {
             fprintf(stderr, "silkc: error: -o: give the %s's name (the source is standard "
                             "input)\n",
@@ -233,8 +231,7 @@ static int copy_program(const SilkcRequest *r, Compilation *c, const char *from,
 }
 
 /* The C written into the build's temporary directory, compiled there. */
-static int make_program(Build *b, const SilkcRequest *r, const Plan *p, CProgram *cp,
-                        const char **program)
+static int make_program(Build *b, const Plan *p, CProgram *cp, const char **program)
 {
     const char *source = build_temp_path(b, "program.c");
     *program = build_temp_path(b, p->name);
@@ -250,7 +247,6 @@ static int make_program(Build *b, const SilkcRequest *r, const Plan *p, CProgram
         fprintf(stderr, "silkc: error: %s: cannot write: %s\n", source, strerror(errno));
         rc = EXIT_ENVIRONMENT;
     }
-    (void)r;
     return rc == EXIT_OK ? program_compile(b, p->cc, &p->rt, source, *program) : rc;
 }
 
@@ -270,7 +266,7 @@ int silkc_build(Compilation *c, const SilkcRequest *r)
     if (rc == EXIT_OK && r->emit == EMIT_C)
         rc = emit_c(&b, r, &p, &cp);
     else if (rc == EXIT_OK)
-        rc = make_program(&b, r, &p, &cp, &program);
+        rc = make_program(&b, &p, &cp, &program);
     if (rc == EXIT_OK && !r->run && r->emit != EMIT_C)
         rc = copy_program(r, c, program, p.output);
     else if (rc == EXIT_OK && r->run)
