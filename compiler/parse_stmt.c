@@ -184,6 +184,7 @@ static Node *parse_launch_option(Parser *p)
 Node *parse_launch(Parser *p, bool value)
 {
     Node *n = parse_new_node(p, ND_LAUNCH, parse_advance(p)->span);
+    n->name_span = n->span; /* the keyword: its place, after an attr(...) prefix widens span */
     if (value)
         n->flags |= NF_VALUE;
     if (!parse_expect(p, TK_LPAREN, "'(' and the launch options after gpu"))

@@ -97,9 +97,15 @@ typedef struct Checker {
     FuncInfo *func;    /* being checked; NULL at the top level */
     Scope *scope;      /* innermost */
     int loops;         /* enclosing loops */
+    Node *statement_call; /* the call an expression statement is made of: the one
+                           * place a call of an async or task fn may stand */
 } Checker;
 
 bool sema_is_std(const Checker *k);
+
+/* "an async fn", "a task fn", "an async task fn" (NULL for other functions):
+ * how messages name the kind of a host function that runs on its own. */
+const char *sema_host_kind(const Node *fn);
 
 /* sema_decl.c */
 void sema_declare_module(Checker *k, Module *m);

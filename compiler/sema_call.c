@@ -217,7 +217,8 @@ static Type *check_builtin(Checker *k, Node *call, const Builtin *b, Type *expec
         return error_type();
     if (b->where == BUILTIN_HOST) {
         for (uint32_t i = 0; i < call->list.count; i++)
-            sema_check_expr(k, call->list.items[i], NULL);
+            if (sema_check_expr(k, call->list.items[i], NULL)->kind == TY_VOID)
+                diag_error(k->diag, call->list.items[i]->span, "this has no value to print");
         return type_scalar(TY_VOID);
     }
     return check_device_builtin(k, call, b->name, expected);
@@ -270,7 +271,15 @@ static Type *check_function_call(Checker *k, Node *call, Symbol *s)
         return error_type();
     }
     check_arguments(k, call, f, 0, s->name);
-    return f->result;
+    /* Calling one starts it; its caller goes on at once and gets nothing
+     * back, so the call is a statement of its own (language.md 6.7). */
+    const char *kind = sema_host_kind(f->decl);
+    if (kind && call != k->statement_call) {
+        diag_error(k->diag, call->a->span, "'%s' is %s: a call starts it and gives no value, so it is a statement of its own",
+                   s->name, kind);
+        return error_type();
+    }
+    return kind ? type_scalar(TY_VOID) : f->result;
 }
 
 /* A std method: value.name(...) passes the value as `self`; Type.name(...)
@@ -306,6 +315,7 @@ static Type *check_method_call(Checker *k, Node *call)
         return error_type();
     }
     check_arguments(k, call, f, has_self ? 1 : 0, full);
+    field->symbol = m; /* the method, for the code generator */
     return f->result;
 }
 

@@ -15,6 +15,15 @@
 
 bool sema_is_std(const Checker *k) { return k->module && k->module->package == PKG_STD; }
 
+const char *sema_host_kind(const Node *fn)
+{
+    uint32_t kind = fn->flags & (NF_ASYNC | NF_TASK);
+    return kind == (NF_ASYNC | NF_TASK) ? "an async task fn"
+           : kind == NF_ASYNC           ? "an async fn"
+           : kind == NF_TASK            ? "a task fn"
+                                        : NULL;
+}
+
 static Symbol *new_symbol(Checker *k, SymbolKind kind, const char *name, Span span, Node *decl)
 {
     Symbol *s = ARENA_NEW(k->arena, Symbol);
@@ -506,6 +515,9 @@ static void check_function_form(Checker *k, FuncInfo *f)
         diag_error(k->diag, fn->a->span, "a kernel returns nothing");
     if ((fn->flags & (NF_ASYNC | NF_TASK)) && f->gpu)
         diag_error(k->diag, fn->name_span, "a GPU function cannot be async or a task");
+    else if ((fn->flags & (NF_ASYNC | NF_TASK)) && fn->a)
+        diag_error(k->diag, fn->a->span, "%s runs on its own and returns nothing to its caller",
+                   sema_host_kind(fn));
 }
 
 FuncInfo *sema_function_info(Checker *k, Symbol *fn)

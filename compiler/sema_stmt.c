@@ -405,7 +405,10 @@ static void check_return(Checker *k, Node *s)
  * mistake — often a line the newline rule split off its predecessor. */
 static void check_expression_statement(Checker *k, Node *s)
 {
+    Node *outer = k->statement_call;
+    k->statement_call = s->a;
     Type *t = sema_check_expr(k, s->a, NULL);
+    k->statement_call = outer;
     bool effect = s->a->kind == ND_CALL || s->a->kind == ND_LAUNCH;
     if (!effect && t->kind != TY_ERROR)
         diag_warning(k->diag, W_UNUSED_VALUE, s->span, "this value is computed and never used");

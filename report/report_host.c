@@ -4,7 +4,12 @@
  * launch with the kernel's C++ name, and the
  * cudaOccupancyMaxActiveBlocksPerMultiprocessor call that checks the
  * estimate on a device.  With a work size the grid is a number; without
- * one it is written over `n`, the work the caller has.  A symbol with a
+ * one it is written over `n`, the work the caller has.  A Silk
+ * @persistent kernel is launched as the runtime launches it: the launch
+ * block's grid is still the work (its logical CTAs), and the CUDA launch
+ * starts at most the persistent grid of CTAs (SMs x resident CTAs) and
+ * passes the logical CTA count as the hidden last argument,
+ * __silk_logical_ctas.  A symbol with a
  * newline or an escape sequence in it (no C++ source can spell one) is
  * escaped, so it cannot split a line of the code or reach the terminal.
  */
@@ -17,6 +22,64 @@
 
 /* A Silk launch block's grid counts work items and must be a multiple of
  * the workspace, so it is the CTAs times the block size. */
+/* The persistent grid on the target: its product's, else the first
+ * product's of its architecture; 0 when the tables have none. */
+static int persistent_grid(const ReportEntry *e)
+{
+    for (int i = 0; i < e->n_persistent; i++)
+        if (e->persistent[i].gpu == e->target.gpu)
+            return e->persistent[i].grid;
+    return e->n_persistent ? e->persistent[0].grid : 0;
+}
+
+/* A @persistent kernel's logical CTAs ("3907", "(n + 255) / 256") and the
+ * CTAs its launch starts ("1056", "min((n + 255) / 256, 1056)"). */
+enum { LOGICAL_SIZE = 64, CTAS_SIZE = 2 * LOGICAL_SIZE + 48, NOTE_SIZE = 512 };
+
+static void persistent_ctas(const ReportEntry *e, const ReportRow *r, char logical[LOGICAL_SIZE],
+                            char ctas[CTAS_SIZE])
+{
+    int grid = persistent_grid(e);
+    char most[LOGICAL_SIZE];
+    if (grid)
+        snprintf(most, sizeof most, "%d", grid);
+    else
+        snprintf(most, sizeof most, "sms * %d", r->result.active_blocks);
+    if (e->have_work)
+        snprintf(logical, LOGICAL_SIZE, "%llu", (unsigned long long)e->ctas);
+    else
+        snprintf(logical, LOGICAL_SIZE, "(n + %d) / %d", r->threads - 1, r->threads);
+    if (e->have_work && grid)
+        snprintf(ctas, CTAS_SIZE, "%llu",
+                 (unsigned long long)(e->ctas < (uint64_t)grid ? e->ctas : (uint64_t)grid));
+    else
+        snprintf(ctas, CTAS_SIZE, "min(%s, %s)", logical, most);
+}
+
+/* "132 SMs x 8 resident on h100-sxm", or "SMs x 8 resident" without a
+ * product in the tables. */
+static void persistent_grid_words(const ReportEntry *e, const ReportRow *r, char *buf, size_t size)
+{
+    const GpuProduct *gpu = e->target.gpu ? e->target.gpu
+                            : e->n_persistent ? e->persistent[0].gpu : NULL;
+    if (gpu)
+        snprintf(buf, size, "%d SMs x %d resident on %s", gpu->sm_count, r->result.active_blocks,
+                 gpu->id);
+    else
+        snprintf(buf, size, "SMs x %d resident", r->result.active_blocks);
+}
+
+/* What the runtime does with a @persistent launch block, as a comment. */
+static void persistent_note(const ReportEntry *e, const ReportRow *r, char *buf, size_t size)
+{
+    char logical[LOGICAL_SIZE], ctas[CTAS_SIZE], grid[OCC_NAME_MAX + 64];
+    persistent_ctas(e, r, logical, ctas);
+    persistent_grid_words(e, r, grid, sizeof grid);
+    snprintf(buf, size,
+             "\n// @persistent: the runtime starts %s CTAs (at most %s) and passes __silk_logical_ctas = %s",
+             ctas, grid, logical);
+}
+
 void report_silk_launch(const ReportEntry *e, char *buf, size_t size)
 {
     const ReportRow *r = report_selected(e);
@@ -26,12 +89,15 @@ void report_silk_launch(const ReportEntry *e, char *buf, size_t size)
         snprintf(buf, size, "// %s cannot run on %s", name, e->target.sm_name);
         return;
     }
+    char note[NOTE_SIZE] = "";
+    if (e->kernel.persistent)
+        persistent_note(e, r, note, sizeof note);
     if (e->have_work)
-        snprintf(buf, size, "gpu (grid=%llu, workspace=%d) {\n  %s(...);\n}",
-                 (unsigned long long)(e->ctas * (uint64_t)r->threads), r->threads, name);
+        snprintf(buf, size, "gpu (grid=%llu, workspace=%d) {\n  %s(...);\n}%s",
+                 (unsigned long long)(e->ctas * (uint64_t)r->threads), r->threads, name, note);
     else
-        snprintf(buf, size, "gpu (grid=(n + %d) / %d * %d, workspace=%d) {\n  %s(...);\n}",
-                 r->threads - 1, r->threads, r->threads, r->threads, name);
+        snprintf(buf, size, "gpu (grid=(n + %d) / %d * %d, workspace=%d) {\n  %s(...);\n}%s",
+                 r->threads - 1, r->threads, r->threads, r->threads, name, note);
 }
 
 /* The grid and block of the CUDA launch: numbers for 1-D, dim3 for 2-D
@@ -72,6 +138,15 @@ void report_cuda_launch(const ReportEntry *e, char *buf, size_t size)
         return;
     }
     cuda_dims(e, r, grid, block, sizeof block);
+    if (e->kernel.persistent) { /* the persistent grid, the logical count last */
+        char logical[LOGICAL_SIZE], ctas[CTAS_SIZE], words[OCC_NAME_MAX + 64];
+        persistent_ctas(e, r, logical, ctas);
+        persistent_grid_words(e, r, words, sizeof words);
+        snprintf(buf, size, "%s<<<%s, %s, %llu>>>(..., %s);  // at most %s; the last argument is "
+                 "__silk_logical_ctas", name, ctas, block, (unsigned long long)e->dynamic_smem,
+                 logical, words);
+        return;
+    }
     bool folded = e->grid_y && e->work_rows == 0;
     const char *fold = folded ? "  // 2-D: index = blockIdx.y * gridDim.x + blockIdx.x" : "";
     if (folded && e->grid_y > (uint64_t)e->target.arch->max_grid_y) {

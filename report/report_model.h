@@ -54,6 +54,9 @@ typedef struct ReportKernel {
     int launch_line;       /* that block's line */
     const char *absent_on; /* the targets whose compile of the file lacks
                             * this kernel ("sm_80, sm_86"); NULL: none */
+    bool persistent;       /* a Silk @persistent kernel: a launch starts at most
+                            * SMs x resident CTAs and passes the logical CTA
+                            * count last (__silk_logical_ctas) */
 } ReportKernel;
 
 /* Why the selection is what it is: a code and the numbers its sentence

@@ -13,6 +13,7 @@
 #include "build.h"
 #include "cleanup.h"
 #include "demangle.h"
+#include "lower.h"
 #include "ptx/ptxas.h"
 #include "read_file.h"
 
@@ -187,7 +188,10 @@ static void take_kernels(const Build *b, int t, const char *path, Arena *arena, 
         *k = (ReportKernel){.name = arena_strndup(arena, f->name, strlen(f->name)), .file = path,
                             .input = INPUT_SILK, .usage = *u, .reqntid = f->maxntid,
                             .minnctapersm = f->minnctapersm, .maxnreg = f->maxnreg,
-                            .dynamic_smem = f->dynamic_smem};
+                            .dynamic_smem = f->dynamic_smem,
+                            .persistent = f->n_params > 0 && f->params[f->n_params - 1].name &&
+                                          strcmp(f->params[f->n_params - 1].name,
+                                                 LOWER_LOGICAL_CTAS) == 0};
         k->usage.name = k->name;
     }
     s->kernels[t] = kernels;

@@ -31,6 +31,8 @@ static void usage(FILE *out)
           "       silkc exec [options] FILE... --kernel NAME --grid N [--workspace W]\n"
           "             [--arg VALUE | --buf TYPE:COUNT:INIT]... [--seed S] [--sms S]\n"
           "             [--backend cpu|cuda] [--workers N] [--race] [--dump] [--out FILE]\n"
+          "       silkc build [options] FILE... [-o PROG] [--arch sm_75,...] [-O0] [--emit=c]\n"
+          "       silkc run [options] FILE... [--arch sm_75,...] [-O0] [-- ARGS...]\n"
           "\n"
           "check: checks Silk source files (together, the root package) and reports every problem.\n"
           "compile: also lowers the GPU functions and writes PTX for each target (or the IR,\n"
@@ -46,6 +48,13 @@ static void usage(FILE *out)
           "  --race also checks shared-memory races and reads of unwritten shared memory\n"
           "  or of a var before it is assigned.\n"
           "  --backend cuda runs it on GPU 0 instead, through the CUDA driver (loaded at run time).\n"
+          "build: makes an executable of the program (its fn main, host code and kernels): the host\n"
+          "  code as C with the kernels' PTX for each --arch (default sm_75) and for the CPU backend,\n"
+          "  compiled by $CC and linked with libsilkrt ($SILK_RUNTIME_DIR, the build tree, or the\n"
+          "  installed one); -o PROG (default: the first file's name); --emit=c writes the C.\n"
+          "run: builds it in a temporary directory and runs it with ARGS, exiting with its status.\n"
+          "  The program runs on a GPU when it finds one, else on this machine's cores\n"
+          "  (SILK_BACKEND=auto|cpu|cuda; SILK_VERBOSE=1 shows each dispatch).\n"
           "Both give the occupancy warnings (-Wocc-low, -Wocc-limit, -Wspill, -Wtail,\n"
           "  -Wblock-size) for each --arch; check only when --arch is given.\n"
           "\n"
@@ -60,7 +69,8 @@ static void usage(FILE *out)
           "  --help                        this text (silkc --version: the version)\n"
           "\n"
           "exit status: 0 clean, 1 errors (or a kernel that faulted), 2 usage, 3 no ptxas for\n"
-          "  --emit=cubin, no C compiler, CUDA driver or GPU for exec, or a write error.\n"
+          "  --emit=cubin, no C compiler, CUDA driver or GPU for exec, no runtime for build,\n"
+          "  or a write error; run: the program's own status (a signal N: 128 + N).\n"
           "See silkc(1).\n",
           out);
 }
@@ -203,6 +213,36 @@ static bool exec_option(int argc, char **argv, int *i, SilkcRequest *r, int *rc)
     return true;
 }
 
+/* An option only `silkc build` (and run) takes; false if `arg` is none of
+ * them.  `--` ends run's options: what follows is the program's. */
+static bool build_option(int argc, char **argv, int *i, SilkcRequest *r, int *rc)
+{
+    const char *arg = argv[*i], *value;
+    if ((value = option_value(argc, argv, i, "--arch")))
+        set_once(&r->archs, value, "--arch", rc);
+    else if (strcmp(arg, "-O0") == 0)
+        r->no_optimize = true;
+    else if (r->run && strcmp(arg, "--") == 0) {
+        r->program_args = (const char *const *)argv + *i + 1;
+        r->n_program_args = argc - *i - 1;
+        *i = argc;
+    } else if (!r->run && strcmp(arg, "-o") == 0) {
+        value = *i + 1 < argc ? argv[++*i] : "";
+        if (!*value)
+            *rc = usage_error("%s", "-o needs a value");
+        else
+            set_once(&r->output, value, "-o", rc);
+    } else if (!r->run && strncmp(arg, "--emit=", 7) == 0) {
+        if (strcmp(arg + 7, "c") != 0)
+            *rc = usage_error("--emit: '%s' is not c (silkc build writes a program, or its C)",
+                              arg + 7);
+        else if (set_once(&r->emit_given, arg, "--emit", rc))
+            r->emit = EMIT_C;
+    } else
+        return false;
+    return true;
+}
+
 /* Reads the options after the command; the files are gathered in `files`. */
 static int parse_arguments(int argc, char **argv, Compilation *c, const char **files, int *n_files,
                            SilkcRequest *r)
@@ -217,10 +257,12 @@ static int parse_arguments(int argc, char **argv, Compilation *c, const char **f
         }
         int rc = EXIT_OK;
         if ((r->compile && compile_option(argc, argv, &i, r, &rc)) ||
-            (r->exec && exec_option(argc, argv, &i, r, &rc))) {
+            (r->exec && exec_option(argc, argv, &i, r, &rc)) ||
+            (r->build && build_option(argc, argv, &i, r, &rc))) {
             if (rc != EXIT_OK)
                 return rc;
-        } else if (!r->compile && !r->exec && (value = option_value(argc, argv, &i, "--arch"))) {
+        } else if (!r->compile && !r->exec && !r->build &&
+                   (value = option_value(argc, argv, &i, "--arch"))) {
             if (!set_once(&r->archs, value, "--arch", &rc)) /* check: the warnings' targets */
                 return rc;
         }
@@ -270,7 +312,9 @@ static int run(int argc, char **argv, const char *command)
     ExecBinding *bindings = calloc((size_t)argc, sizeof *bindings);
     int n_files = 0;
     bool compile = strcmp(command, "compile") == 0;
+    bool run_it = strcmp(command, "run") == 0;
     SilkcRequest request = {.compile = compile, .exec = strcmp(command, "exec") == 0,
+                            .build = run_it || strcmp(command, "build") == 0, .run = run_it,
                             .inputs = files, .bindings = bindings, .seed = 1, .sms = 132};
     int rc = files && bindings ? parse_arguments(argc, argv, &c, files, &n_files, &request)
                    : usage_error("%s", "out of memory");
@@ -290,6 +334,8 @@ static int run(int argc, char **argv, const char *command)
         rc = silkc_compile(&c, &request);
     else if (rc == EXIT_OK && request.exec)
         rc = silkc_exec(&c, &request);
+    else if (rc == EXIT_OK && request.build)
+        rc = silkc_build(&c, &request);
     else if (rc == EXIT_OK)
         rc = silkc_check(&c, &request);
     if (rc != EXIT_USAGE && rc != EXIT_HELP && c.options.dump_ast)
@@ -318,9 +364,11 @@ static int dispatch(int argc, char **argv)
         return EXIT_OK;
     }
     if (strcmp(argv[1], "check") == 0 || strcmp(argv[1], "compile") == 0 ||
-        strcmp(argv[1], "exec") == 0)
+        strcmp(argv[1], "exec") == 0 || strcmp(argv[1], "build") == 0 ||
+        strcmp(argv[1], "run") == 0)
         return run(argc, argv, argv[1]);
-    return usage_error("unknown command '%s' (silkc check|compile|exec FILE...)", argv[1]);
+    return usage_error("unknown command '%s' (silkc check|compile|exec|build|run FILE...)",
+                       argv[1]);
 }
 
 int main(int argc, char **argv)

@@ -1,6 +1,7 @@
 /*
  * silkc.h: what the silkc driver's files share: the options of
- * `silkc compile`, and the exit codes of exit_status.h.
+ * `silkc compile`, `exec`, `build` and `run`, and the exit codes of
+ * exit_status.h.
  */
 #ifndef SILK_SILKC_H
 #define SILK_SILKC_H
@@ -12,7 +13,7 @@
 #include <errno.h>
 #include <stdbool.h>
 
-typedef enum EmitKind { EMIT_PTX, EMIT_IR, EMIT_CUBIN, EMIT_HEADER } EmitKind;
+typedef enum EmitKind { EMIT_PTX, EMIT_IR, EMIT_CUBIN, EMIT_HEADER, EMIT_C } EmitKind;
 
 /* A parameter of `silkc exec`: --arg VALUE or --buf TYPE:COUNT:INIT. */
 typedef struct ExecBinding {
@@ -27,6 +28,10 @@ typedef enum ExecBackend { EXEC_BACKEND_CPU, EXEC_BACKEND_CUDA } ExecBackend;
 typedef struct SilkcRequest {
     bool compile;        /* the command is compile (else check) */
     bool exec;           /* the command is exec */
+    bool build;          /* the command is build, or run */
+    bool run;            /* the command is run */
+    const char *const *program_args; /* run: what follows --, for the program */
+    int n_program_args;
     const char *kernel;  /* exec: --kernel */
     uint64_t grid, workspace, seed; /* exec: --grid, --workspace (0: the kernel's), --seed */
     uint32_t sms;        /* exec: --sms, ctx.sms */
@@ -50,6 +55,14 @@ typedef struct SilkcRequest {
     int n_inputs;
 } SilkcRequest;
 
+/* At most this many --arch targets. */
+enum { SILKC_MAX_TARGETS = 16 };
+
+/* --arch's list split into `archs` (*n of them); a usage error, printed,
+ * for an empty or unknown element, or "cpu" (`cpu` says why). */
+int silkc_split_targets(Compilation *c, const char *list, const char *cpu, const char **archs,
+                        int *n);
+
 /* The back end on checked, loaded files: lower, verify, write; returns an
  * exit code. */
 int silkc_compile(Compilation *c, const SilkcRequest *r);
@@ -59,6 +72,18 @@ int silkc_compile(Compilation *c, const SilkcRequest *r);
  * back end and ptxas (or the estimate); writes nothing.  Returns an exit
  * code. */
 int silkc_check(Compilation *c, const SilkcRequest *r);
+
+/* `silkc build` and `silkc run` (silkc_build.c): the program's host code
+ * as C with its kernels (compiler/c/c.h), compiled and linked with the
+ * runtime into an executable, or with --emit=c that C; `run` runs the
+ * executable from a private temporary directory and returns its exit
+ * status.  Returns an exit code. */
+int silkc_build(Compilation *c, const SilkcRequest *r);
+
+/* The occupancy warnings (occ_warn.h) of a build measured to
+ * BUILD_MEASURE, and --resource-usage's table. */
+typedef struct Build Build;
+void silkc_judge_usage(Compilation *c, const SilkcRequest *r, const Build *b);
 
 /* `silkc exec`: the program built for the CPU backend (cpu.h), or with
  * --backend cuda for the GPU (exec_cuda.c), and the kernel --kernel run

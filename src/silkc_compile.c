@@ -41,7 +41,7 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { MAX_TARGETS = 16 };
+enum { MAX_TARGETS = SILKC_MAX_TARGETS };
 
 typedef struct Outputs {
     const char *archs[MAX_TARGETS];
@@ -54,8 +54,10 @@ typedef struct Outputs {
 } Outputs;
 
 /* "sm_90,sm_80" -> each known target, or a usage error naming the bad one
- * (an empty element, as in "sm_90," or ",sm_90", included). */
-static int split_targets(Compilation *c, const char *list, Outputs *out)
+ * (an empty element, as in "sm_90," or ",sm_90", included).  `cpu` says
+ * why the CPU backend is not named here. */
+int silkc_split_targets(Compilation *c, const char *list, const char *cpu, const char **archs,
+                        int *n)
 {
     if (!*list) {
         fprintf(stderr, "silkc: error: --arch: give at least one target, as --arch sm_90\n");
@@ -69,23 +71,30 @@ static int split_targets(Compilation *c, const char *list, Outputs *out)
         }
         char *arch = arena_strndup(c->arena, p, len);
         if (backend_find(arch) == &backend_cpu) {
-            fprintf(stderr, "silkc: error: --arch cpu: the CPU backend runs kernels (silkc exec); "
-                            "compile and check write and judge GPU code\n");
+            fprintf(stderr, "silkc: error: --arch cpu: %s\n", cpu);
             return EXIT_USAGE;
         }
         if (!backend_find(arch)) {
             fprintf(stderr, "silkc: error: --arch: unknown target '%s' (sm_75 to sm_121)\n", arch);
             return EXIT_USAGE;
         }
-        if (out->n == MAX_TARGETS) {
-            fprintf(stderr, "silkc: error: --arch: at most %d targets\n", MAX_TARGETS);
+        if (*n == SILKC_MAX_TARGETS) {
+            fprintf(stderr, "silkc: error: --arch: at most %d targets\n", SILKC_MAX_TARGETS);
             return EXIT_USAGE;
         }
-        out->archs[out->n++] = arch;
+        archs[(*n)++] = arch;
         p += len;
         if (!*p)
             return EXIT_OK;
     }
+}
+
+static int split_targets(Compilation *c, const char *list, Outputs *out)
+{
+    return silkc_split_targets(c, list,
+                               "the CPU backend runs kernels (silkc exec); compile and check "
+                               "write and judge GPU code",
+                               out->archs, &out->n);
 }
 
 /* The length of `path` without its extension (a dot in its last part). */
@@ -315,7 +324,7 @@ static int build_failed(const SilkcRequest *r, const Build *b, BuildStatus statu
 
 /* The figures' readers: the occupancy warnings (occ_warn.h) and
  * --resource-usage. */
-static void judge_usage(Compilation *c, const SilkcRequest *r, const Build *b)
+void silkc_judge_usage(Compilation *c, const SilkcRequest *r, const Build *b)
 {
     UsageReport *usage = ARENA_ARRAY(c->arena, UsageReport, (size_t)b->n_targets + 1);
     UsageReport *at_caps = ARENA_ARRAY(c->arena, UsageReport, (size_t)b->n_targets + 1);
@@ -432,7 +441,7 @@ int silkc_check(Compilation *c, const SilkcRequest *r)
     BuildStatus status = build_run(c, &options, &b);
     rc = build_failed(r, &b, status, &o);
     if (status == BUILD_OK && options.last == BUILD_MEASURE)
-        judge_usage(c, r, &b);
+        silkc_judge_usage(c, r, &b);
     build_finish(&b);
     return rc;
 }
@@ -484,7 +493,7 @@ int silkc_compile(Compilation *c, const SilkcRequest *r)
         rc = written == EXIT_OK ? rc : written;
     }
     if (status == BUILD_OK && rc == EXIT_OK && options.last == BUILD_MEASURE)
-        judge_usage(c, r, &b);
+        silkc_judge_usage(c, r, &b);
     /* A warning made an error fails the build: nothing is written, so
      * that make does not take a failed target for an up-to-date one. */
     if (rc == EXIT_OK && c->diag.errors > 0)

@@ -5,7 +5,9 @@
 # on every example, saves a record of what the device answered, runs the
 # GPU tests (tests/gpu/run-kernels.sh: silkc's PTX against nvcc's;
 # tests/gpu/compare-cpu.sh: `silkc exec --backend cuda` against the CPU
-# backend, its files in OUTDIR/compare-cpu), the runtime's launch overhead
+# backend, its files in OUTDIR/compare-cpu; tests/gpu/run-programs.sh:
+# every example program built by silkc build and run on the GPU, its
+# results checked, in OUTDIR/run-programs), the runtime's launch overhead
 # (bench/launch --gpu) and the whole test suite, and
 # writes everything under OUTDIR, with the lines that matter in
 # OUTDIR/summary.txt.
@@ -66,6 +68,13 @@ if [ -x "$src/tests/gpu/compare-cpu.sh" ]; then
     [ $rc -eq 0 ] || status=1
     note "compare-cpu.sh: exit $rc; $(tail -1 "$out/compare-cpu.txt")"
     grep -E '^(FAIL|note)' "$out/compare-cpu.txt" | head -20 >> "$out/summary.txt"
+fi
+if [ -x "$src/tests/gpu/run-programs.sh" ]; then
+    "$src/tests/gpu/run-programs.sh" "$build" "$out/run-programs" > "$out/run-programs.txt" 2>&1
+    rc=$?
+    [ $rc -eq 0 ] || status=1
+    note "run-programs.sh: exit $rc; $(tail -1 "$out/run-programs.txt")"
+    grep -E '^(FAIL|gpu:)' "$out/run-programs.txt" | head -20 >> "$out/summary.txt"
 fi
 # The runtime's launch overhead over cuLaunchKernel (bench/launch --gpu; a
 # benchmark: its figures are recorded, its goal reported, not a failure).

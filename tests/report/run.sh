@@ -46,6 +46,8 @@ cases() {
     # that is no candidate, a 2-D work; then the same unsized: an upper bound
     echo "dynamic-ptx||tests/report/inputs/dynamic.ptx --gpu h100-sxm,a100-80gb --dyn-smem 4*threads+256 --work 4096x2048"
     echo "dynamic-unsized||tests/report/inputs/dynamic.ptx --arch sm_80 --kernel scale<8>"
+    # a @persistent kernel: its launch with the persistent grid and the logical CTA count
+    echo "persistent||tests/report/inputs/persistent.silk --gpu h100-sxm,a100-80gb"
 }
 
 have_ptxas=yes

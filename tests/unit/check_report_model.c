@@ -376,6 +376,44 @@ START_TEST(test_work_from_the_launch_block_and_estimate)
 }
 END_TEST
 
+/* A Silk @persistent kernel of 32 registers at 256 threads: 8 warps a
+ * CTA, 16 warps a sub-partition, 8 CTAs an SM, so 132 x 8 = 1056 CTAs on
+ * an h100-sxm.  2^20 items are 4096 logical CTAs: the launch starts 1056
+ * and passes 4096 last; 1000 items are 4, which it starts all of.  On
+ * sm_90 without a work size the grid is written over n, and the
+ * persistent grid is the first Hopper product's (h100-sxm). */
+START_TEST(test_persistent_launch_passes_the_logical_ctas)
+{
+    ReportEntry e;
+    ReportSettings s = default_settings();
+    ReportKernel k = kernel_of(32);
+    k.input = INPUT_SILK;
+    k.persistent = true;
+    s.have_work = true;
+    s.work = UINT64_C(1) << 20;
+    compute(&e, k, target_of("h100-sxm", true), &s);
+    ck_assert_uint_eq(e.ctas, 4096);
+    assert_host_code(&e,
+                     "gpu (grid=1048576, workspace=256) {\n  k(...);\n}\n"
+                     "// @persistent: the runtime starts 1056 CTAs (at most 132 SMs x 8 resident "
+                     "on h100-sxm) and passes __silk_logical_ctas = 4096",
+                     "k<<<1056, 256, 0>>>(..., 4096);  // at most 132 SMs x 8 resident on "
+                     "h100-sxm; the last argument is __silk_logical_ctas");
+    s.work = 1000;
+    compute(&e, k, target_of("h100-sxm", true), &s);
+    char buf[1024];
+    report_cuda_launch(&e, buf, sizeof buf);
+    ck_assert_str_eq(buf, "k<<<4, 256, 0>>>(..., 4);  // at most 132 SMs x 8 resident on "
+                          "h100-sxm; the last argument is __silk_logical_ctas");
+    s.have_work = false;
+    compute(&e, k, target_of("sm_90", false), &s);
+    report_cuda_launch(&e, buf, sizeof buf);
+    ck_assert_str_eq(buf, "k<<<min((n + 255) / 256, 1056), 256, 0>>>(..., (n + 255) / 256);  "
+                          "// at most 132 SMs x 8 resident on h100-sxm; the last argument is "
+                          "__silk_logical_ctas");
+}
+END_TEST
+
 /* --dyn-smem '4*threads+256' sizes the rows of a kernel that declares
  * dynamic shared memory: 512 B at 64 threads, 1280 B at 256. */
 START_TEST(test_dyn_smem_sizes_each_row)
@@ -460,6 +498,7 @@ int main(void)
     tcase_add_test(tc, test_two_d_work_gets_a_two_d_grid);
     tcase_add_test(tc, test_one_d_work_past_grid_x_is_folded);
     tcase_add_test(tc, test_work_from_the_launch_block_and_estimate);
+    tcase_add_test(tc, test_persistent_launch_passes_the_logical_ctas);
     tcase_add_test(tc, test_dyn_smem_sizes_each_row);
     tcase_add_test(tc, test_dyn_smem_without_a_value_is_an_error);
     tcase_add_test(tc, test_reason_names_and_texts);

@@ -1,0 +1,85 @@
+/*
+ * c_occupancy.c: how many CTAs of a @persistent kernel the CPU backend
+ * starts.  A persistent launch starts min(logical CTAs, SMs x resident
+ * CTAs per SM); on a GPU the runtime asks the driver
+ * (cuOccupancyMaxActiveBlocksPerMultiprocessor), and on the CPU backend,
+ * which has no such figure of its own, it takes the occupancy engine's
+ * answer for the device the backend emulates (an H100 SXM: sm_90, 132
+ * SMs), computed here from the kernel's figures on sm_90 (ptxas's when it
+ * is installed, else the estimate) and written into the program table.
+ * The same function of the engine answers silk-occ report and the
+ * occupancy warnings.
+ */
+#include "c_internal.h"
+
+#include "lower.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool c_is_persistent(const IrFunc *f)
+{
+    return f->n_params > 0 && f->params[f->n_params - 1].name &&
+           strcmp(f->params[f->n_params - 1].name, LOWER_LOGICAL_CTAS) == 0;
+}
+
+bool c_has_persistent(const Build *b)
+{
+    for (uint32_t i = 0; b->module && i < b->module->n_funcs; i++)
+        if (c_is_persistent(b->module->funcs[i]))
+            return true;
+    return false;
+}
+
+/* A kernel without a fixed CTA size is counted at 1024 threads, the most
+ * a launch can give it: its CTAs then never outnumber what the device
+ * holds at any workspace.  A kernel that fits no CTA on the device (its
+ * launch fails on a GPU) still gets one on the CPU backend. */
+uint32_t c_resident_ctas(const ArchLimits *arch, const IrFunc *f, const UsageReport *emulated)
+{
+    const KernelUsage *u = arch && emulated ? usage_kernel(emulated, f->name) : NULL;
+    if (!u)
+        return 1;
+    uint64_t smem = (uint64_t)u->static_smem + f->dynamic_smem;
+    KernelResources res = usage_resources(u, arch, smem > (uint64_t)arch->smem_per_block);
+    OccResult r;
+    int threads = f->maxntid > 0 ? f->maxntid : 1024;
+    if (occ_active_blocks(arch, &res, threads, f->dynamic_smem, &r) != OCC_OK || r.active_blocks < 1)
+        return 1;
+    return (uint32_t)r.active_blocks;
+}
+
+/* The code for the emulated device, emitted and measured through its
+ * backend, as the build does for its own targets. */
+static const UsageReport *measure_now(Build *b)
+{
+    BuildTarget *t = ARENA_NEW(b->c->arena, BuildTarget);
+    *t = (BuildTarget){.arch = C_EMULATED_ARCH, .backend = backend_find(C_EMULATED_ARCH)};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    bool ok = f && t->backend->emit(b->module, t->arch, f, &b->c->diag);
+    ok = f && fclose(f) == 0 && ok;
+    if (ok) {
+        t->code = arena_strndup(b->c->arena, text, len);
+        t->code_len = len;
+    }
+    free(text);
+    BuildTarget *const targets[] = {t};
+    if (!ok || t->backend->measure(b, targets, 1) != BUILD_OK) {
+        fprintf(stderr, "%s: error: the figures of the kernels on %s, which the CPU backend "
+                        "emulates, could not be measured%s%s\n",
+                b->options->program, C_EMULATED_ARCH, t->usage.errors ? ":\n" : "",
+                t->usage.errors ? t->usage.errors : "");
+        return NULL;
+    }
+    return &t->usage;
+}
+
+const UsageReport *c_measure_emulated(Build *b)
+{
+    for (int i = 0; i < b->n_targets; i++)
+        if (strcmp(b->targets[i].arch, C_EMULATED_ARCH) == 0 && b->targets[i].usage.kernels)
+            return &b->targets[i].usage;
+    return measure_now(b);
+}

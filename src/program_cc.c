@@ -1,0 +1,156 @@
+/*
+ * build_cc.c: the two things a program needs besides silkc: the runtime
+ * (libsilkrt.a and silkrt.h), and the C compiler that builds the
+ * program's C against it.
+ *
+ * The runtime is looked for, in order, in $SILK_RUNTIME_DIR (which must
+ * then hold both files: it is never passed over silently), in the build
+ * tree silkc runs from (./src/silkc finds ./std/runtime/libsilkrt.a, and
+ * silkrt.h there or, in a build outside the source tree, in the source
+ * tree configure was run for), and where `make install` put it
+ * (SILK_RUNTIME_LIBDIR, SILK_RUNTIME_INCLUDEDIR, from configure).
+ *
+ * The compiler is $CC, else cc, run as
+ *   CC -O2 -std=gnu11 -ffp-contract=off -fno-strict-aliasing -w [sanitizers]
+ *      -I DIR -o PROGRAM PROGRAM.c libsilkrt.a -lpthread -ldl -lm
+ * -ffp-contract=off keeps a*b+c two roundings, as the device computes it
+ * and the CPU backend's module is compiled; the sanitizer flags are the
+ * ones the runtime was built with (configure's --enable-asan and
+ * --enable-ubsan), which its objects need at link time.  Warnings are
+ * off: the C is ours, and tests compile it with -Wall -Wextra -Werror.
+ */
+#include "program.h"
+
+#include "jobs.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef SILK_SANITIZER_FLAGS
+#define SILK_SANITIZER_FLAGS ""
+#endif
+
+static bool readable(const char *path) { return access(path, R_OK) == 0; }
+
+static const char *join(Arena *arena, const char *dir, const char *name)
+{
+    size_t len = strlen(dir) + strlen(name) + 2;
+    char *path = arena_alloc(arena, len, 1);
+    snprintf(path, len, "%s/%s", dir, name);
+    return path;
+}
+
+/* The directory above the one silkc's executable is in ("BUILD" for
+ * BUILD/src/silkc), or NULL. */
+static const char *above_executable(Arena *arena)
+{
+    char exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0)
+        return NULL;
+    exe[len] = '\0';
+    for (int up = 0; up < 2; up++) {
+        char *slash = strrchr(exe, '/');
+        if (!slash || slash == exe)
+            return NULL;
+        *slash = '\0';
+    }
+    return arena_strndup(arena, exe, strlen(exe));
+}
+
+static bool in_build_tree(Arena *arena, Runtime *rt)
+{
+    const char *top = above_executable(arena);
+    if (!top)
+        return false;
+    const char *dir = join(arena, top, "std/runtime");
+    if (!readable(join(arena, dir, "libsilkrt.a")))
+        return false;
+    rt->library = join(arena, dir, "libsilkrt.a");
+    rt->include_dir = readable(join(arena, dir, "silkrt.h")) ? dir : SILK_SOURCE_DIR "/std/runtime";
+    return readable(join(arena, rt->include_dir, "silkrt.h"));
+}
+
+int program_find_runtime(Arena *arena, Runtime *rt)
+{
+    const char *dir = getenv("SILK_RUNTIME_DIR");
+    if (dir && *dir) {
+        const char *missing = !readable(join(arena, dir, "libsilkrt.a")) ? "libsilkrt.a"
+                              : !readable(join(arena, dir, "silkrt.h"))  ? "silkrt.h"
+                                                                         : NULL;
+        if (missing) {
+            fprintf(stderr, "silkc: error: SILK_RUNTIME_DIR=%s: no %s there\n", dir, missing);
+            return EXIT_ENVIRONMENT;
+        }
+        *rt = (Runtime){join(arena, dir, "libsilkrt.a"), dir};
+        return EXIT_OK;
+    }
+    if (in_build_tree(arena, rt))
+        return EXIT_OK;
+    *rt = (Runtime){SILK_RUNTIME_LIBDIR "/libsilkrt.a", SILK_RUNTIME_INCLUDEDIR};
+    if (readable(rt->library) && readable(join(arena, rt->include_dir, "silkrt.h")))
+        return EXIT_OK;
+    fprintf(stderr, "silkc: error: cannot find the runtime (libsilkrt.a and silkrt.h): not beside "
+                    "silkc's build tree nor in %s; set SILK_RUNTIME_DIR to the directory that "
+                    "holds them\n",
+            SILK_RUNTIME_LIBDIR);
+    return EXIT_ENVIRONMENT;
+}
+
+const char *program_find_cc(void)
+{
+    static const char *const CANDIDATES[] = {"cc", NULL};
+    const char *cc = jobs_find_tool("CC", CANDIDATES);
+    if (!cc)
+        fprintf(stderr, "silkc: error: silkc build needs a C compiler, and none was found "
+                        "(install gcc, or set CC)\n");
+    return cc;
+}
+
+/* The sanitizer flags, one argument each. */
+static int sanitizer_flags(Arena *arena, char **argv)
+{
+    char *flags = arena_strndup(arena, SILK_SANITIZER_FLAGS, strlen(SILK_SANITIZER_FLAGS));
+    int n = 0;
+    for (char *save = NULL, *f = strtok_r(flags, " \t", &save); f && n < 8;
+         f = strtok_r(NULL, " \t", &save))
+        argv[n++] = f;
+    return n;
+}
+
+int program_compile(Build *b, const char *cc, const Runtime *rt, const char *source,
+                  const char *program)
+{
+    Arena *arena = b->c->arena;
+    char *argv[32] = {(char *)cc, "-O2", "-std=gnu11", "-ffp-contract=off",
+                      "-fno-strict-aliasing", "-w"};
+    int n = 6;
+    n += sanitizer_flags(arena, argv + n);
+    argv[n++] = "-I";
+    argv[n++] = (char *)jobs_operand(rt->include_dir, arena);
+    argv[n++] = "-o";
+    argv[n++] = (char *)jobs_operand(program, arena);
+    argv[n++] = (char *)jobs_operand(source, arena);
+    argv[n++] = (char *)jobs_operand(rt->library, arena);
+    argv[n++] = "-lpthread";
+    argv[n++] = "-ldl";
+    argv[n++] = "-lm";
+    argv[n] = NULL;
+    JobRun run = {.path = jobs_resolve_command(cc, arena), .argv = argv};
+    jobs_run(&run, 1, arena);
+    if (run.status == JOBS_NOT_STARTED) {
+        fprintf(stderr, "silkc: error: cannot start %s: %s\n", cc, strerror(run.error));
+        return EXIT_ENVIRONMENT;
+    }
+    if (run.status != 0) {
+        fprintf(stderr, "silkc: error: %s failed on the program's C (a compiler bug; --emit=c "
+                        "writes that C):\n%s",
+                cc, run.output);
+        return EXIT_ENVIRONMENT;
+    }
+    return EXIT_OK;
+}

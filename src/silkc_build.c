@@ -1,0 +1,276 @@
+/*
+ * silkc_build.c: `silkc build` and `silkc run`: a Silk program made into
+ * an executable that carries its kernels for every GPU target asked for
+ * and for the CPU backend, linked with the runtime (libsilkrt).
+ *
+ *   silkc build FILE... [-o PROG] [--arch LIST] [-O0] [--emit=c]
+ *   silkc run FILE... [--arch LIST] [-O0] [-- ARGS...]
+ *
+ * The steps, each on what the one before made:
+ *   the plan     the targets (--arch, default sm_75, whose PTX every
+ *                newer GPU's driver compiles; "cpu" always), the output
+ *                (-o, default the first file's name without .silk, or
+ *                with .c for --emit=c), the runtime and the C compiler
+ *   the build    build.h's pipeline to each target's code, measured too
+ *                when --arch names targets and an occupancy warning is on
+ *                (the warnings are then given, as silkc compile gives them)
+ *   the C        compiler/c/c.h: the host code, the kernels, the table;
+ *                a @persistent kernel's resident CTAs from its figures on
+ *                the CPU backend's emulated sm_90
+ *   the program  the C compiled and linked in the build's private
+ *                temporary directory, then copied to the output (whole or
+ *                not at all: output.h) or, for run, run from there
+ * --emit=c stops after the C, written to the output.
+ */
+#include "program.h"
+
+#include "c/c.h"
+#include "occ_warn.h"
+#include "output.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* The oldest target silkc writes: its PTX runs on every GPU silkc knows. */
+static const char DEFAULT_ARCH[] = "sm_75";
+
+typedef struct Plan {
+    const char *archs[SILKC_MAX_TARGETS + 2]; /* the GPU targets, then "cpu" */
+    int n_gpu;
+    const char *output;      /* build: where the program (or its C) goes */
+    const char *name;        /* the program's name: its argv[0] under run */
+    Runtime rt;
+    const char *cc;
+} Plan;
+
+/* The first file's base name without .silk ("examples/saxpy.silk" ->
+ * "saxpy"), and `ext` after it. */
+static const char *stem(Compilation *c, const char *path, const char *ext)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t len = strlen(base);
+    if (len > 5 && strcmp(base + len - 5, ".silk") == 0)
+        len -= 5;
+    size_t size = len + strlen(ext) + 1;
+    char *name = arena_alloc(c->arena, size, 1);
+    snprintf(name, size, "%.*s%s", (int)len, base, ext);
+    return name;
+}
+
+static int plan(Compilation *c, const SilkcRequest *r, Plan *p)
+{
+    int rc = silkc_split_targets(c, r->archs ? r->archs : DEFAULT_ARCH,
+                                 "every program carries its kernels for the CPU backend; --arch "
+                                 "names the GPU targets",
+                                 p->archs, &p->n_gpu);
+    if (rc != EXIT_OK)
+        return rc;
+    p->archs[p->n_gpu] = "cpu";
+    bool stdin_only = strcmp(r->inputs[0], "-") == 0;
+    p->name = stdin_only ? "program" : stem(c, r->inputs[0], "");
+    if (!r->run) { /* run takes no -o: the parser refuses it */
+        if (!r->output && stdin_only) {
+            fprintf(stderr, "silkc: error: -o: give the %s's name (the source is standard "
+                            "input)\n",
+                    r->emit == EMIT_C ? "C file" : "program");
+            return EXIT_USAGE;
+        }
+        p->output = r->output ? r->output : stem(c, r->inputs[0], r->emit == EMIT_C ? ".c" : "");
+    }
+    if (r->emit == EMIT_C)
+        return EXIT_OK;
+    if ((rc = program_find_runtime(c->arena, &p->rt)) != EXIT_OK)
+        return rc;
+    return (p->cc = program_find_cc()) ? EXIT_OK : EXIT_ENVIRONMENT;
+}
+
+/* ---- the build -------------------------------------------------------------------------- */
+
+/* The assembler failed on the figures the warnings need: our PTX, or a
+ * broken tool; its words shown. */
+static int tool_failed(const Build *b)
+{
+    for (int i = 0; i < b->n_targets; i++) {
+        const UsageReport *u = &b->targets[i].usage;
+        if (u->errors && *u->errors)
+            fprintf(stderr, "silkc: error: %s failed on the PTX for %s (a compiler bug; silkc "
+                            "compile --emit=ptx writes that PTX):\n%s",
+                    b->tool ? b->tool : "ptxas", b->targets[i].arch, u->errors);
+        else if (u->exit_status != 0)
+            fprintf(stderr, "silkc: error: %s for %s exited %d without a message\n",
+                    b->tool ? b->tool : "ptxas", b->targets[i].arch, u->exit_status);
+    }
+    return EXIT_ENVIRONMENT;
+}
+
+static int run_build(Compilation *c, const SilkcRequest *r, Plan *p, BuildOptions *o, Build *b)
+{
+    bool figures = r->archs && occ_warn_enabled(&c->diag);
+    *o = (BuildOptions){.archs = p->archs, .n_archs = p->n_gpu + 1,
+                        .last = figures ? BUILD_MEASURE : BUILD_CODE, .optimize = !r->no_optimize,
+                        .measure_caps = true, .program = "silkc"};
+    BuildStatus status = build_run(c, o, b);
+    switch (status) {
+    case BUILD_OK: break;
+    case BUILD_SOURCE_ERRORS: case BUILD_COMPILER_BUG: return EXIT_FINDINGS;
+    case BUILD_TOOL_FAILED: return tool_failed(b);
+    case BUILD_ENVIRONMENT: return EXIT_ENVIRONMENT;
+    }
+    if (figures)
+        silkc_judge_usage(c, r, b);
+    return c->diag.errors > 0 ? EXIT_FINDINGS : EXIT_OK; /* a warning made an error */
+}
+
+/* ---- the C ------------------------------------------------------------------------------- */
+
+static void describe(const Plan *p, const SilkcRequest *r, const Build *b, CProgram *cp, int *ptx)
+{
+    for (int i = 0; i < p->n_gpu; i++)
+        ptx[i] = i;
+    *cp = (CProgram){.c = b->c, .build = b, .ptx = ptx, .n_ptx = p->n_gpu, .cpu = p->n_gpu,
+                     .inputs = r->inputs, .n_inputs = r->n_inputs};
+}
+
+/* Writes the program's C to `out`; an exit status. */
+static int write_c(Build *b, CProgram *cp, FILE *out)
+{
+    if (c_has_persistent(b) && !(cp->emulated = c_measure_emulated(b)))
+        return EXIT_ENVIRONMENT;
+    switch (c_emit_program(cp, out)) {
+    case C_OK: return EXIT_OK;
+    case C_NO_MAIN:
+        fputs("silkc: error: the program has no fn main: a program starts there (fn main() "
+              "or fn main() -> i32)\n",
+              stderr);
+        return EXIT_FINDINGS;
+    case C_ERRORS: break;
+    }
+    return EXIT_FINDINGS;
+}
+
+/* Every file the compilation read, as given: no output may be one of them. */
+static const char **input_files(Compilation *c, const SilkcRequest *r, int *n)
+{
+    const char **inputs = ARENA_ARRAY(c->arena, const char *, (size_t)r->n_inputs + c->n_modules + 1);
+    *n = 0;
+    for (int i = 0; i < r->n_inputs; i++)
+        inputs[(*n)++] = r->inputs[i];
+    for (uint32_t i = 0; i < c->n_modules; i++)
+        if (c->modules[i]->path)
+            inputs[(*n)++] = c->modules[i]->path;
+    return inputs;
+}
+
+static int output_failed(const Output *out)
+{
+    fprintf(stderr, "silkc: error: %s\n", out->error);
+    return out->failure == OUTPUT_CANNOT_WRITE ? EXIT_ENVIRONMENT : EXIT_USAGE;
+}
+
+static int open_output(Compilation *c, const SilkcRequest *r, const char *target, Output *out)
+{
+    int n;
+    const char **inputs = input_files(c, r, &n);
+    return output_open(out, target, inputs, n) ? EXIT_OK : output_failed(out);
+}
+
+static int commit(Output *out, int rc)
+{
+    if (rc != EXIT_OK) {
+        output_abort(out);
+        return rc;
+    }
+    return output_commit(out) ? EXIT_OK : output_failed(out);
+}
+
+/* --emit=c: the C to the output. */
+static int emit_c(Build *b, const SilkcRequest *r, const Plan *p, CProgram *cp)
+{
+    Output out;
+    int rc = open_output(b->c, r, p->output, &out);
+    if (rc != EXIT_OK)
+        return rc;
+    rc = write_c(b, cp, out.file);
+    output_flush(&out);
+    return commit(&out, rc);
+}
+
+/* ---- the program -------------------------------------------------------------------------- */
+
+/* The linked program copied to the output, executable. */
+static int copy_program(const SilkcRequest *r, Compilation *c, const char *from, const char *to)
+{
+    Output out;
+    int rc = open_output(c, r, to, &out);
+    if (rc != EXIT_OK)
+        return rc;
+    FILE *in = fopen(from, "rb");
+    char buf[65536];
+    size_t got;
+    while (in && (got = fread(buf, 1, sizeof buf, in)) > 0 && fwrite(buf, 1, got, out.file) == got)
+        ;
+    if (!in || ferror(in)) {
+        fprintf(stderr, "silkc: error: %s: cannot read the program the C compiler made: %s\n",
+                from, strerror(errno));
+        rc = EXIT_ENVIRONMENT;
+    }
+    if (in)
+        fclose(in);
+    mode_t mask = umask(0);
+    umask(mask);
+    if (rc == EXIT_OK && out.temp && fchmod(fileno(out.file), 0777 & ~mask) != 0) {
+        fprintf(stderr, "silkc: error: %s: cannot make it executable: %s\n", to, strerror(errno));
+        rc = EXIT_ENVIRONMENT;
+    }
+    output_flush(&out);
+    return commit(&out, rc);
+}
+
+/* The C written into the build's temporary directory, compiled there. */
+static int make_program(Build *b, const Plan *p, CProgram *cp, const char **program)
+{
+    const char *source = build_temp_path(b, "program.c");
+    *program = build_temp_path(b, p->name);
+    if (!source || !*program)
+        return EXIT_ENVIRONMENT;
+    FILE *out = fopen(source, "w");
+    if (!out) {
+        fprintf(stderr, "silkc: error: %s: cannot write: %s\n", source, strerror(errno));
+        return EXIT_ENVIRONMENT;
+    }
+    int rc = write_c(b, cp, out);
+    if (fclose(out) != 0 && rc == EXIT_OK) {
+        fprintf(stderr, "silkc: error: %s: cannot write: %s\n", source, strerror(errno));
+        rc = EXIT_ENVIRONMENT;
+    }
+    return rc == EXIT_OK ? program_compile(b, p->cc, &p->rt, source, *program) : rc;
+}
+
+int silkc_build(Compilation *c, const SilkcRequest *r)
+{
+    Plan p = {0};
+    int rc = plan(c, r, &p);
+    if (rc != EXIT_OK)
+        return rc;
+    BuildOptions options;
+    Build b;
+    rc = run_build(c, r, &p, &options, &b);
+    CProgram cp;
+    int ptx[SILKC_MAX_TARGETS];
+    describe(&p, r, &b, &cp, ptx);
+    const char *program = NULL;
+    if (rc == EXIT_OK && r->emit == EMIT_C)
+        rc = emit_c(&b, r, &p, &cp);
+    else if (rc == EXIT_OK)
+        rc = make_program(&b, &p, &cp, &program);
+    if (rc == EXIT_OK && !r->run && r->emit != EMIT_C)
+        rc = copy_program(r, c, program, p.output);
+    else if (rc == EXIT_OK && r->run)
+        rc = program_exec(program, p.name, r);
+    build_finish(&b);
+    return rc;
+}
