@@ -7,14 +7,17 @@
  * almost always fits in 32 bits.  As nvcc does (LLVM's division bypass and
  * DivRemPairs), a block with such a division is split at it:
  *
- *   c = cmp eq (lshr (or x, y), 32), 0     (x left out when it is a zext
- *   cbr c, @fast, @slow                     of 32 bits: its high half is 0)
+ *   c = and (cmp eq (lshr x, 32), 0),       (the first test left out when x
+ *           (cmp ult (sub y, 1), 2^32 - 1)   is a zext of 32 bits: its high
+ *   cbr c, @fast, @slow                      half is 0)
  *   @fast: q32 = udiv (trunc x), (trunc y); r32 = (trunc x) - q32 * (trunc y)
  *   @slow: q = udiv x, y; r = x - q * y
  *   @join: q = phi ...; r = phi ...        (zext of q32 and r32 from @fast)
  *
  * and the udiv and urem of the same operands in the rest of the block take
- * their values from the join.  Signed division is left as it is.
+ * their values from the join.  A zero divisor goes the slow way: div.u64
+ * by zero gives all ones, and the widened div.u32's 2^32 - 1 would make
+ * the passes change what -O0 computes.  Signed division is left as it is.
  *
  * A block is walked once, its instructions going to the block, then to
  * the join of each split in turn, and the blocks made are placed once at
@@ -55,9 +58,15 @@ static bool is_wide_division(const IrInst *in)
 }
 
 /* Whether `v` is known to fit in 32 bits: a zext of a 32-bit value. */
+/* The instruction defining `v`, if it is a register defined before the pass. */
+static const IrInst *definition(const Divider *d, IrValue v)
+{
+    return v.kind == IRV_REG && v.reg < d->n_regs ? d->def[v.reg] : NULL;
+}
+
 static bool fits_32(const Divider *d, IrValue v)
 {
-    const IrInst *in = v.kind == IRV_REG && v.reg < d->n_regs ? d->def[v.reg] : NULL;
+    const IrInst *in = definition(d, v);
     return (v.kind == IRV_INT && v.bits >> 32 == 0) ||
            (in && in->op == IR_ZEXT && ir_type_bits(in->operands[0].type) <= 32);
 }
@@ -85,17 +94,32 @@ static void divide_in(Divider *d, IrBlock *b, IrType t, IrValue x, IrValue y, Ir
     ir_append(d->m, d->f, b, IR_BR, IRT_VOID, 0)->target[0] = join;
 }
 
-/* The test at the end of `b`: cbr (x | y) < 2^32, fast, slow. */
+static IrValue compare(Divider *d, IrBlock *b, IrCmp cmp, IrValue x, IrValue y)
+{
+    IrInst *in = ir_append(d->m, d->f, b, IR_CMP, IRT_I1, 2);
+    in->cmp = cmp;
+    in->operands[0] = x, in->operands[1] = y;
+    return ir_reg(in);
+}
+
+/* The test at the end of `b`: cbr x < 2^32 and 0 < y < 2^32, fast, slow.
+ * A zero divisor takes the slow path, since the 64-bit division's
+ * quotient by zero (all ones) is not the 32-bit one's widened. */
 static void branch_on_width(Divider *d, IrBlock *b, IrValue x, IrValue y, IrBlock *fast,
                             IrBlock *slow)
 {
-    IrValue both = fits_32(d, x) ? y : op2(d, b, IR_OR, IRT_I64, x, y);
-    IrValue high = op2(d, b, IR_LSHR, IRT_I64, both, ir_int(IRT_I64, 32));
-    IrInst *cmp = ir_append(d->m, d->f, b, IR_CMP, IRT_I1, 2);
-    cmp->cmp = IRC_EQ;
-    cmp->operands[0] = high, cmp->operands[1] = ir_int(IRT_I64, 0);
+    IrValue test;
+    IrValue y_less_1 = op2(d, b, IR_SUB, IRT_I64, y, ir_int(IRT_I64, 1));
+    /* 0 < y < 2^32 is y - 1 < 2^32 - 1, unsigned, in one comparison */
+    IrValue y_fits = compare(d, b, IRC_ULT, y_less_1, ir_int(IRT_I64, UINT32_MAX));
+    if (fits_32(d, x)) {
+        test = y_fits;
+    } else {
+        IrValue high = op2(d, b, IR_LSHR, IRT_I64, x, ir_int(IRT_I64, 32));
+        test = op2(d, b, IR_AND, IRT_I1, compare(d, b, IRC_EQ, high, ir_int(IRT_I64, 0)), y_fits);
+    }
     IrInst *cbr = ir_append(d->m, d->f, b, IR_CBR, IRT_VOID, 1);
-    cbr->operands[0] = ir_reg(cmp);
+    cbr->operands[0] = test;
     cbr->target[0] = fast, cbr->target[1] = slow;
 }
 
@@ -217,21 +241,30 @@ static void place_made_blocks(IrFunc *f, uint32_t n_old, const uint32_t *made, A
     memcpy(f->blocks, order, n * sizeof *order);
 }
 
-/* Whether block `p` ends in the test of a split already made, a
- * `cmp eq (lshr _, 32), 0`, whose else target is the slow path (so a
- * second run of the pipeline finds nothing to do there). */
+/* Whether `v` is the divisor's test of a split, `cmp ult (sub y, 1), 2^32 - 1`. */
+static bool is_divisor_test(const Divider *d, IrValue v)
+{
+    const IrInst *cmp = definition(d, v);
+    if (!cmp || cmp->op != IR_CMP || cmp->cmp != IRC_ULT || cmp->operands[1].kind != IRV_INT ||
+        cmp->operands[1].bits != UINT32_MAX)
+        return false;
+    const IrInst *less = definition(d, cmp->operands[0]);
+    return less && less->op == IR_SUB && less->operands[1].kind == IRV_INT && less->operands[1].bits == 1;
+}
+
+/* Whether block `p` ends in the test of a split already made (the
+ * divisor's test, alone or and-ed after the dividend's), whose else
+ * target is the slow path (so a second run of the pipeline finds nothing
+ * to do there). */
 static bool tests_width(const Divider *d, const IrBlock *p)
 {
     const IrInst *t = p->n_insts ? p->insts[p->n_insts - 1] : NULL;
-    if (!t || t->op != IR_CBR || t->operands[0].kind != IRV_REG)
+    if (!t || t->op != IR_CBR)
         return false;
-    const IrInst *cmp = t->operands[0].reg < d->n_regs ? d->def[t->operands[0].reg] : NULL;
-    const IrInst *shift = cmp && cmp->op == IR_CMP && cmp->cmp == IRC_EQ &&
-                                  cmp->operands[0].kind == IRV_REG && cmp->operands[0].reg < d->n_regs
-                              ? d->def[cmp->operands[0].reg]
-                              : NULL;
-    return shift && shift->op == IR_LSHR && shift->operands[1].kind == IRV_INT &&
-           shift->operands[1].bits == 32;
+    const IrInst *both = definition(d, t->operands[0]);
+    if (both && both->op == IR_AND && both->type == IRT_I1)
+        return is_divisor_test(d, both->operands[1]);
+    return is_divisor_test(d, t->operands[0]);
 }
 
 /* By block id: whether the block is the slow path of a split already

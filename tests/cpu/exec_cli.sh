@@ -444,6 +444,25 @@ sed -n 2p out | grep -qx "137438953472 274877906944 412316860416 549755813888 68
 sed -n 7p out | grep -qx -- "-4 -4 -8 -8 -12 -12 -16 -16" || fail "i8 >>= 1, <<= 2: $(sed -n 7p out)"
 sed -n 12p out | grep -qx "2560 2560 2560 2560 2560 2560 2560 2560" || fail "u16 element <<= 12, >>= 3u64: $(sed -n 12p out)"
 sed -n 22p out | grep -qx "74 74 74 74 74 74 74 74" || fail "tile (t << 3) | (1 << (t & 7)): $(sed -n 22p out)"
+# A u64 division whose operands fit in 32 bits (the optimiser's 32-bit
+# path) by zero: all ones, as div.u64 gives and -O0 computes, and the
+# remainder the dividend.
+cat > div0.silk <<'SILK'
+@launch(32)
+kernel div0(d: tensor<u64>[32], q: tensor<u64>[32], r: tensor<u64>[32]) {
+  let x = u64(ctx.tid) + 5
+  q[ctx.tid] = x / d[ctx.tid]
+  r[ctx.tid] = x % d[ctx.tid]
+}
+SILK
+for o in -O0 ""; do
+    # shellcheck disable=SC2086 # $o is one word or none
+    expect 0 "" div0.silk $o --kernel div0 --grid 32 --buf u64:32:0 --buf u64:32:1 --buf u64:32:1 --dump
+    sed -n 7p out | grep -qx "18446744073709551615 18446744073709551615 18446744073709551615 18446744073709551615 18446744073709551615 18446744073709551615 18446744073709551615 18446744073709551615" ||
+        fail "u64 / 0 ${o:--O}: $(sed -n 7p out)"
+    sed -n 12p out | grep -qx "5 6 7 8 9 10 11 12" || fail "u64 % 0 ${o:--O}: $(sed -n 12p out)"
+done
+
 # compile refuses the CPU target, which only exec runs.
 "$silkc" compile k.silk --arch cpu -o k.c 2>err
 [ $? -eq 2 ] || fail "compile --arch cpu: want exit 2"
