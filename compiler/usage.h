@@ -35,6 +35,18 @@ typedef struct KernelUsage {
     int barriers;      /* named barriers; -1: the tool does not report them */
     int max_threads;   /* .maxntid if recorded, else 0 */
     bool estimated;    /* the figures are the compiler's estimate (USAGE_ESTIMATE) */
+
+    /* AMD GPUs only, from the code object's AMDHSA metadata (all 0 on
+     * NVIDIA).  There `registers` is .vgpr_count (architectural VGPRs),
+     * `static_smem` .group_segment_fixed_size (LDS), `stack_frame`
+     * .private_segment_fixed_size (scratch) and `max_threads`
+     * .max_flat_workgroup_size; spill_stores/spill_loads are -1 (AMD
+     * counts spilled registers, not bytes: the two fields below). */
+    int wavefront_size; /* .wavefront_size: 32 or 64; 0 on NVIDIA */
+    int sgprs;          /* .sgpr_count */
+    int agprs;          /* .agpr_count (gfx90a, gfx942; else 0) */
+    int vgpr_spills;    /* .vgpr_spill_count */
+    int sgpr_spills;    /* .sgpr_spill_count */
 } KernelUsage;
 
 /* What one measuring of one module for one target gave, kernels in the
