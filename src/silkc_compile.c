@@ -387,13 +387,22 @@ static int amdgpu_failed(const Build *b, const Outputs *o, int i)
         fprintf(stderr, "silkc: error: cannot start %s for %s: %s\n", b->tool, o->archs[i], u->errors);
         return EXIT_ENVIRONMENT;
     }
+    if (u->exit_status == AMDGPU_NO_OUTPUT) {
+        fprintf(stderr, "silkc: error: %s for %s %s\n", b->tool, o->archs[i], u->errors);
+        return EXIT_ENVIRONMENT;
+    }
     if (u->exit_status == AMDGPU_BAD_CODE_OBJECT) {
         fprintf(stderr, "silkc: error: the code object %s made for %s does not read: %s\n", b->tool,
                 o->archs[i], u->errors);
         return EXIT_ENVIRONMENT;
     }
-    fprintf(stderr, "silkc: error: %s rejected the LLVM IR for %s (a compiler bug; --emit=llvm "
-                    "writes that LLVM IR):\n%s", b->tool, o->archs[i], u->errors ? u->errors : "");
+    if (!u->errors || !*u->errors) { /* a broken tool, not a rejection of our LLVM IR */
+        fprintf(stderr, "silkc: error: %s for %s exited %d without a message\n", b->tool, o->archs[i],
+                u->exit_status);
+        return EXIT_ENVIRONMENT;
+    }
+    fprintf(stderr, "silkc: error: %s failed for %s (a compiler bug; --emit=llvm writes the LLVM "
+                    "IR):\n%s", b->tool, o->archs[i], u->errors);
     return EXIT_FINDINGS;
 }
 

@@ -161,34 +161,42 @@ static void divide(LlFunc *e, const IrInst *in)
         return;
     }
     const char *ty = ll_type(in->type);
-    LlValue a = src(e, in, 0), b = src(e, in, 1), zero = ll_temp(e), safe = ll_temp(e);
-    LlValue q = ll_temp(e);
+    LlValue a = src(e, in, 0), b = src(e, in, 1);
     bool is_signed = in->op == IR_SDIV || in->op == IR_SREM;
     bool rem = in->op == IR_SREM || in->op == IR_UREM;
+    const char *op = is_signed ? (rem ? "srem" : "sdiv") : (rem ? "urem" : "udiv");
     char d[16];
-    ll_line(e, "%s = icmp eq %s %s, 0", zero.text, ty, b.text);
-    if (!is_signed) {
-        ll_line(e, "%s = select i1 %s, %s 1, %s %s", safe.text, zero.text, ty, ty, b.text);
-        ll_line(e, "%s = %s %s %s, %s", q.text, rem ? "urem" : "udiv", ty, a.text, safe.text);
-        ll_line(e, "%s = select i1 %s, %s %s, %s %s", dst(in, d), zero.text, ty, rem ? a.text : "-1", ty,
-                q.text);
+    IrValue by = in->operands[1];
+    uint64_t mask = ir_type_bits(in->type) == 64 ? UINT64_MAX : (UINT64_C(1) << ir_type_bits(in->type)) - 1;
+    if (by.kind == IRV_INT && (by.bits & mask) != 0 && (!is_signed || (by.bits & mask) != mask)) {
+        ll_line(e, "%s = %s %s %s, %s", dst(in, d), op, ty, a.text, b.text); /* LLVM's own answer */
         return;
     }
-    LlValue minus_one = ll_temp(e), either = ll_temp(e), by_minus_one = ll_temp(e);
-    ll_line(e, "%s = icmp eq %s %s, -1", minus_one.text, ty, b.text);
-    ll_line(e, "%s = or i1 %s, %s", either.text, zero.text, minus_one.text);
-    ll_line(e, "%s = select i1 %s, %s 1, %s %s", safe.text, either.text, ty, ty, b.text);
-    ll_line(e, "%s = %s %s %s, %s", q.text, rem ? "srem" : "sdiv", ty, a.text, safe.text);
-    if (rem) {
-        ll_line(e, "%s = select i1 %s, %s 0, %s %s", by_minus_one.text, minus_one.text, ty, ty, q.text);
-    } else {
-        LlValue negated = ll_temp(e);
-        ll_line(e, "%s = sub %s 0, %s", negated.text, ty, a.text);
-        ll_line(e, "%s = select i1 %s, %s %s, %s %s", by_minus_one.text, minus_one.text, ty,
-                negated.text, ty, q.text);
+    LlValue zero = ll_temp(e);
+    ll_line(e, "%s = icmp eq %s %s, 0", zero.text, ty, b.text);
+    LlValue minus_one = zero, unsafe = zero;
+    if (is_signed) {
+        minus_one = ll_temp(e);
+        ll_line(e, "%s = icmp eq %s %s, -1", minus_one.text, ty, b.text);
+        unsafe = ll_temp(e);
+        ll_line(e, "%s = or i1 %s, %s", unsafe.text, zero.text, minus_one.text);
     }
-    ll_line(e, "%s = select i1 %s, %s %s, %s %s", dst(in, d), zero.text, ty, rem ? a.text : "-1", ty,
-            by_minus_one.text);
+    LlValue safe = ll_temp(e);
+    ll_line(e, "%s = select i1 %s, %s 1, %s %s", safe.text, unsafe.text, ty, ty, b.text);
+    LlValue q = ll_temp(e);
+    ll_line(e, "%s = %s %s %s, %s", q.text, op, ty, a.text, safe.text);
+    if (is_signed) { /* by -1: the negation (wrapping), or 0 for srem */
+        LlValue negated = a;
+        if (!rem) {
+            negated = ll_temp(e);
+            ll_line(e, "%s = sub %s 0, %s", negated.text, ty, a.text);
+        }
+        LlValue by_minus_one = ll_temp(e);
+        ll_line(e, "%s = select i1 %s, %s %s, %s %s", by_minus_one.text, minus_one.text, ty,
+                rem ? "0" : negated.text, ty, q.text);
+        q = by_minus_one;
+    }
+    ll_line(e, "%s = select i1 %s, %s %s, %s %s", dst(in, d), zero.text, ty, rem ? a.text : "-1", ty, q.text);
 }
 
 /* The shift amount as an i32, as PTX's .u32 operand (see the top). */
@@ -611,14 +619,15 @@ static LlValue hardware_lane(LlFunc *e)
     return lane;
 }
 
-/* The first lane of the reading lane's Silk warp in its wavefront: 0 or
- * 32 on wave64; NULL on wave32, where the warp is the wavefront. */
-static bool half_base(LlFunc *e, LlValue *base)
+/* The first lane of the Silk warp of the lane `hw` (hardware_lane) in
+ * its wavefront, 0 or 32, into *base on wave64; false on wave32, where the
+ * warp is the wavefront. */
+static bool half_base(LlFunc *e, LlValue hw, LlValue *base)
 {
     if (e->wave_size == 32)
         return false;
     *base = ll_temp(e);
-    ll_line(e, "%s = and i32 %s, 32", base->text, hardware_lane(e).text);
+    ll_line(e, "%s = and i32 %s, 32", base->text, hw.text);
     return true;
 }
 
@@ -680,10 +689,13 @@ static void special_register(LlFunc *e, const IrInst *in)
  * lane reads itself. */
 static LlValue source_lane(LlFunc *e, const IrInst *in, LlValue lane)
 {
-    LlValue b = ll_temp(e), j = ll_temp(e);
-    ll_line(e, "%s = and i32 %s, 31", b.text, src(e, in, 1).text);
+    IrValue operand = in->operands[1];
+    LlValue b = operand.kind == IRV_REG ? ll_temp(e) : ll_int((long long)(operand.bits & 31));
+    if (operand.kind == IRV_REG)
+        ll_line(e, "%s = and i32 %s, 31", b.text, src(e, in, 1).text);
     if (in->shfl == IRSH_IDX)
         return b;
+    LlValue j = ll_temp(e);
     if (in->shfl == IRSH_BFLY) {
         ll_line(e, "%s = xor i32 %s, %s", j.text, lane.text, b.text);
         return j;
@@ -710,7 +722,7 @@ static void shuffle(LlFunc *e, const IrInst *in)
     LlValue hw = hardware_lane(e), lane = ll_temp(e);
     ll_line(e, "%s = and i32 %s, 31", lane.text, hw.text);
     LlValue from = source_lane(e, in, lane), base;
-    if (half_base(e, &base)) { /* the same half of the wave64: (lane & ~31) | src */
+    if (half_base(e, hw, &base)) { /* the same half of the wave64: (lane & ~31) | src */
         LlValue in_half = ll_temp(e);
         ll_line(e, "%s = or i32 %s, %s", in_half.text, base.text, from.text);
         from = in_half;
@@ -738,7 +750,7 @@ static void ballot(LlFunc *e, const IrInst *in)
 {
     LlValue p = src(e, in, 0), base;
     char d[16];
-    if (!half_base(e, &base)) {
+    if (e->wave_size == 32 || !half_base(e, hardware_lane(e), &base)) {
         ll_declare(e, "declare i32 @llvm.amdgcn.ballot.i32(i1)");
         ll_line(e, "%s = call i32 @llvm.amdgcn.ballot.i32(i1 %s)", dst(in, d), p.text);
         return;
