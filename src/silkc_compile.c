@@ -161,6 +161,14 @@ static const char *default_header(Compilation *c, const SilkcRequest *r)
     return path;
 }
 
+static bool has_amd_target(const Outputs *o)
+{
+    for (int i = 0; i < o->n; i++)
+        if (is_amd(o->archs[i]))
+            return true;
+    return false;
+}
+
 /* -o - is standard output, as in cc: one file's worth, so one target's
  * PTX or cubin (or the header), and no cubin onto a terminal. */
 static int check_standard_output(const SilkcRequest *r, const Outputs *o)
@@ -170,7 +178,7 @@ static int check_standard_output(const SilkcRequest *r, const Outputs *o)
     if (r->emit != EMIT_HEADER && o->n > 1) {
         fprintf(stderr, "silkc: error: -o -: standard output takes one target's %s; give one "
                         "--arch, or -o FILE for one file per target\n",
-                r->emit == EMIT_CUBIN ? "cubin" : "code");
+                r->emit == EMIT_CUBIN ? "cubin" : has_amd_target(o) ? "code" : "PTX");
         return EXIT_USAGE;
     }
     if (binary_output(r, o->archs[0]) && isatty(STDOUT_FILENO)) {
