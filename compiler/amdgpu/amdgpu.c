@@ -291,8 +291,9 @@ static void emit_header(FILE *out, const IrFunc *f, uint32_t attr_group)
 {
     if (f->kernel)
         fputs("define amdgpu_kernel void ", out);
-    else /* a helper of hand-written IR: the IR has no calls, so no one else calls it */
-        fprintf(out, "define internal %s ", amdgpu_type(f->result));
+    else /* a helper of hand-written IR (the IR has no calls): hidden, as HIP's device
+          * functions; llc-19 crashes on an internal function nothing calls */
+        fprintf(out, "define hidden %s ", amdgpu_type(f->result));
     symbol(out, f->name);
     fputc('(', out);
     for (uint32_t p = 0; p < f->n_params; p++)
