@@ -13,7 +13,11 @@
  *   parameters, each read as the u64 the launchable ABI passes.
  * - hipModuleLoadData takes the test's code objects, text that begins
  *   "silk fake code object for GFX\n" with a line ".kernel NAME N" per
- *   kernel of N parameters (runtime_fixture.c writes them).  One for
+ *   kernel of N parameters (runtime_fixture.c writes them), and real
+ *   AMDHSA code objects (ELF64, EM_AMDGPU, as ld.lld links them): their
+ *   target from e_flags' EF_AMDGPU_MACH field, their kernels from the
+ *   "NAME.kd" descriptor symbols of .dynsym (the parameters of those are
+ *   not logged: only HIP's metadata reader knows their count).  One for
  *   another target than the device's is refused with
  *   hipErrorNoBinaryForGpu, anything else with hipErrorInvalidImage (the
  *   double's choices, which the runtime passes through as it would any).
@@ -46,6 +50,8 @@
  */
 #include "hip_abi.h"
 
+#include <elf.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,7 +87,7 @@ typedef struct Alloc {
 
 typedef struct Function {
     char name[128];
-    int n_params;
+    int n_params;             /* -1: unknown (an ELF code object's) */
 } Function;
 
 typedef struct Module {
@@ -254,6 +260,46 @@ int hipDeviceSynchronize(void)
 
 /* ---- modules ------------------------------------------------------------------------- */
 
+/* EF_AMDGPU_MACH (e_flags & 0xff) of the targets silkc knows: LLVM's
+ * llvm/include/llvm/BinaryFormat/ELF.h (EF_AMDGPU_MACH_AMDGCN_GFX90A ...),
+ * as readelf shows llc-19's code objects. */
+static const struct {
+    unsigned mach;
+    const char *target;
+} machs[] = {{0x03f, "gfx90a"}, {0x04c, "gfx942"}, {0x041, "gfx1100"}, {0x04e, "gfx1201"}};
+
+/* A real code object: its target and kernels; false when it is not one. */
+static int read_elf(Module *m, const unsigned char *image)
+{
+    Elf64_Ehdr h;
+    memcpy(&h, image, sizeof h);
+    if (memcmp(h.e_ident, ELFMAG, SELFMAG) != 0 || h.e_ident[EI_CLASS] != ELFCLASS64 ||
+        h.e_machine != EM_AMDGPU || h.e_shentsize != sizeof(Elf64_Shdr))
+        return 0;
+    snprintf(m->target, sizeof m->target, "gfx-mach-0x%x", h.e_flags & 0xffu);
+    for (size_t i = 0; i < sizeof machs / sizeof *machs; i++)
+        if (machs[i].mach == (h.e_flags & 0xffu))
+            snprintf(m->target, sizeof m->target, "%s", machs[i].target);
+    const Elf64_Shdr *sections = (const Elf64_Shdr *)(const void *)(image + h.e_shoff);
+    for (unsigned s = 0; s < h.e_shnum; s++) {
+        if (sections[s].sh_type != SHT_DYNSYM || sections[s].sh_link >= h.e_shnum)
+            continue;
+        const Elf64_Sym *symbols = (const Elf64_Sym *)(const void *)(image + sections[s].sh_offset);
+        const char *names = (const char *)image + sections[sections[s].sh_link].sh_offset;
+        for (size_t k = 0; k < sections[s].sh_size / sizeof *symbols && m->n_kernels < MAX_KERNELS; k++) {
+            const char *name = names + symbols[k].st_name;
+            size_t len = strlen(name);
+            if (ELF64_ST_TYPE(symbols[k].st_info) != STT_OBJECT || len < 4 ||
+                strcmp(name + len - 3, ".kd") != 0 || len - 3 >= sizeof m->kernels[0].name)
+                continue;
+            Function *f = &m->kernels[m->n_kernels++];
+            snprintf(f->name, sizeof f->name, "%.*s", (int)(len - 3), name);
+            f->n_params = -1;
+        }
+    }
+    return 1;
+}
+
 /* The kernels of a code object's text, one ".kernel NAME N" a line. */
 static void read_kernels(Module *m, const char *text)
 {
@@ -269,19 +315,22 @@ int hipModuleLoadData(void **module, const void *image)
 {
     ENTER(hipModuleLoadData);
     const char *text = image;
-    if (!text || strncmp(text, MAGIC, sizeof MAGIC - 1) != 0)
-        return HIPDRV_ERROR_INVALID_IMAGE;
+    if (!text)
+        return HIPDRV_ERROR_INVALID_VALUE;
     if (fake.n_modules == MAX_MODULES)
         return HIPDRV_ERROR_OUT_OF_MEMORY;
     Module *m = &fake.modules[fake.n_modules];
     *m = (Module){0};
-    if (sscanf(text + sizeof MAGIC - 1, "%31s", m->target) != 1)
+    bool elf = read_elf(m, image);
+    if (!elf && (strncmp(text, MAGIC, sizeof MAGIC - 1) != 0 ||
+                 sscanf(text + sizeof MAGIC - 1, "%31s", m->target) != 1))
         return HIPDRV_ERROR_INVALID_IMAGE;
     const char *arch = device_arch();
     size_t n = strcspn(arch, ":");
     if (strlen(m->target) != n || strncmp(m->target, arch, n) != 0)
         return HIPDRV_ERROR_NO_BINARY_FOR_GPU;
-    read_kernels(m, text);
+    if (!elf)
+        read_kernels(m, text);
     m->loaded = 1;
     fake.n_modules++;
     *module = m;
@@ -421,7 +470,7 @@ int hipModuleLaunchKernel(void *function, unsigned int gx, unsigned int gy, unsi
     ENTER(hipModuleLaunchKernel);
     const Function *f = function;
     char shown[2048];
-    if (!f || stream || extra || !show_params(f, params, shown, sizeof shown))
+    if (!f || stream || extra || (f->n_params >= 0 && !show_params(f, params, shown, sizeof shown)))
         return HIPDRV_ERROR_INVALID_VALUE;
     if (!gx || !gy || !gz || !bx || !by || !bz || (uint64_t)bx * by * bz > 1024)
         return HIPDRV_ERROR_INVALID_VALUE;
@@ -433,8 +482,9 @@ int hipModuleLaunchKernel(void *function, unsigned int gx, unsigned int gy, unsi
     if (fake.all_launches++ >= MAX_LAUNCHES)
         return HIPDRV_SUCCESS;
     char line[2300];
-    snprintf(line, sizeof line, "launch %s grid=%u,%u,%u block=%u,%u,%u shared=%u params=%s", f->name,
-             gx, gy, gz, bx, by, bz, shared, shown);
+    snprintf(line, sizeof line, "launch %s grid=%u,%u,%u block=%u,%u,%u shared=%u%s%s", f->name,
+             gx, gy, gz, bx, by, bz, shared, f->n_params >= 0 ? " params=" : "",
+             f->n_params >= 0 ? shown : "");
     fake.launches[fake.n_launches++] = strdup(line);
     return HIPDRV_SUCCESS;
 }

@@ -7,8 +7,10 @@
  * names them; compiled against libsilkrt and run with SILK_BACKEND=hip on
  * the double, the launch reaches hipModuleLaunchKernel with the kernel's
  * grid and block, from the code object of the device's target, and a
- * device of another target gets none.  The run needs a C compiler and
- * the double: without them those cases exit 77 (skipped), saying so.
+ * device of another target gets none.  A real code object too, linked
+ * here by llc-19 and ld.lld-19 from LLVM IR written here, as the AMDGPU
+ * backend would link one (when both are installed).  The runs need a C
+ * compiler and the double: without them they are left out, with a note.
  */
 #define _GNU_SOURCE
 #include "build.h"
@@ -42,6 +44,20 @@ static const char PROGRAM[] = "import { Buffer, backend } from \"std/gpu\"\n"
 
 /* The double's form of a code object for gfx942 holding fill. */
 static const char GFX942[] = "silk fake code object for gfx942\n.kernel fill 2\n";
+static const CCodeObject FAKE_OBJECT = {"gfx942", (const unsigned char *)GFX942, sizeof GFX942 - 1};
+
+/* fill as an AMDGPU kernel, for llc-19. */
+static const char FILL_IR[] =
+    "target triple = \"amdgcn-amd-amdhsa\"\n"
+    "define amdgpu_kernel void @fill(i64 %n, ptr addrspace(1) %out) "
+    "\"amdgpu-flat-work-group-size\"=\"64,64\" {\n"
+    "  %i = call i32 @llvm.amdgcn.workitem.id.x()\n"
+    "  %e = zext i32 %i to i64\n"
+    "  %p = getelementptr i64, ptr addrspace(1) %out, i64 %e\n"
+    "  store i64 %e, ptr addrspace(1) %p\n"
+    "  ret void\n"
+    "}\n"
+    "declare i32 @llvm.amdgcn.workitem.id.x()\n";
 
 static const char *const ARCHS[] = {"sm_80", "cpu"};
 
@@ -54,8 +70,8 @@ typedef struct Fixture {
     size_t diag_len, c_len;
 } Fixture;
 
-/* The program's C, with GFX942 as its one code object. */
-static void emit(Fixture *f)
+/* The program's C, with `object` as its one code object. */
+static void emit(Fixture *f, const CCodeObject *object)
 {
     f->diagnostics = open_memstream(&f->diag_text, &f->diag_len);
     compile_init(&f->c, f->diagnostics);
@@ -64,11 +80,8 @@ static void emit(Fixture *f)
     ck_assert_ptr_nonnull(compile_add_text(&f->c, "fill.silk", PROGRAM, strlen(PROGRAM), PKG_ROOT));
     ck_assert_int_eq(build_run(&f->c, &f->options, &f->b), BUILD_OK);
     static const int ptx[] = {0};
-    static const CCodeObject objects[] = {
-        {"gfx942", (const unsigned char *)GFX942, sizeof GFX942 - 1},
-    };
     const char *inputs[] = {"fill.silk"};
-    CProgram p = {.c = &f->c, .build = &f->b, .ptx = ptx, .n_ptx = 1, .code_objects = objects,
+    CProgram p = {.c = &f->c, .build = &f->b, .ptx = ptx, .n_ptx = 1, .code_objects = object,
                   .n_code_objects = 1, .cpu = 1, .inputs = inputs, .n_inputs = 1};
     FILE *out = open_memstream(&f->c_text, &f->c_len);
     ck_assert_int_eq(c_emit_program(&p, out), C_OK);
@@ -92,7 +105,7 @@ static void finish(Fixture *f)
 START_TEST(table_names_the_code_objects)
 {
     Fixture f;
-    emit(&f);
+    emit(&f, &FAKE_OBJECT);
     /* "silk fake code object for gfx942\n.kernel fill 2\n": 48 bytes */
     HAS(f.c_text, "/* 48 bytes */\n_Alignas(8) static const unsigned char silk_hsaco_gfx942[] = {\n"
                   "    0x73, 0x69, 0x6c, 0x6b, 0x20, 0x66, 0x61, 0x6b, 0x65, 0x20, 0x63, 0x6f, 0x64, "
@@ -134,10 +147,10 @@ static char *slurp(const char *path)
 }
 
 /* The program compiled and linked in `work`. */
-static void build_program(void)
+static void build_program(const CCodeObject *object)
 {
     Fixture f;
-    emit(&f);
+    emit(&f, object);
     char path[256], command[2048];
     snprintf(path, sizeof path, "%s/fill.c", work);
     FILE *out = fopen(path, "w");
@@ -173,7 +186,7 @@ static const char *run_program(const char *settings, const char **log)
 
 START_TEST(launched_from_the_code_object)
 {
-    build_program();
+    build_program(&FAKE_OBJECT);
     const char *log;
     ck_assert_str_eq(run_program("", &log), "hip true\n");
     LOGGED(log, "target gfx942");
@@ -192,6 +205,58 @@ START_TEST(launched_from_the_code_object)
 }
 END_TEST
 
+/* The first of the tools found: $VAR, else the names on PATH; NULL. */
+static const char *tool(const char *var, const char *a, const char *b)
+{
+    const char *v = getenv(var);
+    if (v && *v)
+        return v;
+    const char *names[] = {a, b};
+    for (int i = 0; i < 2; i++) {
+        char command[600];
+        snprintf(command, sizeof command, "command -v %s >/dev/null 2>&1", names[i]);
+        if (shell(command) == 0)
+            return names[i];
+    }
+    return NULL;
+}
+
+/* A real code object: fill linked for gfx942 by llc and ld.lld. */
+START_TEST(launched_from_a_real_code_object)
+{
+    const char *llc = tool("SILK_LLC", "llc-19", "llc"), *lld = tool("SILK_LLD", "ld.lld-19", "ld.lld");
+    char path[256], command[2048];
+    snprintf(path, sizeof path, "%s/fill.ll", work);
+    FILE *out = fopen(path, "w");
+    ck_assert_ptr_nonnull(out);
+    fputs(FILL_IR, out);
+    fclose(out);
+    snprintf(command, sizeof command, "cd %s && %s -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -filetype=obj "
+             "fill.ll -o fill.o && %s -shared fill.o -o fill.hsaco", work, llc, lld);
+    ck_assert_msg(shell(command) == 0, "%s", command);
+    snprintf(path, sizeof path, "%s/fill.hsaco", work);
+    FILE *in = fopen(path, "rb");
+    ck_assert_ptr_nonnull(in);
+    static unsigned char bytes[1 << 16];
+    size_t size = fread(bytes, 1, sizeof bytes, in);
+    fclose(in);
+    ck_assert_uint_gt(size, 64);
+    const CCodeObject object = {"gfx942", bytes, size};
+    build_program(&object);
+    const char *log;
+    ck_assert_str_eq(run_program("", &log), "hip true\n");
+    LOGGED(log, "target gfx942");
+    LOGGED(log, "launch fill grid=4,1,1 block=64,1,1 shared=0");
+    /* The code object's own target decides: on an MI250 (gfx90a) HIP
+     * refuses it, whatever the table calls it. */
+    const CCodeObject misnamed = {"gfx90a", bytes, size};
+    build_program(&misnamed);
+    ck_assert_str_eq(run_program("FAKE_HIP_ARCH=gfx90a:sramecc+:xnack-", &log), "hip false\n");
+    LOGGED(log, "call hipModuleLoadData 1");
+    ck_assert_ptr_null(strstr(log, "call hipModuleLaunchKernel"));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("c_code_objects");
@@ -205,6 +270,10 @@ int main(void)
         TCase *r = tcase_create("run");
         tcase_set_timeout(r, 120);
         tcase_add_test(r, launched_from_the_code_object);
+        if (tool("SILK_LLC", "llc-19", "llc") && tool("SILK_LLD", "ld.lld-19", "ld.lld"))
+            tcase_add_test(r, launched_from_a_real_code_object);
+        else
+            printf("note: no llc-19 or ld.lld-19: no real code object is linked\n");
         suite_add_tcase(s, r);
     } else {
         printf("note: no C compiler or no FAKE_HIP (make check sets it): the program is not run\n");
