@@ -42,11 +42,6 @@ static const char *override(void)
     return path && *path ? path : NULL;
 }
 
-const char *hipdrv_library(void)
-{
-    return override() ? override() : default_libraries[0];
-}
-
 const char *hipdrv_loaded(void)
 {
     return hip.handle && hip.failure.status == HIPDRV_OK ? hip.path : NULL;

@@ -61,9 +61,6 @@ const char *hipdrv_status_words(HipdrvStatus status);
  * `buf`; returns `buf`. */
 const char *hipdrv_message(const HipdrvError *e, char *buf, size_t size);
 
-/* The library asked for first: $SILK_HIP_LIBRARY, else "libamdhip64.so.6". */
-const char *hipdrv_library(void);
-
 /* The library that loaded ("libamdhip64.so.6"); NULL before or when none did. */
 const char *hipdrv_loaded(void);
 

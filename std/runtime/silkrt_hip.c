@@ -179,12 +179,13 @@ static void load_module(void)
     }
     if (eligible)
         return;
-    char targets[512];
+    char device[256], targets[512];
+    snprintf(device, sizeof device, "%.*s", (int)target_length(arch), arch);
     list_targets(p, targets, sizeof targets);
-    snprintf(h->module_error, sizeof h->module_error, "%s: the program holds no code object for %.*s "
+    snprintf(h->module_error, sizeof h->module_error, "%s: the program holds no code object for %s "
              "(%u AMD target%s%s%s)", silkrt_status_name(SILKRT_MODULE_LOAD),
-             arch[0] ? (int)target_length(arch) : 10, arch[0] ? arch : "an AMD GPU", p->n_code_objects,
-             p->n_code_objects == 1 ? "" : "s", targets[0] ? ": " : "", targets);
+             device[0] ? device : "an AMD GPU", p->n_code_objects, p->n_code_objects == 1 ? "" : "s",
+             targets[0] ? ": " : "", targets);
 }
 
 static int32_t hip_prepare(uint32_t k)

@@ -143,6 +143,33 @@ START_TEST(code_object_for_the_device)
 }
 END_TEST
 
+/* A program built for NVIDIA targets only. */
+static void without_code_objects(void *arg)
+{
+    static SilkrtProgram p;
+    p = fixture_program;
+    p.n_code_objects = 0;
+    p.code_objects = NULL;
+    silkrt_register(&p);
+    fill_dispatches(arg);
+}
+
+START_TEST(program_without_code_objects)
+{
+    Child c;
+    fixture_unregistered = 1;
+    child_run(&c, with_fake(NULL), without_code_objects, NULL);
+    ck_assert_str_eq(c.out, "1010 0 SILKRT_MODULE_LOAD: the program holds no code object for gfx942 "
+                            "(0 AMD targets)\n");
+    const char *const layout[] = {"FAKE_HIP_BAD_LAYOUT=1", NULL};
+    fixture_unregistered = 1;
+    child_run(&c, with_fake(layout), without_code_objects, NULL);
+    ck_assert_str_eq(c.out, "1010 0 SILKRT_MODULE_LOAD: the program holds no code object for an AMD GPU "
+                            "(0 AMD targets)\n");
+    NOT_LOGGED(&c, "call hipModuleLoadData");
+}
+END_TEST
+
 /* The gfx name unreadable: every code object tried, in the program's order. */
 START_TEST(gfx_name_unknown)
 {
@@ -427,6 +454,7 @@ static Suite *hip_suite(void)
     tcase_add_test(t, auto_takes_hip);
     tcase_add_test(t, cuda_then_hip);
     tcase_add_test(t, code_object_for_the_device);
+    tcase_add_test(t, program_without_code_objects);
     tcase_add_test(t, gfx_name_unknown);
     tcase_add_test(t, module_refused);
     tcase_add_test(t, failed_launch_then_one_synchronize);
