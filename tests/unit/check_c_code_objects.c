@@ -159,9 +159,10 @@ static void build_program(const CCodeObject *object)
     fclose(out);
     finish(&f);
     const char *cc = getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";
-    snprintf(command, sizeof command, "%s -std=gnu11 -w -I%s/std/runtime -o %s/fill %s/fill.c "
-             "%s/std/runtime/libsilkrt.a -lpthread -ldl -lm", cc, SILK_SOURCE_DIR, work, work,
-             SILK_BUILD_DIR);
+    /* The sanitizers libsilkrt was built with, which its link needs. */
+    snprintf(command, sizeof command, "%s -std=gnu11 -w %s -I%s/std/runtime -o %s/fill %s/fill.c "
+             "%s/std/runtime/libsilkrt.a -lpthread -ldl -lm", cc, SILK_SANITIZER_FLAGS, SILK_SOURCE_DIR,
+             work, work, SILK_BUILD_DIR);
     ck_assert_msg(shell(command) == 0, "%s", command);
 }
 
