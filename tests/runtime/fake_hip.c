@@ -13,7 +13,10 @@
  *   parameters, each read as the u64 the launchable ABI passes.
  * - hipModuleLoadData takes the test's code objects, text that begins
  *   "silk fake code object for GFX\n" with a line ".kernel NAME N" per
- *   kernel of N parameters (runtime_fixture.c writes them), and real
+ *   kernel of N parameters and ends with the line ".end" (no NUL after
+ *   it: a program carries a code object's bytes alone, and HIP is given
+ *   no size, so the end is the double's to find; runtime_fixture.c
+ *   writes them), and real
  *   AMDHSA code objects (ELF64, EM_AMDGPU, as ld.lld links them): their
  *   target from e_flags' EF_AMDGPU_MACH field, their kernels from the
  *   "NAME.kd" descriptor symbols of .dynsym (the parameters of those are
@@ -78,6 +81,9 @@ static const char *const call_names[] = {
 };
 
 static const char MAGIC[] = "silk fake code object for ";
+static const char END[] = "\n.end\n";
+
+enum { MAX_TEXT = 4096 };
 
 typedef struct Alloc {
     unsigned char *base;
@@ -271,9 +277,11 @@ static const struct {
 /* A real code object: its target and kernels; false when it is not one. */
 static int read_elf(Module *m, const unsigned char *image)
 {
+    if (memcmp(image, ELFMAG, SELFMAG) != 0) /* first: a text code object may be shorter than a header */
+        return 0;
     Elf64_Ehdr h;
     memcpy(&h, image, sizeof h);
-    if (memcmp(h.e_ident, ELFMAG, SELFMAG) != 0 || h.e_ident[EI_CLASS] != ELFCLASS64 ||
+    if (h.e_ident[EI_CLASS] != ELFCLASS64 ||
         h.e_machine != EM_AMDGPU || h.e_shentsize != sizeof(Elf64_Shdr))
         return 0;
     snprintf(m->target, sizeof m->target, "gfx-mach-0x%x", h.e_flags & 0xffu);
@@ -311,18 +319,31 @@ static void read_kernels(Module *m, const char *text)
     }
 }
 
+/* A text code object copied, NUL-terminated, up to its END line, read a
+ * byte at a time so that nothing past it is touched; false without one. */
+static int copy_text(const char *image, char *text)
+{
+    for (size_t n = 0; n + 1 < MAX_TEXT; n++) {
+        text[n] = image[n];
+        text[n + 1] = '\0';
+        if (n + 1 >= sizeof END - 1 && strcmp(text + n + 1 - (sizeof END - 1), END) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 int hipModuleLoadData(void **module, const void *image)
 {
     ENTER(hipModuleLoadData);
-    const char *text = image;
-    if (!text)
+    static char text[MAX_TEXT];
+    if (!image)
         return HIPDRV_ERROR_INVALID_VALUE;
     if (fake.n_modules == MAX_MODULES)
         return HIPDRV_ERROR_OUT_OF_MEMORY;
     Module *m = &fake.modules[fake.n_modules];
     *m = (Module){0};
     bool elf = read_elf(m, image);
-    if (!elf && (strncmp(text, MAGIC, sizeof MAGIC - 1) != 0 ||
+    if (!elf && (!copy_text(image, text) || strncmp(text, MAGIC, sizeof MAGIC - 1) != 0 ||
                  sscanf(text + sizeof MAGIC - 1, "%31s", m->target) != 1))
         return HIPDRV_ERROR_INVALID_IMAGE;
     const char *arch = device_arch();

@@ -101,7 +101,7 @@ static const SilkrtPtx ptx[] = {
 
 /* The code objects, as the test double of HIP reads them (fake_hip.c). */
 #define CODE_OBJECT_KERNELS                                                                  \
-    ".kernel fill 2\n.kernel fixed 0\n.kernel persist 2\n.kernel empty 0\n.kernel ghost 0\n"
+    ".kernel fill 2\n.kernel fixed 0\n.kernel persist 2\n.kernel empty 0\n.kernel ghost 0\n.end\n"
 
 static const char gfx90a[] = "silk fake code object for gfx90a\n" CODE_OBJECT_KERNELS;
 static const char gfx942[] = "silk fake code object for gfx942\n" CODE_OBJECT_KERNELS;

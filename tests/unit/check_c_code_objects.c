@@ -43,7 +43,7 @@ static const char PROGRAM[] = "import { Buffer, backend } from \"std/gpu\"\n"
                               "}\n";
 
 /* The double's form of a code object for gfx942 holding fill. */
-static const char GFX942[] = "silk fake code object for gfx942\n.kernel fill 2\n";
+static const char GFX942[] = "silk fake code object for gfx942\n.kernel fill 2\n.end\n";
 static const CCodeObject FAKE_OBJECT = {"gfx942", (const unsigned char *)GFX942, sizeof GFX942 - 1};
 
 /* fill as an AMDGPU kernel, for llc-19. */
@@ -106,16 +106,17 @@ START_TEST(table_names_the_code_objects)
 {
     Fixture f;
     emit(&f, &FAKE_OBJECT);
-    /* "silk fake code object for gfx942\n.kernel fill 2\n": 48 bytes */
-    HAS(f.c_text, "/* 48 bytes */\n_Alignas(8) static const unsigned char silk_hsaco_gfx942[] = {\n"
+    /* "silk fake code object for gfx942\n.kernel fill 2\n.end\n": 53 bytes */
+    HAS(f.c_text, "/* 53 bytes */\n_Alignas(8) static const unsigned char silk_hsaco_gfx942[] = {\n"
                   "    0x73, 0x69, 0x6c, 0x6b, 0x20, 0x66, 0x61, 0x6b, 0x65, 0x20, 0x63, 0x6f, 0x64, "
                   "0x65, 0x20, 0x6f,\n"
                   "    0x62, 0x6a, 0x65, 0x63, 0x74, 0x20, 0x66, 0x6f, 0x72, 0x20, 0x67, 0x66, 0x78, "
                   "0x39, 0x34, 0x32,\n"
                   "    0x0a, 0x2e, 0x6b, 0x65, 0x72, 0x6e, 0x65, 0x6c, 0x20, 0x66, 0x69, 0x6c, 0x6c, "
-                  "0x20, 0x32, 0x0a,\n};\n");
+                  "0x20, 0x32, 0x0a,\n"
+                  "    0x2e, 0x65, 0x6e, 0x64, 0x0a,\n};\n");
     HAS(f.c_text, "static const SilkrtCodeObject silk_program_code_objects[] = {\n"
-                  "    {\"gfx942\", silk_hsaco_gfx942, 48},\n};\n");
+                  "    {\"gfx942\", silk_hsaco_gfx942, 53},\n};\n");
     HAS(f.c_text, "    .n_ptx = 1,\n    .ptx = silk_program_ptx,\n");
     HAS(f.c_text, "    .n_code_objects = 1,\n    .code_objects = silk_program_code_objects,\n};\n");
     HAS(f.c_text, "and as AMDHSA code objects for gfx942 (HIP loads the one of the GPU's target).\n");
@@ -173,8 +174,10 @@ static const char *run_program(const char *settings, const char **log)
     snprintf(command, sizeof command, "cd %s && rm -f log && env -i SILK_BACKEND=hip "
              "SILK_HIP_LIBRARY=%s FAKE_HIP_LOG=log %s ./fill > out 2> err", work, getenv("FAKE_HIP"),
              settings);
-    ck_assert_int_eq(shell(command), 0);
+    int rc = shell(command);
     char path[256];
+    snprintf(path, sizeof path, "%s/err", work);
+    ck_assert_msg(rc == 0, "%s: exit %d: %s", command, rc, slurp(path));
     snprintf(path, sizeof path, "%s/log", work);
     static char log_text[16384];
     snprintf(log_text, sizeof log_text, "%s", slurp(path));
