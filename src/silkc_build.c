@@ -26,6 +26,7 @@
  */
 #include "program.h"
 
+#include "amdgpu/llc.h"
 #include "c/c.h"
 #include "occ_warn.h"
 #include "output.h"
@@ -93,28 +94,51 @@ static int plan(Compilation *c, const SilkcRequest *r, Plan *p)
 
 /* ---- the build -------------------------------------------------------------------------- */
 
-/* The assembler failed on the figures the warnings need: our PTX, or a
- * broken tool; its words shown. */
-static int tool_failed(const Build *b)
-{
-    for (int i = 0; i < b->n_targets; i++) {
-        const UsageReport *u = &b->targets[i].usage;
-        if (u->errors && *u->errors)
-            fprintf(stderr, "silkc: error: %s failed on the PTX for %s (a compiler bug; silkc "
-                            "compile --emit=ptx writes that PTX):\n%s",
-                    b->tool ? b->tool : "ptxas", b->targets[i].arch, u->errors);
-        else if (u->exit_status != 0)
-            fprintf(stderr, "silkc: error: %s for %s exited %d without a message\n",
-                    b->tool ? b->tool : "ptxas", b->targets[i].arch, u->exit_status);
-    }
-    return EXIT_ENVIRONMENT;
-}
-
 /* Whether target `arch` is carried as a code object (Backend.hip_code_object). */
 static bool is_code_object_target(const char *arch)
 {
     const Backend *be = backend_find(arch);
     return be && be->hip_code_object;
+}
+
+/* An AMD target's llc or ld.lld failed: not installed or not started
+ * (silkc compile says the same), else its words. */
+static void code_object_failed(const Build *b, const BuildTarget *t)
+{
+    const UsageReport *u = &t->usage;
+    const char *tool = b->tool ? b->tool : "llc-19";
+    if (u->exit_status == AMDGPU_TOOL_NOT_STARTED && !(u->errors && *u->errors))
+        fprintf(stderr, "silkc: error: %s: AMD targets need %s (LLVM 19), and none was found "
+                        "(install llvm-19 and lld-19, or set SILK_LLC and SILK_LLD)\n", t->arch, tool);
+    else if (u->exit_status == AMDGPU_TOOL_NOT_STARTED)
+        fprintf(stderr, "silkc: error: cannot start %s for %s: %s\n", tool, t->arch, u->errors);
+    else if (u->errors && *u->errors)
+        fprintf(stderr, "silkc: error: %s failed on the LLVM IR for %s (a compiler bug; silkc "
+                        "compile --emit=llvm writes that LLVM IR):\n%s", tool, t->arch, u->errors);
+    else
+        fprintf(stderr, "silkc: error: %s for %s exited %d without a message\n", tool, t->arch,
+                u->exit_status);
+}
+
+/* The assembler failed on the figures the warnings (or a code object)
+ * need: our code, or a broken tool; its words shown. */
+static int tool_failed(const Build *b)
+{
+    for (int i = 0; i < b->n_targets; i++) {
+        const UsageReport *u = &b->targets[i].usage;
+        if (u->exit_status == 0 && !(u->errors && *u->errors))
+            continue;
+        if (is_code_object_target(b->targets[i].arch))
+            code_object_failed(b, &b->targets[i]);
+        else if (u->errors && *u->errors)
+            fprintf(stderr, "silkc: error: %s failed on the PTX for %s (a compiler bug; silkc "
+                            "compile --emit=ptx writes that PTX):\n%s",
+                    b->tool ? b->tool : "ptxas", b->targets[i].arch, u->errors);
+        else
+            fprintf(stderr, "silkc: error: %s for %s exited %d without a message\n",
+                    b->tool ? b->tool : "ptxas", b->targets[i].arch, u->exit_status);
+    }
+    return EXIT_ENVIRONMENT;
 }
 
 /* Whether a GPU target of the plan is: its code object is then made by
@@ -131,7 +155,8 @@ static int run_build(Compilation *c, const SilkcRequest *r, Plan *p, BuildOption
 {
     bool figures = r->archs && occ_warn_enabled(&c->diag);
     *o = (BuildOptions){.archs = p->archs, .n_archs = p->n_gpu + 1,
-                        .last = figures || wants_code_objects(p) ? BUILD_MEASURE : BUILD_CODE, .optimize = !r->no_optimize,
+                        .last = figures || wants_code_objects(p) ? BUILD_MEASURE : BUILD_CODE,
+                        .optimize = !r->no_optimize,
                         .measure_caps = true, .program = "silkc"};
     BuildStatus status = build_run(c, o, b);
     switch (status) {

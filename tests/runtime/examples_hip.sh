@@ -9,7 +9,8 @@
 # the CTA size it asked for (SILK_VERBOSE's dispatch lines against the
 # double's launch lines), exactly one hipDeviceSynchronize per dispatch,
 # every buffer freed, and the first dispatch is the one the CPU backend
-# makes of the same program (kernel, grid and workspace).
+# makes of the same program (kernel, grid and workspace); and without
+# llc, silkc build says what to install.
 # Run by `make check` from the build directory (SILKC and FAKE_HIP
 # override); exits 77 (skipped) without a C compiler, or when this silkc
 # cannot build gfx942 (no AMDGPU backend, or no llc-19 / ld.lld-19).
@@ -30,6 +31,15 @@ if ! "$silkc" build --arch gfx942 "$work/probe.silk" -o "$work/probe" 2>"$work/p
     echo "SKIP: silkc cannot build --arch gfx942: $(head -n 1 "$work/probe.err")"
     exit 77
 fi
+
+# Without llc: one line naming what to install, exit 3 (--emit=c, which
+# needs no C compiler, so that PATH can be empty).
+env PATH=/nonexistent SILK_LLC= SILK_LLD= "$silkc" build --arch gfx942 "$work/probe.silk" --emit=c \
+    -o "$work/probe.c" 2>"$work/probe.err"
+rc=$?
+[ "$rc" -eq 3 ] || fail "without llc: exit $rc, want 3"
+[ "$(cat "$work/probe.err")" = "silkc: error: gfx942: AMD targets need llc-19 (LLVM 19), and none was found (install llvm-19 and lld-19, or set SILK_LLC and SILK_LLD)" ] ||
+    fail "without llc: $(cat "$work/probe.err")"
 
 # dispatches FILE: "KERNEL WORKGROUPS WORKSPACE" per SILK_VERBOSE dispatch line.
 dispatches() {
