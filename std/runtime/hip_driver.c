@@ -143,11 +143,10 @@ static bool have_library(HipdrvError *e)
  * in case a newer HIP writes more. */
 static void device_arch(HipdrvDevice *d)
 {
-    static _Thread_local unsigned char props[4 * HIPDRV_PROP_R0600_SIZE];
+    _Alignas(16) unsigned char props[4 * HIPDRV_PROP_R0600_SIZE] = {0};
     d->arch[0] = '\0';
     if (!hip.hipGetDevicePropertiesR0600)
         return;
-    memset(props, 0, sizeof props);
     if (hip.hipGetDevicePropertiesR0600(props, d->ordinal) != HIPDRV_SUCCESS)
         return;
     int cus;
