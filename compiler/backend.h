@@ -27,6 +27,10 @@ typedef enum BuildStatus BuildStatus;
 typedef struct Backend {
     const char *name;          /* "ptx" */
     const char *target_range;  /* for messages: "sm_75 to sm_121" */
+    /* Whether a target's binary (target->binary_path, made by measure) is an
+     * AMDHSA code object, which a program carries for the HIP runtime
+     * (hipModuleLoadData); false: the program carries the code (PTX). */
+    bool hip_code_object;
 
     /* Whether `arch` ("sm_90") is one of this backend's targets. */
     bool (*knows)(const char *arch);

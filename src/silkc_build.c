@@ -16,7 +16,9 @@
  *                (the warnings are then given, as silkc compile gives them)
  *   the C        compiler/c/c.h: the host code, the kernels, the table;
  *                a @persistent kernel's resident CTAs from its figures on
- *                the CPU backend's emulated sm_90
+ *                the CPU backend's emulated sm_90; each AMD target's code
+ *                object (the build then measures, since its assembler
+ *                makes the code object) read from its binary_path
  *   the program  the C compiled and linked in the build's private
  *                temporary directory, then copied to the output (whole or
  *                not at all: output.h) or, for run, run from there
@@ -24,9 +26,11 @@
  */
 #include "program.h"
 
+#include "amdgpu/llc.h"
 #include "c/c.h"
 #include "occ_warn.h"
 #include "output.h"
+#include "read_file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -90,28 +94,69 @@ static int plan(Compilation *c, const SilkcRequest *r, Plan *p)
 
 /* ---- the build -------------------------------------------------------------------------- */
 
-/* The assembler failed on the figures the warnings need: our PTX, or a
- * broken tool; its words shown. */
+/* Whether target `arch` is carried as a code object (Backend.hip_code_object). */
+static bool is_code_object_target(const char *arch)
+{
+    const Backend *be = backend_find(arch);
+    return be && be->hip_code_object;
+}
+
+/* An AMD target's llc or ld.lld failed: not installed or not started
+ * (silkc compile says the same), else its words. */
+static void code_object_failed(const Build *b, const BuildTarget *t)
+{
+    const UsageReport *u = &t->usage;
+    const char *tool = b->tool ? b->tool : "llc-19";
+    if (u->exit_status == AMDGPU_TOOL_NOT_STARTED && !(u->errors && *u->errors))
+        fprintf(stderr, "silkc: error: %s: AMD targets need %s (LLVM 19), and none was found "
+                        "(install llvm-19 and lld-19, or set SILK_LLC and SILK_LLD)\n", t->arch, tool);
+    else if (u->exit_status == AMDGPU_TOOL_NOT_STARTED)
+        fprintf(stderr, "silkc: error: cannot start %s for %s: %s\n", tool, t->arch, u->errors);
+    else if (u->errors && *u->errors)
+        fprintf(stderr, "silkc: error: %s failed on the LLVM IR for %s (a compiler bug; silkc "
+                        "compile --emit=llvm writes that LLVM IR):\n%s", tool, t->arch, u->errors);
+    else
+        fprintf(stderr, "silkc: error: %s for %s exited %d without a message\n", tool, t->arch,
+                u->exit_status);
+}
+
+/* The assembler failed on the figures the warnings (or a code object)
+ * need: our code, or a broken tool; its words shown. */
 static int tool_failed(const Build *b)
 {
     for (int i = 0; i < b->n_targets; i++) {
         const UsageReport *u = &b->targets[i].usage;
-        if (u->errors && *u->errors)
+        if (u->exit_status == 0 && !(u->errors && *u->errors))
+            continue;
+        if (is_code_object_target(b->targets[i].arch))
+            code_object_failed(b, &b->targets[i]);
+        else if (u->errors && *u->errors)
             fprintf(stderr, "silkc: error: %s failed on the PTX for %s (a compiler bug; silkc "
                             "compile --emit=ptx writes that PTX):\n%s",
                     b->tool ? b->tool : "ptxas", b->targets[i].arch, u->errors);
-        else if (u->exit_status != 0)
+        else
             fprintf(stderr, "silkc: error: %s for %s exited %d without a message\n",
                     b->tool ? b->tool : "ptxas", b->targets[i].arch, u->exit_status);
     }
     return EXIT_ENVIRONMENT;
 }
 
+/* Whether a GPU target of the plan is: its code object is then made by
+ * measuring (the backend's assembler writes it). */
+static bool wants_code_objects(const Plan *p)
+{
+    for (int i = 0; i < p->n_gpu; i++)
+        if (is_code_object_target(p->archs[i]))
+            return true;
+    return false;
+}
+
 static int run_build(Compilation *c, const SilkcRequest *r, Plan *p, BuildOptions *o, Build *b)
 {
     bool figures = r->archs && occ_warn_enabled(&c->diag);
     *o = (BuildOptions){.archs = p->archs, .n_archs = p->n_gpu + 1,
-                        .last = figures ? BUILD_MEASURE : BUILD_CODE, .optimize = !r->no_optimize,
+                        .last = figures || wants_code_objects(p) ? BUILD_MEASURE : BUILD_CODE,
+                        .optimize = !r->no_optimize,
                         .measure_caps = true, .program = "silkc"};
     BuildStatus status = build_run(c, o, b);
     switch (status) {
@@ -127,12 +172,56 @@ static int run_build(Compilation *c, const SilkcRequest *r, Plan *p, BuildOption
 
 /* ---- the C ------------------------------------------------------------------------------- */
 
+/* The program: the PTX of every GPU target but those carried as code
+ * objects (carry_code_objects reads those). */
 static void describe(const Plan *p, const SilkcRequest *r, const Build *b, CProgram *cp, int *ptx)
 {
+    int n_ptx = 0;
     for (int i = 0; i < p->n_gpu; i++)
-        ptx[i] = i;
-    *cp = (CProgram){.c = b->c, .build = b, .ptx = ptx, .n_ptx = p->n_gpu, .cpu = p->n_gpu,
+        if (!is_code_object_target(p->archs[i]))
+            ptx[n_ptx++] = i;
+    *cp = (CProgram){.c = b->c, .build = b, .ptx = ptx, .n_ptx = n_ptx, .cpu = p->n_gpu,
                      .inputs = r->inputs, .n_inputs = r->n_inputs};
+}
+
+/* One target's code object, read from what its assembler made. */
+static int read_code_object(Build *b, const BuildTarget *t, CCodeObject *o)
+{
+    if (!t->binary_path) {
+        fprintf(stderr, "silkc: error: --arch %s: the build made no code object (its assembler "
+                        "did not run)\n", t->arch);
+        return EXIT_ENVIRONMENT;
+    }
+    size_t len;
+    char *bytes = read_file(t->binary_path, READ_FILE_CODE_LIMIT_MIB, &len);
+    if (!bytes) {
+        char why[256];
+        fprintf(stderr, "silkc: error: %s: %s\n", t->binary_path,
+                read_file_error(errno, READ_FILE_CODE_LIMIT_MIB, why, sizeof why));
+        return EXIT_ENVIRONMENT;
+    }
+    unsigned char *copy = arena_alloc(b->c->arena, len ? len : 1, 1);
+    memcpy(copy, bytes, len);
+    free(bytes);
+    *o = (CCodeObject){.arch = t->arch, .bytes = copy, .size = len};
+    return EXIT_OK;
+}
+
+/* The code object of every target whose backend makes one, into `objects`. */
+static int carry_code_objects(Build *b, const Plan *p, CProgram *cp, CCodeObject *objects)
+{
+    int n = 0;
+    for (int i = 0; i < p->n_gpu; i++) {
+        if (!is_code_object_target(p->archs[i]))
+            continue;
+        int rc = read_code_object(b, &b->targets[i], &objects[n]);
+        if (rc != EXIT_OK)
+            return rc;
+        n++;
+    }
+    cp->code_objects = objects;
+    cp->n_code_objects = n;
+    return EXIT_OK;
 }
 
 /* Writes the program's C to `out`; an exit status. */
@@ -261,7 +350,10 @@ int silkc_build(Compilation *c, const SilkcRequest *r)
     rc = run_build(c, r, &p, &options, &b);
     CProgram cp;
     int ptx[SILKC_MAX_TARGETS];
+    CCodeObject code_objects[SILKC_MAX_TARGETS];
     describe(&p, r, &b, &cp, ptx);
+    if (rc == EXIT_OK)
+        rc = carry_code_objects(&b, &p, &cp, code_objects);
     const char *program = NULL;
     if (rc == EXIT_OK && r->emit == EMIT_C)
         rc = emit_c(&b, r, &p, &cp);

@@ -97,6 +97,7 @@ static void amdgpu_measure_at_caps(Build *b, BuildTarget *const targets[], int *
 const Backend backend_amdgpu = {
     .name = "amdgpu",
     .target_range = "gfx90a, gfx942, gfx1100, gfx1201",
+    .hip_code_object = true, /* the .hsaco ld.lld links, which programs carry for HIP */
     .knows = amdgpu_knows,
     .assembler = amdgpu_llc_find,
     .emit = amdgpu_emit_module,

@@ -1,9 +1,10 @@
 /*
  * c.h: the host target: a Silk program's host code as one readable C
  * translation unit against the runtime's silkrt.h, with the program's
- * kernels inside it: the PTX of every GPU target it was built for (as
- * string literals), the CPU backend's C for the same kernels, and the
- * table (SilkrtProgram) that tells the runtime about them.
+ * kernels inside it: the PTX of every NVIDIA target it was built for (as
+ * string literals), the code object of every AMD target (as byte
+ * arrays), the CPU backend's C for the same kernels, and the table
+ * (SilkrtProgram) that tells the runtime about them.
  *
  * This is not a backend behind backend.h: a backend turns the IR of the
  * kernels into one target's code, and host code is not in the IR (the
@@ -30,6 +31,14 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+/* A GPU target's code object, as the program carries it for the HIP
+ * runtime: its bytes, read from the target's binary_path. */
+typedef struct CCodeObject {
+    const char *arch;           /* "gfx942" */
+    const unsigned char *bytes;
+    size_t size;
+} CCodeObject;
+
 /* What the program is made of. */
 typedef struct CProgram {
     Compilation *c;             /* checked: the typed AST of every module */
@@ -37,6 +46,9 @@ typedef struct CProgram {
     const int *ptx;             /* indices of build->targets whose PTX the program
                                  * carries, oldest target first */
     int n_ptx;
+    const CCodeObject *code_objects; /* the targets whose backend makes code objects
+                                      * (Backend.hip_code_object), in --arch's order */
+    int n_code_objects;
     int cpu;                    /* the index of the "cpu" target */
     const UsageReport *emulated; /* the kernels' figures on the device the CPU backend
                                   * emulates (sm_90), for the resident CTAs of each

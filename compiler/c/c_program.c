@@ -125,9 +125,15 @@ static void header(const CProgram *p, FILE *out)
         fprintf(out, "%s %s", i ? "," : "", p->build->targets[p->ptx[i]].arch);
     if (!p->n_ptx)
         fputs(" no GPU target", out);
-    fputs(" (the runtime loads the\n * newest one the GPU can run, and the driver compiles it for the GPU).\n */\n"
-          "#include \"silkrt.h\"\n\n",
+    fputs(" (the runtime loads the\n * newest one the GPU can run, and the driver compiles it for the GPU)",
           out);
+    if (p->n_code_objects)
+        fputs(",\n * and as AMDHSA code objects for", out);
+    for (int i = 0; i < p->n_code_objects; i++)
+        fprintf(out, "%s %s", i ? "," : "", p->code_objects[i].arch);
+    if (p->n_code_objects)
+        fputs(" (HIP loads the one of the GPU's target)", out);
+    fputs(".\n */\n#include \"silkrt.h\"\n\n", out);
 }
 
 static void sites(const CEmit *e, FILE *out)

@@ -1,9 +1,10 @@
 /*
  * c_table.c: the kernels inside the program: the CPU backend's module (its
  * C as the backend wrote it: the step of every kernel, their tables, the
- * silk_cpu_module the runtime's CPU backend runs), the PTX of every GPU
- * target as a string literal, and the SilkrtProgram table that names
- * them all for the runtime.  For each kernel the table gives what a
+ * silk_cpu_module the runtime's CPU backend runs), the PTX of every
+ * NVIDIA target as a string literal, the code object of every AMD target
+ * as a byte array (16 bytes a line, in hex), and the SilkrtProgram table
+ * that names them all for the runtime.  For each kernel the table gives what a
  * launch is checked against (its user parameters, its fixed CTA size,
  * @smem) and, for a @persistent one, the resident CTAs per SM the CPU
  * backend starts (c_occupancy.c).
@@ -13,10 +14,11 @@
 #include <inttypes.h>
 #include <string.h>
 
-/* "sm_90a" -> "silk_ptx_sm_90a" (targets are identifiers already). */
-static void ptx_name(const char *arch, FILE *out)
+/* "sm_90a" -> "silk_ptx_sm_90a", "gfx942" -> "silk_hsaco_gfx942"
+ * (targets are identifiers already). */
+static void array_name(const char *prefix, const char *arch, FILE *out)
 {
-    fputs("silk_ptx_", out);
+    fputs(prefix, out);
     for (; *arch; arch++)
         fputc((*arch >= 'a' && *arch <= 'z') || (*arch >= '0' && *arch <= '9') ? *arch : '_', out);
 }
@@ -25,7 +27,7 @@ static void ptx_name(const char *arch, FILE *out)
 static void ptx_literal(const BuildTarget *t, FILE *out)
 {
     fputs("static const char ", out);
-    ptx_name(t->arch, out);
+    array_name("silk_ptx_", t->arch, out);
     fputs("[] =\n", out);
     for (const char *p = t->code, *end = t->code + t->code_len; p < end;) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -36,6 +38,19 @@ static void ptx_literal(const BuildTarget *t, FILE *out)
         p += len;
     }
     fputs("    \"\";\n\n", out);
+}
+
+/* The code object as a byte array (aligned as an ELF file's reader may
+ * want its header: 8 bytes). */
+static void code_object_array(const CCodeObject *o, FILE *out)
+{
+    fprintf(out, "/* %zu bytes */\n_Alignas(8) static const unsigned char ", o->size);
+    array_name("silk_hsaco_", o->arch, out);
+    fputs("[] = {\n", out);
+    for (size_t i = 0; i < o->size; i++)
+        fprintf(out, "%s0x%02x,%s", i % 16 == 0 ? "    " : " ", o->bytes[i],
+                i % 16 == 15 || i + 1 == o->size ? "\n" : "");
+    fputs("};\n\n", out);
 }
 
 void c_kernel_code(const CProgram *p, FILE *out)
@@ -59,6 +74,12 @@ void c_kernel_code(const CProgram *p, FILE *out)
           out);
     for (int i = 0; i < p->n_ptx; i++)
         ptx_literal(&p->build->targets[p->ptx[i]], out);
+    if (!p->n_code_objects)
+        return;
+    fputs("/* ---- the kernels for AMD GPUs: an AMDHSA code object for each target ------------ */\n\n",
+          out);
+    for (int i = 0; i < p->n_code_objects; i++)
+        code_object_array(&p->code_objects[i], out);
 }
 
 static bool load_emulated(ArchTable *table, const ArchLimits **arch)
@@ -106,8 +127,17 @@ void c_program_table(CEmit *e, const CProgram *p, FILE *out)
         fputs("static const SilkrtPtx silk_program_ptx[] = {\n", out);
         for (int i = 0; i < p->n_ptx; i++) {
             fprintf(out, "    {\"%s\", ", p->build->targets[p->ptx[i]].arch);
-            ptx_name(p->build->targets[p->ptx[i]].arch, out);
+            array_name("silk_ptx_", p->build->targets[p->ptx[i]].arch, out);
             fputs("},\n", out);
+        }
+        fputs("};\n\n", out);
+    }
+    if (p->n_code_objects) {
+        fputs("static const SilkrtCodeObject silk_program_code_objects[] = {\n", out);
+        for (int i = 0; i < p->n_code_objects; i++) {
+            fprintf(out, "    {\"%s\", ", p->code_objects[i].arch);
+            array_name("silk_hsaco_", p->code_objects[i].arch, out);
+            fprintf(out, ", %zu},\n", p->code_objects[i].size);
         }
         fputs("};\n\n", out);
     }
@@ -120,7 +150,10 @@ void c_program_table(CEmit *e, const CProgram *p, FILE *out)
             "    .ptx = %s,\n"
             "    .cpu = &silk_cpu_module,\n"
             "    .cpu_sms = %d,\n"
+            "    .n_code_objects = %d,\n"
+            "    .code_objects = %s,\n"
             "};\n\n",
             n_kernels, n_kernels ? "silk_program_kernels" : "NULL", p->n_ptx,
-            p->n_ptx ? "silk_program_ptx" : "NULL", C_EMULATED_SMS);
+            p->n_ptx ? "silk_program_ptx" : "NULL", C_EMULATED_SMS, p->n_code_objects,
+            p->n_code_objects ? "silk_program_code_objects" : "NULL");
 }

@@ -6,16 +6,18 @@
  * task calls, and print.
  *
  * A program is a table (SilkrtProgram): its kernels, their PTX for every
- * target it was built for, and the same kernels compiled for the CPU
- * backend.  The generated main() hands it to silkrt_main.  The backend is
- * chosen once, at the first call that needs it: CUDA through the Driver
- * API loaded with dlopen (nothing is linked against CUDA), else the CPU
- * backend (SILK_BACKEND=auto|cpu|cuda).  Every public function takes the
- * runtime's one lock, so any thread may call any of them.
+ * NVIDIA target and their code object for every AMD target it was built
+ * for, and the same kernels compiled for the CPU backend.  The generated
+ * main() hands it to silkrt_main.  The backend is chosen once, at the
+ * first call that needs it: CUDA through the Driver API, else HIP through
+ * libamdhip64, both loaded with dlopen (nothing is linked against either),
+ * else the CPU backend (SILK_BACKEND=auto|cpu|cuda|hip).  Every public
+ * function takes the runtime's one lock, so any thread may call any of
+ * them.
  *
- * Statuses are int32_t, 0 for success.  The driver's own codes (CUresult,
- * all below 1000) pass through unchanged; the runtime's own are the
- * SILKRT_ ones, 1001 and up.  silkrt_last_error() is this thread's text
+ * Statuses are int32_t, 0 for success.  The driver's own codes (CUresult
+ * or hipError_t, all below 1000) pass through unchanged; the runtime's
+ * own are the * SILKRT_ ones, 1001 and up.  silkrt_last_error() is this thread's text
  * of its last failed operation.  A program bug the runtime cannot report
  * as a status (a Buffer index past its end, a buffer released twice or
  * used after release) stops the program: one line on stderr naming the
@@ -37,14 +39,15 @@ extern "C" {
 
 /* SilkrtProgram.abi_version: a program built for another version of this
  * header is refused at silkrt_register. */
-#define SILKRT_ABI_VERSION 1u
+#define SILKRT_ABI_VERSION 2u /* 2: code objects for AMD targets */
 
 /* The runtime's statuses (silkrt(3) has the table); the driver's codes,
  * below 1000, pass through as they are. */
 enum {
     SILKRT_OK = 0,
-    SILKRT_NO_DRIVER = 1001,   /* SILK_BACKEND=cuda and the driver cannot be loaded */
-    SILKRT_NO_DEVICE = 1002,   /* SILK_BACKEND=cuda and the driver has no device */
+    SILKRT_NO_DRIVER = 1001,   /* SILK_BACKEND=cuda (hip) and the driver (libamdhip64) cannot
+                                * be loaded */
+    SILKRT_NO_DEVICE = 1002,   /* SILK_BACKEND=cuda (hip) and it has no device */
     SILKRT_BAD_GEOMETRY = 1003, /* zero or oversized grid or workspace, grid not divisible by
                                  * workspace, more than 2147483647 work-groups */
     SILKRT_WORKSPACE_MISMATCH = 1004, /* differs from the kernel's fixed CTA size */
@@ -54,7 +57,8 @@ enum {
                                     * live one's) */
     SILKRT_OUT_OF_MEMORY = 1008,
     SILKRT_KERNEL_FAULT = 1009,    /* a CPU-backend check fired (a synchronize status) */
-    SILKRT_MODULE_LOAD = 1010,     /* no embedded PTX (or CPU module) could be loaded */
+    SILKRT_MODULE_LOAD = 1010,     /* no embedded PTX, code object (or CPU module) could be
+                                    * loaded */
     SILKRT_NO_BACKEND = 1011,      /* SILK_BACKEND names no backend */
 };
 
@@ -98,6 +102,13 @@ typedef struct SilkrtPtx {
     const char *text;         /* NUL-terminated */
 } SilkrtPtx;
 
+/* The code object (an AMDHSA ELF, .hsaco) of every kernel for one AMD target. */
+typedef struct SilkrtCodeObject {
+    const char *arch;         /* "gfx90a", "gfx942", "gfx1100", "gfx1201" */
+    const unsigned char *bytes;
+    uint64_t size;
+} SilkrtCodeObject;
+
 struct SilkCpuModule; /* compiler/cpu/cpu_abi.h, which the generated C holds a copy of */
 
 typedef struct SilkrtProgram {
@@ -108,6 +119,8 @@ typedef struct SilkrtProgram {
     const SilkrtPtx *ptx;
     const struct SilkCpuModule *cpu; /* the same kernels for the CPU backend; NULL: none */
     uint32_t cpu_sms;         /* ctx.sms on the CPU backend (132: an H100 SXM) */
+    uint32_t n_code_objects;  /* ABI 2: the AMD targets, in --arch's order */
+    const SilkrtCodeObject *code_objects;
 } SilkrtProgram;
 
 /* The generated main(): registers `program`, runs `silk_main`, waits for
@@ -145,8 +158,9 @@ SilkDispatchResult silkrt_dispatch(const SilkSite *site, const char *metadata, c
  * the bytes stay valid until this thread's next failing operation. */
 SilkStr silkrt_last_error(void);
 
-/* The backend in use: "cpu" or "cuda" (also when SILK_BACKEND=cuda found
- * no driver or device), "none" when SILK_BACKEND names no backend. */
+/* The backend in use: "cpu", "cuda" or "hip" (also when SILK_BACKEND=cuda
+ * or hip found no driver or device), "none" when SILK_BACKEND names no
+ * backend. */
 SilkStr silkrt_backend(void);
 
 /* `bytes` of device memory (host memory, 256-byte aligned and zeroed, on

@@ -10,8 +10,8 @@
  * backend chosen), silkrt_error.c (statuses, last_error, the misuse
  * stop, verbose lines), silkrt_dispatch.c (launches, their geometry and
  * argument checks, @persistent sizing, synchronize), silkrt_buffer.c
- * (Buffer and the tables of live and released buffers), silkrt_cpu.c and
- * silkrt_cuda.c (the backends), silkrt_tasks.c (async and task calls),
+ * (Buffer and the tables of live and released buffers), silkrt_cpu.c,
+ * silkrt_cuda.c and silkrt_hip.c (the backends), silkrt_tasks.c (async and task calls),
  * silkrt_print.c (print), silkrt_main.c (the program's main).
  */
 #ifndef SILKRT_INTERNAL_H
@@ -20,6 +20,7 @@
 #include "silkrt.h"
 
 #include "cuda_driver.h"
+#include "hip_driver.h"
 
 #include <pthread.h>
 #include <stddef.h>
@@ -28,7 +29,7 @@
  * with the lock held and returns a status; one that is not 0 comes with
  * this thread's last_error set. */
 typedef struct SilkrtBackend {
-    const char *name;         /* "cpu", "cuda" */
+    const char *name;         /* "cpu", "cuda", "hip" */
     int32_t (*alloc)(uint64_t bytes, uint64_t *address);
     int32_t (*release)(uint64_t address);
     int32_t (*upload)(uint64_t to, const void *from, uint64_t bytes);
@@ -42,7 +43,7 @@ typedef struct SilkrtBackend {
     int32_t (*synchronize)(void);
 } SilkrtBackend;
 
-extern const SilkrtBackend silkrt_backend_cpu, silkrt_backend_cuda;
+extern const SilkrtBackend silkrt_backend_cpu, silkrt_backend_cuda, silkrt_backend_hip;
 
 /* The CUDA backend's state: the device, the module and each kernel. */
 typedef struct SilkrtCuda {
@@ -54,10 +55,21 @@ typedef struct SilkrtCuda {
     const char *arch;         /* the target of the PTX loaded */
 } SilkrtCuda;
 
+/* The HIP backend's state: the device, the module and each kernel. */
+typedef struct SilkrtHip {
+    HipdrvDevice device;
+    HipdrvModule module;
+    int module_state;         /* 0: not tried; 1: loaded; -1: none could be */
+    int32_t module_status;    /* -1: the status of every launch */
+    char module_error[1024];  /* and its last_error */
+    const char *arch;         /* the target of the code object loaded */
+} SilkrtHip;
+
 /* What the runtime keeps of each kernel of the program. */
 typedef struct SilkrtKernelState {
     const struct SilkCpuKernel *cpu; /* the CPU module's, once found */
     CudadrvKernel cuda;       /* the loaded module's, once found */
+    HipdrvKernel hip;         /* the same on HIP */
     bool ready;               /* prepared by the backend in use */
     uint32_t resident_threads; /* the last @persistent question asked */
     uint64_t resident_ctas;   /* and its answer */
@@ -94,7 +106,7 @@ typedef struct SilkrtState {
     SilkrtKernelState *kernels; /* one per program kernel */
     bool chosen;              /* the backend has been chosen (at the first use) */
     const SilkrtBackend *backend; /* NULL: none usable, every operation fails */
-    const char *backend_name; /* silkrt_backend()'s: "cpu", "cuda", "none" */
+    const char *backend_name; /* silkrt_backend()'s: "cpu", "cuda", "hip", "none" */
     int32_t unusable;         /* with no backend: the status each operation gives */
     char unusable_why[768];   /* and its last_error */
     bool verbose;             /* SILK_VERBOSE=1 */
@@ -102,6 +114,7 @@ typedef struct SilkrtState {
                                * (sysconf costs ~13 us, more than an empty launch) */
     SilkrtBuffers buffers;
     SilkrtCuda cuda;
+    SilkrtHip hip;
     SilkrtTasks tasks;
 } SilkrtState;
 
@@ -115,6 +128,7 @@ typedef struct SilkrtThread {
     char fault_text[2048];
     struct SilkrtCall *call;  /* the async or task call running here; NULL: none */
     bool cuda_current;        /* the CUDA context is current on this thread */
+    bool hip_current;         /* the HIP device is this thread's */
 } SilkrtThread;
 
 extern _Thread_local SilkrtThread silkrt_thread;
@@ -154,5 +168,8 @@ bool silkrt_buffers_released(uint64_t address);
  * why not (NO_DRIVER, NO_DEVICE, or the driver's code, whose name is put
  * in `name`; else "") with the reason in `why`. */
 int32_t silkrt_cuda_open(char *name, size_t name_size, char *why, size_t size);
+
+/* silkrt_hip.c: the same for the HIP backend (hipError_t's name). */
+int32_t silkrt_hip_open(char *name, size_t name_size, char *why, size_t size);
 
 #endif

@@ -9,8 +9,9 @@
  * runtime cannot deadlock against it.
  *
  * The backend (docs/runtime.md): SILK_BACKEND=auto (the default) takes
- * CUDA when the driver loads and has a device, else the CPU backend;
- * =cpu the CPU backend; =cuda CUDA or nothing: without a driver or a
+ * CUDA when the driver loads and has a device, else HIP when libamdhip64
+ * loads and has a device, else the CPU backend; =cpu the CPU backend;
+ * =cuda CUDA or nothing, =hip HIP or nothing: without a driver or a
  * device no backend is usable, and every launch, synchronize and alloc
  * fails with the status that says why, as does every operation when
  * SILK_BACKEND names no backend.  The program runs on and sees them.
@@ -82,6 +83,47 @@ static void use_cpu(const char *why, const char *detail)
                s->cpu_workers);
 }
 
+/* The GPU backends, in the order SILK_BACKEND=auto tries them. */
+static const struct {
+    const SilkrtBackend *backend;
+    int32_t (*open)(char *name, size_t name_size, char *why, size_t size);
+} gpus[] = {
+    {&silkrt_backend_cuda, silkrt_cuda_open},
+    {&silkrt_backend_hip, silkrt_hip_open},
+};
+
+/* `want` ("auto", "cuda", "hip"): the first GPU backend that opens; for
+ * auto none opening is the CPU backend, with each one's reason. */
+static void choose_gpu(const char *want)
+{
+    SilkrtState *s = &silkrt_state;
+    bool any = strcmp(want, "auto") == 0;
+    char reasons[1200] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < sizeof gpus / sizeof *gpus; i++) {
+        const char *gpu = gpus[i].backend->name;
+        if (!any && strcmp(want, gpu) != 0)
+            continue;
+        char why[512], text[600], name[64];
+        int32_t status = gpus[i].open(name, sizeof name, why, sizeof why);
+        if (status == SILKRT_OK) {
+            s->backend = gpus[i].backend;
+            s->backend_name = gpu;
+            silkrt_say("backend %s (SILK_BACKEND=%s: %s)", gpu, want, why);
+            return;
+        }
+        if (!any) {
+            snprintf(text, sizeof text, "SILK_BACKEND=%s: %s", want, why);
+            unusable(status, name, gpu, text);
+            return;
+        }
+        if (used < sizeof reasons)
+            used += (size_t)snprintf(reasons + used, sizeof reasons - used, "%s%s%s%s", used ? "; " : "",
+                                     name, *name ? ": " : "", why);
+    }
+    use_cpu("SILK_BACKEND=auto: ", reasons);
+}
+
 static void choose(void)
 {
     SilkrtState *s = &silkrt_state;
@@ -95,25 +137,13 @@ static void choose(void)
         use_cpu("SILK_BACKEND=cpu", "");
         return;
     }
-    if (strcmp(want, "auto") != 0 && strcmp(want, "cuda") != 0) {
+    if (strcmp(want, "auto") != 0 && strcmp(want, "cuda") != 0 && strcmp(want, "hip") != 0) {
         char text[512];
-        snprintf(text, sizeof text, "SILK_BACKEND=%s names no backend (auto, cpu or cuda)", want);
+        snprintf(text, sizeof text, "SILK_BACKEND=%s names no backend (auto, cpu, cuda or hip)", want);
         unusable(SILKRT_NO_BACKEND, NULL, "none", text);
         return;
     }
-    char why[512], text[600], name[64];
-    int32_t status = silkrt_cuda_open(name, sizeof name, why, sizeof why);
-    if (status == SILKRT_OK) {
-        s->backend = &silkrt_backend_cuda;
-        s->backend_name = "cuda";
-        silkrt_say("backend cuda (SILK_BACKEND=%s: %s)", want, why);
-    } else if (strcmp(want, "auto") == 0) {
-        snprintf(text, sizeof text, "%s%s%s", name, *name ? ": " : "", why);
-        use_cpu("SILK_BACKEND=auto: ", text);
-    } else {
-        snprintf(text, sizeof text, "SILK_BACKEND=cuda: %s", why);
-        unusable(status, name, "cuda", text);
-    }
+    choose_gpu(want);
 }
 
 void silkrt_enter(void)

@@ -447,14 +447,17 @@ static void backend_report(void *arg)
 START_TEST(backend_choice)
 {
     Child c;
-    const char *const auto_no_driver[] = {"SILK_CUDA_LIBRARY=/nonexistent/libcuda.so.1", "SILK_VERBOSE=1",
-                                          NULL};
+    const char *const auto_no_driver[] = {"SILK_CUDA_LIBRARY=/nonexistent/libcuda.so.1",
+                                          "SILK_HIP_LIBRARY=/nonexistent/libamdhip64.so.6",
+                                          "SILK_VERBOSE=1", NULL};
     child_run(&c, auto_no_driver, backend_report, NULL);
     ck_assert_int_eq(c.status, 0);
     ASSERT_OUT(&c, "cpu alloc 512 \n0 0 \nsync 0\n");
     ck_assert_msg(strstr(c.err, "silkrt: backend cpu (SILK_BACKEND=auto: no CUDA driver: "
                                 "/nonexistent/libcuda.so.1: cannot open shared object file: No such "
-                                "file or directory)\n") == c.err, "%s", c.err);
+                                "file or directory; no HIP runtime: /nonexistent/libamdhip64.so.6: "
+                                "cannot open shared object file: No such file or directory)\n") == c.err,
+                  "%s", c.err);
 
     const char *const cuda_no_driver[] = {"SILK_BACKEND=cuda", "SILK_CUDA_LIBRARY=/nonexistent/libcuda.so.1",
                                           "SILK_VERBOSE=1", NULL};
@@ -472,7 +475,7 @@ START_TEST(backend_choice)
 
     const char *const bogus[] = {"SILK_BACKEND=opencl", NULL};
     child_run(&c, bogus, backend_report, NULL);
-    why = "SILKRT_NO_BACKEND: SILK_BACKEND=opencl names no backend (auto, cpu or cuda)";
+    why = "SILKRT_NO_BACKEND: SILK_BACKEND=opencl names no backend (auto, cpu, cuda or hip)";
     snprintf(want, sizeof want, "none alloc 0 %s\n1011 1011 %s\nsync 1011\n", why, why);
     ASSERT_OUT(&c, want);
     ck_assert_str_eq(c.err, "");
@@ -513,7 +516,7 @@ START_TEST(program_abi_checked)
     fixture_unregistered = 1;
     child_run(&c, CPU, wrong_abi, NULL);
     ck_assert_int_eq(c.status, 70);
-    ck_assert_str_eq(c.err, "silkrt: the program was built for runtime ABI 99, and this is ABI 1: "
+    ck_assert_str_eq(c.err, "silkrt: the program was built for runtime ABI 99, and this is ABI 2: "
                             "build it again with this silkc\n");
 }
 END_TEST

@@ -215,11 +215,14 @@ START_TEST(no_device)
     char want[1024];
     snprintf(want, sizeof want, "cuda\n1002 1002 %s\n", why);
     ck_assert_str_eq(c.out, want);
-    const char *const fallback[] = {"FAKE_CUDA_DEVICES=0", "SILK_VERBOSE=1", NULL};
+    const char *const fallback[] = {"FAKE_CUDA_DEVICES=0", "SILK_HIP_LIBRARY=/nonexistent/libamdhip64.so.6",
+                                    "SILK_VERBOSE=1", NULL};
     child_run(&c, with_fake(fallback), backend_and_dispatch, NULL);
     ck_assert_str_eq(c.out, "cpu\n0 0 \n");
     ck_assert_msg(strstr(c.err, "silkrt: backend cpu (SILK_BACKEND=auto: no CUDA device: the driver has 0 "
-                                "devices, and device 0 was asked for)\n") == c.err, "%s", c.err);
+                                "devices, and device 0 was asked for; no HIP runtime: "
+                                "/nonexistent/libamdhip64.so.6: cannot open shared object file: No such "
+                                "file or directory)\n") == c.err, "%s", c.err);
     const char *const init[] = {"SILK_BACKEND=cuda", "FAKE_CUDA_FAIL=cuInit:100", NULL};
     child_run(&c, with_fake(init), backend_and_dispatch, NULL);
     ck_assert_str_eq(c.out, "cuda\n1002 1002 SILKRT_NO_DEVICE: SILK_BACKEND=cuda: no CUDA device: "

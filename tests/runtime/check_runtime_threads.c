@@ -3,8 +3,8 @@
  * some failing on purpose and some succeeding, never see another's
  * status or error text: on the CPU backend (geometry errors, kernel
  * faults through launch blocks and through launch() then synchronize(),
- * runs whose buffers are checked) and on the test double of the driver
- * (refused launches and faulting kernels by grid size).  Every result
+ * runs whose buffers are checked) and on the test doubles of the CUDA
+ * driver and of HIP (refused launches and faulting kernels by grid size).  Every result
  * and every last_error is compared with what that task's own dispatch
  * must give.  CI runs this under ThreadSanitizer (.ci/run).
  */
@@ -96,8 +96,25 @@ static void cpu_task(void *closure)
     silkrt_buffer_release(b, NULL);
 }
 
-/* On the fake driver: grid 7 is refused (719), grid 5 faults (700). */
-static void cuda_task(void *closure)
+/* What a GPU backend's double says of a refused launch and of a fault. */
+typedef struct GpuWords {
+    const char *refused, *fault;
+} GpuWords;
+
+static const GpuWords cuda_words = {
+    "CUDA_ERROR_LAUNCH_FAILED: kernel fill: cuLaunchKernel: unspecified launch failure",
+    "CUDA_ERROR_ILLEGAL_ADDRESS: cuCtxSynchronize: an illegal memory access was encountered",
+};
+static const GpuWords hip_words = {
+    "hipErrorLaunchFailure: kernel fill: hipModuleLaunchKernel: unspecified launch failure",
+    "hipErrorIllegalAddress: hipDeviceSynchronize: an illegal memory access was encountered",
+};
+
+/* The backend's words, set by the child before its tasks start. */
+static const GpuWords *gpu_words;
+
+/* On a fake: grid 7 is refused (719), grid 5 faults (700). */
+static void gpu_task(void *closure)
 {
     Task *t = closure;
     SilkBuffer b = silkrt_buffer_alloc(64 * 8);
@@ -111,13 +128,11 @@ static void cuda_task(void *closure)
         switch (i % 4) {
         case 0:
             r = silkrt_launch_and_synchronize("fill", 7, 1, 2, args);
-            check(t, i, "refused", r, 719, 0, "CUDA_ERROR_LAUNCH_FAILED: kernel fill: cuLaunchKernel: "
-                                              "unspecified launch failure");
+            check(t, i, "refused", r, 719, 0, gpu_words->refused);
             break;
         case 1:
             r = silkrt_launch_and_synchronize("fill", 5, 1, 2, args);
-            check(t, i, "fault", r, 0, 700, "CUDA_ERROR_ILLEGAL_ADDRESS: cuCtxSynchronize: an illegal "
-                                            "memory access was encountered");
+            check(t, i, "fault", r, 0, 700, gpu_words->fault);
             break;
         case 2:
             r = silkrt_launch_and_synchronize("fill", odd, 2, 2, args);
@@ -148,6 +163,20 @@ static void sixteen_tasks(void *arg)
     printf("%d x %d dispatches: %d wrong\n", TASKS, DISPATCHES, total);
 }
 
+static void cuda_tasks(void *arg)
+{
+    (void)arg;
+    gpu_words = &cuda_words;
+    sixteen_tasks((void *)(uintptr_t)gpu_task);
+}
+
+static void hip_tasks(void *arg)
+{
+    (void)arg;
+    gpu_words = &hip_words;
+    sixteen_tasks((void *)(uintptr_t)gpu_task);
+}
+
 START_TEST(cpu_backend)
 {
     static Child c;
@@ -166,13 +195,29 @@ START_TEST(fake_driver)
     snprintf(library, sizeof library, "SILK_CUDA_LIBRARY=%s", fixture_fake_cuda());
     const char *const env[] = {library, "SILK_BACKEND=cuda", "SILK_TASK_WORKERS=16",
                                "FAKE_CUDA_FAIL_GRID=7:719", "FAKE_CUDA_FAULT_GRID=5:700", NULL};
-    child_run(&c, env, sixteen_tasks, (void *)(uintptr_t)cuda_task);
+    child_run(&c, env, cuda_tasks, NULL);
     ck_assert_int_eq(c.status, 0);
     ck_assert_str_eq(c.out, "16 x 1000 dispatches: 0 wrong\n");
     /* Every dispatch synchronized once; every launch the runtime let through reached the driver. */
     ck_assert_msg(strstr(c.log, "call cuCtxSynchronize 16000\n"), "%s", c.log);
     ck_assert_msg(strstr(c.log, "call cuLaunchKernel 12000\n"), "%s", c.log);
     ck_assert_msg(strstr(c.log, "launches 8000\n"), "%s", c.log); /* the 4000 refused not counted */
+}
+END_TEST
+
+START_TEST(fake_hip)
+{
+    static Child c;
+    static char library[1024];
+    snprintf(library, sizeof library, "SILK_HIP_LIBRARY=%s", fixture_fake_hip());
+    const char *const env[] = {library, "SILK_BACKEND=hip", "SILK_TASK_WORKERS=16",
+                               "FAKE_HIP_FAIL_GRID=7:719", "FAKE_HIP_FAULT_GRID=5:700", NULL};
+    child_run(&c, env, hip_tasks, NULL);
+    ck_assert_int_eq(c.status, 0);
+    ck_assert_str_eq(c.out, "16 x 1000 dispatches: 0 wrong\n");
+    ck_assert_msg(strstr(c.hip_log, "call hipDeviceSynchronize 16000\n"), "%s", c.hip_log);
+    ck_assert_msg(strstr(c.hip_log, "call hipModuleLaunchKernel 12000\n"), "%s", c.hip_log);
+    ck_assert_msg(strstr(c.hip_log, "launches 8000\n"), "%s", c.hip_log);
 }
 END_TEST
 
@@ -186,6 +231,11 @@ int main(void)
     if (f) {
         fclose(f);
         tcase_add_test(t, fake_driver);
+    }
+    f = fopen(fixture_fake_hip(), "rb");
+    if (f) {
+        fclose(f);
+        tcase_add_test(t, fake_hip);
     }
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);

@@ -99,6 +99,18 @@ static const SilkrtPtx ptx[] = {
     {"sm_90", "//\n.version 7.8\n.target sm_90\n" PTX_BODY},
 };
 
+/* The code objects, as the test double of HIP reads them (fake_hip.c). */
+#define CODE_OBJECT_KERNELS                                                                  \
+    ".kernel fill 2\n.kernel fixed 0\n.kernel persist 2\n.kernel empty 0\n.kernel ghost 0\n.end\n"
+
+static const char gfx90a[] = "silk fake code object for gfx90a\n" CODE_OBJECT_KERNELS;
+static const char gfx942[] = "silk fake code object for gfx942\n" CODE_OBJECT_KERNELS;
+
+static const SilkrtCodeObject code_objects[] = {
+    {"gfx90a", (const unsigned char *)gfx90a, sizeof gfx90a - 1},
+    {"gfx942", (const unsigned char *)gfx942, sizeof gfx942 - 1},
+};
+
 const SilkrtProgram fixture_program = {
     .abi_version = SILKRT_ABI_VERSION,
     .n_kernels = 5,
@@ -107,6 +119,8 @@ const SilkrtProgram fixture_program = {
     .ptx = ptx,
     .cpu = &cpu_module,
     .cpu_sms = 4,
+    .n_code_objects = 2,
+    .code_objects = code_objects,
 };
 
 int fixture_unregistered;
@@ -117,6 +131,12 @@ const char *fixture_fake_cuda(void)
     return path && *path ? path : "tests/runtime/fake_cuda.so";
 }
 
+const char *fixture_fake_hip(void)
+{
+    const char *path = getenv("FAKE_HIP");
+    return path && *path ? path : "tests/runtime/fake_hip.so";
+}
+
 /* ---- the child ------------------------------------------------------------------------- */
 
 static void clear_environment(void)
@@ -125,7 +145,9 @@ static void clear_environment(void)
         "SILK_BACKEND", "SILK_VERBOSE", "SILK_CUDA_LIBRARY", "SILK_TASK_WORKERS",
         "FAKE_CUDA_LOG", "FAKE_CUDA_CC", "FAKE_CUDA_SMS", "FAKE_CUDA_DEVICES",
         "FAKE_CUDA_OCCUPANCY", "FAKE_CUDA_FAIL", "FAKE_CUDA_JIT_ERROR", "FAKE_CUDA_FAIL_GRID",
-        "FAKE_CUDA_FAULT_GRID"};
+        "FAKE_CUDA_FAULT_GRID", "SILK_HIP_LIBRARY", "FAKE_HIP_LOG", "FAKE_HIP_ARCH", "FAKE_HIP_CUS",
+        "FAKE_HIP_DEVICES", "FAKE_HIP_OCCUPANCY", "FAKE_HIP_FAIL", "FAKE_HIP_FAIL_GRID",
+        "FAKE_HIP_FAULT_GRID"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         unsetenv(names[i]);
 }
@@ -156,8 +178,8 @@ static void slurp(const char *path, char *buf, size_t size)
 void child_run(Child *c, const char *const *env, void (*body)(void *), void *arg)
 {
     char out[] = "/tmp/silkrt-out-XXXXXX", err[] = "/tmp/silkrt-err-XXXXXX",
-         log[] = "/tmp/silkrt-log-XXXXXX";
-    int fo = mkstemp(out), fe = mkstemp(err), fl = mkstemp(log);
+         log[] = "/tmp/silkrt-log-XXXXXX", hip_log[] = "/tmp/silkrt-hip-XXXXXX";
+    int fo = mkstemp(out), fe = mkstemp(err), fl = mkstemp(log), fh = mkstemp(hip_log);
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
@@ -165,6 +187,7 @@ void child_run(Child *c, const char *const *env, void (*body)(void *), void *arg
         dup2(fe, 2);
         clear_environment();
         setenv("FAKE_CUDA_LOG", log, 1);
+        setenv("FAKE_HIP_LOG", hip_log, 1);
         set_environment(env);
         if (!fixture_unregistered)
             silkrt_register(&fixture_program);
@@ -177,8 +200,10 @@ void child_run(Child *c, const char *const *env, void (*body)(void *), void *arg
     close(fo);
     close(fe);
     close(fl);
+    close(fh);
     slurp(out, c->out, sizeof c->out);
     slurp(err, c->err, sizeof c->err);
     slurp(log, c->log, sizeof c->log);
+    slurp(hip_log, c->hip_log, sizeof c->hip_log);
     fixture_unregistered = 0;
 }

@@ -23,7 +23,8 @@
  *                       of each CTA writes nctaid into out[cta] for each logical cta
  *   empty()             does nothing, any CTA size
  *   ghost()             in the table and the PTX, not in the CPU module
- * with PTX for sm_75 and sm_90, and 4 SMs on the CPU backend. */
+ * with PTX for sm_75 and sm_90, code objects for gfx90a and gfx942 (the
+ * test double of HIP's form), and 4 SMs on the CPU backend. */
 extern const SilkrtProgram fixture_program;
 
 /* A child's run. */
@@ -32,16 +33,20 @@ typedef struct Child {
     char out[65536];    /* its standard output */
     char err[65536];    /* its standard error */
     char log[16384];    /* the fake driver's log (FAKE_CUDA_LOG), "" if none */
+    char hip_log[16384]; /* the fake HIP's (FAKE_HIP_LOG), "" if none */
 } Child;
 
 /* Runs body(arg) in a child with `env` ("NAME=VALUE" strings, NULL-ended;
- * "NAME=" unsets NAME), SILK_* and FAKE_CUDA_* cleared first; the child
+ * "NAME=" unsets NAME), SILK_*, FAKE_CUDA_* and FAKE_HIP_* cleared first; the child
  * registers fixture_program unless `unregistered`, and exits 0 after the
  * body (exit(), so the fake driver writes its log). */
 void child_run(Child *c, const char *const *env, void (*body)(void *), void *arg);
 
 /* The test double of the driver: $FAKE_CUDA, else the build tree's. */
 const char *fixture_fake_cuda(void);
+
+/* The test double of HIP: $FAKE_HIP, else the build tree's. */
+const char *fixture_fake_hip(void);
 
 /* fixture_program's registration skipped by the next child_run. */
 extern int fixture_unregistered;
