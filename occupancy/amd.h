@@ -18,7 +18,9 @@
 
 /* ---- tables --------------------------------------------------------------- */
 
-enum { AMD_MAX_SGPR_STEPS = 8 };
+/* AMD_MAX_ARCH_VGPRS: IsaInfo::getAddressableNumArchVGPRs (256 on every
+ * target); the same bound holds for AGPRs. */
+enum { AMD_MAX_SGPR_STEPS = 8, AMD_MAX_ARCH_VGPRS = 256 };
 
 typedef enum AmdAgprFile { AMD_AGPR_NONE, AMD_AGPR_SEPARATE, AMD_AGPR_UNIFIED } AmdAgprFile;
 
