@@ -59,7 +59,16 @@ static void print_next_step(const CalcAmdModel *m, FILE *out)
     char bytes[32];
     bool any = false;
     fputc('\n', out);
-    if (s->vgprs_to_cut > 0) {
+    if (s->vgprs_to_cut > 0 && m->kernel.agprs > 0) {
+        fprintf(out, "Next step: cut %d of the %d VGPRs and AGPRs together (%s) for %d waves "
+                     "per SIMD\n",
+                s->vgprs_to_cut, amd_combined_vgprs(m->target, m->kernel.vgprs, m->kernel.agprs),
+                m->target->agpr_file == AMD_AGPR_UNIFIED ? "the AGPRs start after the VGPRs, "
+                                                           "rounded up to 4"
+                                                         : "the larger of the two counts",
+                s->vgprs_gained_waves);
+        any = true;
+    } else if (s->vgprs_to_cut > 0) {
         fprintf(out, "Next step: cut %d VGPR%s for %d waves per SIMD\n", s->vgprs_to_cut,
                 s->vgprs_to_cut == 1 ? "" : "s", s->vgprs_gained_waves);
         any = true;
@@ -76,8 +85,9 @@ static void print_next_step(const CalcAmdModel *m, FILE *out)
     }
     if (!any)
         fputs("Next step: no single resource cut gains a wave per SIMD\n", out);
-    fprintf(out, "Slack: %d VGPRs, %s of LDS may be added without losing a wave\n",
-            s->vgprs_slack, cli_format_bytes((uint64_t)s->lds_slack, bytes, sizeof bytes));
+    fprintf(out, "Slack: %d VGPRs%s, %s of LDS may be added without losing a wave\n",
+            s->vgprs_slack, m->kernel.agprs > 0 ? " (with the AGPRs)" : "",
+            cli_format_bytes((uint64_t)s->lds_slack, bytes, sizeof bytes));
 }
 
 static void print_launch(const CalcAmdModel *m, FILE *out)
