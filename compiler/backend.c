@@ -1,12 +1,12 @@
 /*
  * backend.c: the list of the compiler's backends (backend.h).  The next
- * target (AMD GPUs) is one more line here.
+ * target is one more entry here.
  */
 #include "backend.h"
 
 #include <stddef.h>
 
-static const Backend *const BACKENDS[] = {&backend_ptx, &backend_cpu};
+static const Backend *const BACKENDS[] = {&backend_ptx, &backend_cpu, &backend_amdgpu};
 
 const Backend *backend_find(const char *arch)
 {

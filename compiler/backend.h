@@ -55,6 +55,7 @@ typedef struct Backend {
 /* The backends, each defined in its folder. */
 extern const Backend backend_ptx; /* NVIDIA GPUs: sm_75 ... (compiler/ptx/) */
 extern const Backend backend_cpu; /* this machine's cores: "cpu" (compiler/cpu/) */
+extern const Backend backend_amdgpu; /* AMD GPUs: gfx90a ... (compiler/amdgpu/) */
 
 /* The backend whose target `arch` is; NULL when none knows it. */
 const Backend *backend_find(const char *arch);

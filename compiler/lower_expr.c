@@ -120,8 +120,12 @@ static IrValue ctx_field(Lower *l, Node *e)
     if (strcmp(f, "warps") == 0)
         return l->info->threads ? ir_int(IRT_I32, l->info->threads / 32)
                                 : lower_op2(l, IR_LSHR, IRT_I32, lower_threads(l), ir_int(IRT_I32, 5));
-    if (strcmp(f, "sms") == 0)
-        return lower_sreg(l, IRR_NSMID);
+    if (strcmp(f, "sms") == 0) { /* at ctx.sms itself: a target without it (AMD) says where */
+        IrInst *in = lower_emit(l, IR_SREG, IRT_I32, 0);
+        in->sreg = IRR_NSMID;
+        in->span = e->span;
+        return ir_reg(in);
+    }
     /* In a @persistent function the logical ones (lower.c). */
     if (strcmp(f, "cta") == 0)
         return l->cta.kind != IRV_NONE ? l->cta : zext64(l, lower_sreg(l, IRR_CTAID_X));

@@ -42,6 +42,7 @@
  */
 #include "occ_warn.h"
 
+#include "backend.h"
 #include "sema.h"
 
 #include <stdio.h>
@@ -441,7 +442,10 @@ bool occ_warn_register_caps(const Compilation *c, const IrModule *m, const Usage
     if (!c->diag.enabled[W_OCC_LIMIT] || !load_tables(&table))
         return false;
     Judge j = {.table = &table};
-    j.arch = report->arch ? arch_table_find(&table, report->arch) : NULL;
+    /* AMD targets: not the NVIDIA engine's (the AMD engine is not yet behind
+     * these warnings), so no caps are advised for them */
+    j.arch = report->arch && backend_find(report->arch) != &backend_amdgpu
+                 ? arch_table_find(&table, report->arch) : NULL;
     for (uint32_t k = 0; k < m->n_funcs; k++) {
         const Node *decl;
         caps[k] = j.arch && judge_init(&j, c, m, report, k, &decl) && !j.u->estimated
@@ -456,7 +460,9 @@ static void judge_target(Compilation *c, const IrModule *m, const UsageReport *r
                          const UsageReport *at_caps, const ArchTable *table, const Sites *sites)
 {
     Judge j = {.diag = &c->diag, .table = table};
-    j.arch = report->arch ? arch_table_find(table, report->arch) : NULL;
+    /* AMD targets get no NVIDIA figures: their warnings await the AMD engine */
+    j.arch = report->arch && backend_find(report->arch) != &backend_amdgpu
+                 ? arch_table_find(table, report->arch) : NULL;
     for (uint32_t k = 0; j.arch && k < m->n_funcs; k++) {
         const Node *decl;
         if (!judge_init(&j, c, m, report, k, &decl))

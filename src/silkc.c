@@ -27,7 +27,7 @@ static void usage(FILE *out)
 {
     fputs("usage: silkc check [options] FILE... [--arch sm_90,...]   (FILE '-': standard input)\n"
           "       silkc compile [options] FILE... --arch sm_90[,sm_80...] [-o OUT]\n"
-          "             [--emit=ptx|ir|cubin|header] [--resource-usage [--format text|json]]\n"
+          "             [--emit=ptx|ir|cubin|header|llvm] [--resource-usage [--format text|json]]\n"
           "       silkc exec [options] FILE... --kernel NAME --grid N [--workspace W]\n"
           "             [--arg VALUE | --buf TYPE:COUNT:INIT]... [--seed S] [--sms S]\n"
           "             [--backend cpu|cuda] [--workers N] [--race] [--dump] [--out FILE]\n"
@@ -40,6 +40,8 @@ static void usage(FILE *out)
           "  -O0 skips the IR optimisation passes (see silkc(1)), which run by default;\n"
           "  --resource-usage runs ptxas -v on each and prints what every kernel uses\n"
           "  (without ptxas: an estimate from the IR, marked as such).\n"
+          "  AMD targets (gfx90a, gfx942, gfx1100, gfx1201) get a code object (.hsaco) each,\n"
+          "  by llc-19 and ld.lld-19 ($SILK_LLC, $SILK_LLD), or their LLVM IR (--emit=llvm).\n"
           "exec: runs one kernel on this machine's cores (the CPU backend, no GPU needed):\n"
           "  --arg and --buf bind its parameters in order; a buffer's INIT is a number or\n"
           "  'random' (--seed S, default 1); --dump prints the buffers after the run,\n"
@@ -111,14 +113,14 @@ static bool set_once(const char **slot, const char *value, const char *name, int
 /* --emit=KIND; false with *rc set for an unknown kind or a second --emit. */
 static bool set_emit(const char *arg, SilkcRequest *r, const char **given, int *rc)
 {
-    static const char *const kinds[] = {"ptx", "ir", "cubin", "header"};
-    static const EmitKind emits[] = {EMIT_PTX, EMIT_IR, EMIT_CUBIN, EMIT_HEADER};
-    for (int k = 0; k < 4; k++)
+    static const char *const kinds[] = {"ptx", "ir", "cubin", "header", "llvm"};
+    static const EmitKind emits[] = {EMIT_PTX, EMIT_IR, EMIT_CUBIN, EMIT_HEADER, EMIT_LLVM};
+    for (int k = 0; k < 5; k++)
         if (strcmp(arg + 7, kinds[k]) == 0) {
             r->emit = emits[k];
             return set_once(given, arg, "--emit", rc);
         }
-    *rc = usage_error("--emit: '%s' is not ptx, ir, cubin or header", arg + 7);
+    *rc = usage_error("--emit: '%s' is not ptx, ir, cubin, header or llvm", arg + 7);
     return false;
 }
 

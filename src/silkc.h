@@ -13,7 +13,9 @@
 #include <errno.h>
 #include <stdbool.h>
 
-typedef enum EmitKind { EMIT_PTX, EMIT_IR, EMIT_CUBIN, EMIT_HEADER, EMIT_C } EmitKind;
+/* EMIT_PTX is each target's default: PTX for NVIDIA, the code object
+ * (.hsaco) for AMD; EMIT_LLVM an AMD target's LLVM IR. */
+typedef enum EmitKind { EMIT_PTX, EMIT_IR, EMIT_CUBIN, EMIT_HEADER, EMIT_C, EMIT_LLVM } EmitKind;
 
 /* A parameter of `silkc exec`: --arg VALUE or --buf TYPE:COUNT:INIT. */
 typedef struct ExecBinding {

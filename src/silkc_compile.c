@@ -29,6 +29,7 @@
  */
 #include "silkc.h"
 
+#include "amdgpu/llc.h"
 #include "build.h"
 #include "occ_warn.h"
 #include "ptx/ptxas.h"
@@ -36,6 +37,7 @@
 #include "output.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,7 +77,8 @@ int silkc_split_targets(Compilation *c, const char *list, const char *cpu, const
             return EXIT_USAGE;
         }
         if (!backend_find(arch)) {
-            fprintf(stderr, "silkc: error: --arch: unknown target '%s' (sm_75 to sm_121)\n", arch);
+            fprintf(stderr, "silkc: error: --arch: unknown target '%s' (sm_75 to sm_121, %s)\n", arch,
+                    backend_amdgpu.target_range);
             return EXIT_USAGE;
         }
         if (*n == SILKC_MAX_TARGETS) {
@@ -105,15 +108,34 @@ static size_t stem_length(const char *path)
     return dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
 }
 
+static bool is_amd(const char *arch) { return backend_find(arch) == &backend_amdgpu; }
+
+/* Whether the output for `arch` is a binary: a cubin, or an AMD target's
+ * code object, its default output (llc and ld.lld make it). */
+static bool binary_output(const SilkcRequest *r, const char *arch)
+{
+    return r->emit == EMIT_CUBIN || (r->emit == EMIT_PTX && is_amd(arch));
+}
+
+/* The extension of `arch`'s output: .cubin, .ll (--emit=llvm), .hsaco
+ * (an AMD target's code object), else .ptx. */
+static const char *target_extension(const SilkcRequest *r, const char *arch)
+{
+    if (r->emit == EMIT_CUBIN)
+        return ".cubin";
+    if (is_amd(arch))
+        return r->emit == EMIT_LLVM ? ".ll" : ".hsaco";
+    return ".ptx";
+}
+
 /* OUT for one target; OUT with ".sm_XX" before its extension for several.
- * Without -o, the first file's name with `ext`. */
-static void output_paths(Compilation *c, const SilkcRequest *r, const char *ext, Outputs *o)
+ * Without -o, the first file's name with each target's extension. */
+static void output_paths(Compilation *c, const SilkcRequest *r, Outputs *o)
 {
     const char *base = r->output ? r->output : r->inputs[0];
     size_t stem = stem_length(base);
-    if (r->output && base[stem])
-        ext = base + stem;
     for (int i = 0; i < o->n; i++) {
+        const char *ext = r->output && base[stem] ? base + stem : target_extension(r, o->archs[i]);
         if (r->output && o->n == 1) {
             o->paths[i] = r->output;
             continue;
@@ -148,11 +170,12 @@ static int check_standard_output(const SilkcRequest *r, const Outputs *o)
     if (r->emit != EMIT_HEADER && o->n > 1) {
         fprintf(stderr, "silkc: error: -o -: standard output takes one target's %s; give one "
                         "--arch, or -o FILE for one file per target\n",
-                r->emit == EMIT_CUBIN ? "cubin" : "PTX");
+                r->emit == EMIT_CUBIN ? "cubin" : "code");
         return EXIT_USAGE;
     }
-    if (r->emit == EMIT_CUBIN && isatty(STDOUT_FILENO)) {
-        fprintf(stderr, "silkc: error: -o -: a cubin is binary, not written to a terminal\n");
+    if (binary_output(r, o->archs[0]) && isatty(STDOUT_FILENO)) {
+        fprintf(stderr, "silkc: error: -o -: a %s is binary, not written to a terminal\n",
+                r->emit == EMIT_CUBIN ? "cubin" : "code object");
         return EXIT_USAGE;
     }
     return EXIT_OK;
@@ -218,15 +241,40 @@ static int close_outputs(Outputs *o, int rc)
 
 /* ---- resource usage ---------------------------------------------------------------- */
 
+/* AMD targets' figures, in AMD's terms: VGPRs, AGPRs and SGPRs per lane
+ * and wave, LDS per workgroup, scratch per lane, the wavefront size and
+ * the registers spilled (AMD counts registers, not bytes). */
+static void print_amd_usage_text(const UsageReport *reports, int n)
+{
+    printf("%-8s %-24s %5s %5s %5s %6s %7s %4s %11s %11s\n", "target", "kernel", "vgprs", "agprs",
+           "sgprs", "lds", "scratch", "wave", "vgpr spills", "sgpr spills");
+    for (int i = 0; i < n; i++)
+        for (int j = 0; is_amd(reports[i].arch) && j < reports[i].n_kernels; j++) {
+            const KernelUsage *u = &reports[i].kernels[j];
+            printf("%-8s %-24s %5d %5d %5d %6d %7d %4d %11d %11d\n", reports[i].arch, u->name,
+                   u->registers, u->agprs, u->sgprs, u->static_smem, u->stack_frame,
+                   u->wavefront_size, u->vgpr_spills, u->sgpr_spills);
+        }
+}
+
 /* An estimated row marks its registers "~N" and the table ends with a
- * footnote saying where the figures came from. */
+ * footnote saying where the figures came from.  AMD targets have a table
+ * of their own, after NVIDIA's. */
 static void print_usage_text(const UsageReport *reports, int n)
 {
-    bool estimated = false;
+    bool estimated = false, nvidia = false, amd = false;
+    for (int i = 0; i < n; i++)
+        *(is_amd(reports[i].arch) ? &amd : &nvidia) = true;
+    if (amd)
+        print_amd_usage_text(reports, n);
+    if (!nvidia)
+        return;
+    if (amd)
+        putchar('\n');
     printf("%-8s %-24s %9s %12s %11s %6s %6s %8s\n", "target", "kernel", "registers",
            "spill stores", "spill loads", "stack", "smem", "barriers");
     for (int i = 0; i < n; i++)
-        for (int j = 0; j < reports[i].n_kernels; j++) {
+        for (int j = 0; !is_amd(reports[i].arch) && j < reports[i].n_kernels; j++) {
             const KernelUsage *u = &reports[i].kernels[j];
             char registers[16];
             snprintf(registers, sizeof registers, "%s%d", u->estimated ? "~" : "", u->registers);
@@ -239,6 +287,19 @@ static void print_usage_text(const UsageReport *reports, int n)
         printf("~ estimated: no ptxas was found, so these figures come from the IR: registers\n"
                "  by a liveness analysis (ptxas's count may differ by several), spills only\n"
                "  where that passes the kernel's register limit; smem and barriers exact\n");
+}
+
+/* An AMD kernel's own figures, beside the common keys. */
+static void add_amd_usage_json(cJSON *k, const KernelUsage *u)
+{
+    cJSON_AddNumberToObject(k, "vgprs", u->registers);
+    cJSON_AddNumberToObject(k, "agprs", u->agprs);
+    cJSON_AddNumberToObject(k, "sgprs", u->sgprs);
+    cJSON_AddNumberToObject(k, "lds", u->static_smem);
+    cJSON_AddNumberToObject(k, "scratch", u->stack_frame);
+    cJSON_AddNumberToObject(k, "wavefront_size", u->wavefront_size);
+    cJSON_AddNumberToObject(k, "vgpr_spills", u->vgpr_spills);
+    cJSON_AddNumberToObject(k, "sgpr_spills", u->sgpr_spills);
 }
 
 static void print_usage_json(const UsageReport *reports, int n)
@@ -262,6 +323,8 @@ static void print_usage_json(const UsageReport *reports, int n)
             else
                 cJSON_AddNullToObject(k, "barriers");
             cJSON_AddBoolToObject(k, "estimated", u->estimated);
+            if (is_amd(reports[i].arch)) /* registers is vgprs, stack_frame scratch, static_smem LDS */
+                add_amd_usage_json(k, u);
             cJSON_AddItemToArray(kernels, k);
         }
     char *text = cJSON_Print(root);
@@ -308,6 +371,41 @@ static int ptxas_failed(const SilkcRequest *r, const Build *b, Outputs *o)
     return rc;
 }
 
+/* llc or ld.lld failed for an AMD target: missing (no estimate stands in
+ * for them), not started, rejecting our LLVM IR (a compiler bug, in the
+ * tool's own words), or making a code object whose metadata does not read. */
+static int amdgpu_failed(const Build *b, const Outputs *o, int i)
+{
+    const UsageReport *u = &b->targets[i].usage;
+    if (u->exit_status == AMDGPU_TOOL_NOT_STARTED && !u->errors) {
+        fprintf(stderr, "silkc: error: %s: AMD targets need %s (LLVM 19), and none was found "
+                        "(install llvm-19 and lld-19, or set SILK_LLC and SILK_LLD)\n",
+                o->archs[i], b->tool);
+        return EXIT_ENVIRONMENT;
+    }
+    if (u->exit_status == AMDGPU_TOOL_NOT_STARTED) {
+        fprintf(stderr, "silkc: error: cannot start %s for %s: %s\n", b->tool, o->archs[i], u->errors);
+        return EXIT_ENVIRONMENT;
+    }
+    if (u->exit_status == AMDGPU_BAD_CODE_OBJECT) {
+        fprintf(stderr, "silkc: error: the code object %s made for %s does not read: %s\n", b->tool,
+                o->archs[i], u->errors);
+        return EXIT_ENVIRONMENT;
+    }
+    fprintf(stderr, "silkc: error: %s rejected the LLVM IR for %s (a compiler bug; --emit=llvm "
+                    "writes that LLVM IR):\n%s", b->tool, o->archs[i], u->errors ? u->errors : "");
+    return EXIT_FINDINGS;
+}
+
+/* The first AMD target that failed, in silkc's words; EXIT_OK when none. */
+static int amdgpu_targets_failed(const Build *b, const Outputs *o)
+{
+    for (int i = 0; i < b->n_targets; i++)
+        if (is_amd(o->archs[i]) && b->targets[i].usage.exit_status != 0)
+            return amdgpu_failed(b, o, i);
+    return EXIT_OK;
+}
+
 /* The exit code of a build that stopped early; ptxas's failures said in
  * silkc's words. */
 static int build_failed(const SilkcRequest *r, const Build *b, BuildStatus status, Outputs *o)
@@ -316,7 +414,11 @@ static int build_failed(const SilkcRequest *r, const Build *b, BuildStatus statu
     case BUILD_OK: return EXIT_OK;
     case BUILD_SOURCE_ERRORS:
     case BUILD_COMPILER_BUG: return EXIT_FINDINGS;
-    case BUILD_TOOL_FAILED: return ptxas_failed(r, b, o);
+    case BUILD_TOOL_FAILED: {
+        /* the first backend that failed stopped the build: AMD's, or ptxas */
+        int rc = amdgpu_targets_failed(b, o);
+        return rc != EXIT_OK ? rc : ptxas_failed(r, b, o);
+    }
     case BUILD_ENVIRONMENT: break;
     }
     return EXIT_ENVIRONMENT;
@@ -352,20 +454,23 @@ static bool copy_file(const char *path, FILE *out)
             break;
     bool ok = in && !ferror(in);
     if (!ok)
-        fprintf(stderr, "silkc: error: %s: cannot read ptxas's cubin: %s\n", path,
+        fprintf(stderr, "silkc: error: %s: cannot read the assembler's binary: %s\n", path,
                 strerror(errno));
     if (in)
         fclose(in);
     return ok;
 }
 
-/* --emit=cubin: each target's cubin, which ptxas made in the build's
- * temporary directory (never straight into the output, which may be a
- * pipe or one of the inputs) in the run that measured it. */
-static int write_cubins(const Build *b, Outputs *o)
+/* Each target's output: a binary (a cubin, an AMD code object), which
+ * its tools made in the build's temporary directory (never straight into
+ * the output, which may be a pipe or one of the inputs) in the run that
+ * measured it; else its code (PTX, LLVM IR). */
+static int write_targets(const SilkcRequest *r, const Build *b, Outputs *o)
 {
     for (int i = 0; i < b->n_targets; i++) {
-        if (!copy_file(b->targets[i].binary_path, o->files[i].file))
+        if (!binary_output(r, o->archs[i]))
+            fputs(b->targets[i].code, o->files[i].file);
+        else if (!copy_file(b->targets[i].binary_path, o->files[i].file))
             return EXIT_ENVIRONMENT;
         output_flush(&o->files[i]);
     }
@@ -380,36 +485,48 @@ static int write_outputs(Compilation *c, const SilkcRequest *r, const Build *b, 
     int rc = header ? open_outputs(c, r, &o->header, 1, o) : open_outputs(c, r, o->paths, o->n, o);
     if (rc != EXIT_OK)
         return rc;
-    if (r->emit == EMIT_CUBIN)
-        return write_cubins(b, o);
+    if (!header)
+        return write_targets(r, b, o);
     const char **code = ARENA_ARRAY(c->arena, const char *, (size_t)b->n_targets + 1);
     for (int i = 0; i < b->n_targets; i++)
         code[i] = b->targets[i].code;
-    if (header) {
-        const char *name = strcmp(o->header, "-") == 0 ? default_header(c, r) : o->header;
-        silkc_write_header(c, b->module, name, o->archs, code, o->n, o->files[0].file);
-        output_flush(&o->files[0]);
-        return EXIT_OK;
-    }
-    for (int i = 0; i < o->n; i++) {
-        fputs(code[i], o->files[i].file);
-        output_flush(&o->files[i]);
-    }
+    const char *name = strcmp(o->header, "-") == 0 ? default_header(c, r) : o->header;
+    silkc_write_header(c, b->module, name, o->archs, code, o->n, o->files[0].file);
+    output_flush(&o->files[0]);
     return EXIT_OK;
 }
 
 /* ---- the command ------------------------------------------------------------------------ */
 
+/* Whether some target is NVIDIA's: the occupancy warnings are for those
+ * only, for now (the AMD engine is not yet behind them). */
+static bool has_nvidia_target(const Outputs *o)
+{
+    for (int i = 0; i < o->n; i++)
+        if (!is_amd(o->archs[i]))
+            return true;
+    return false;
+}
+
+static bool has_binary_output(const SilkcRequest *r, const Outputs *o)
+{
+    for (int i = 0; i < o->n; i++)
+        if (binary_output(r, o->archs[i]))
+            return true;
+    return false;
+}
+
 /* How far the build goes: the occupancy warnings and --resource-usage
- * need the figures, and a cubin is made by the run that measures. */
+ * need the figures, and a cubin or code object is made by the run that
+ * measures. */
 static BuildOptions build_options(Compilation *c, const SilkcRequest *r, const Outputs *o)
 {
-    bool figures = r->resource_usage || occ_warn_enabled(&c->diag);
+    bool figures = r->resource_usage || (occ_warn_enabled(&c->diag) && has_nvidia_target(o));
     BuildStage last = !r->compile && !r->archs ? BUILD_CHECK
                       : !r->compile ? (figures ? BUILD_MEASURE : BUILD_IR)
                       : r->emit == EMIT_IR ? BUILD_IR
-                      : figures || r->emit == EMIT_CUBIN ? BUILD_MEASURE
-                                                         : BUILD_CODE;
+                      : figures || has_binary_output(r, o) ? BUILD_MEASURE
+                                                           : BUILD_CODE;
     return (BuildOptions){.archs = o->archs, .n_archs = o->n, .last = last,
                           .optimize = !r->no_optimize, .measure_caps = true,
                           .program = "silkc"};
@@ -419,7 +536,7 @@ static BuildOptions build_options(Compilation *c, const SilkcRequest *r, const O
 static int need_assembler(const Outputs *o)
 {
     for (int i = 0; i < o->n; i++)
-        if (!backend_find(o->archs[i])->assembler()) {
+        if (backend_find(o->archs[i]) == &backend_ptx && !backend_ptx.assembler()) {
             fprintf(stderr, "silkc: error: --emit=cubin needs ptxas, and none was found "
                             "(install the CUDA toolkit, or set SILK_PTXAS)\n");
             return EXIT_ENVIRONMENT;
@@ -458,6 +575,22 @@ static int emit_ir(Compilation *c, const SilkcRequest *r, const IrModule *m)
     return close_outputs(&o, EXIT_OK);
 }
 
+/* --emit's kinds that are one vendor's: a cubin and the header (which
+ * embeds PTX) NVIDIA's, LLVM IR AMD's. */
+static int check_emit_targets(const SilkcRequest *r, const Outputs *o)
+{
+    for (int i = 0; i < o->n; i++) {
+        bool amd = is_amd(o->archs[i]);
+        const char *kind = r->emit == EMIT_CUBIN ? "cubin" : r->emit == EMIT_HEADER ? "header" : "llvm";
+        if ((r->emit == EMIT_LLVM && !amd) || ((r->emit == EMIT_CUBIN || r->emit == EMIT_HEADER) && amd)) {
+            fprintf(stderr, "silkc: error: --emit=%s: %s is %s target (--emit=%s is for %s targets)\n",
+                    kind, o->archs[i], amd ? "an AMD" : "an NVIDIA", kind, amd ? "NVIDIA" : "AMD");
+            return EXIT_USAGE;
+        }
+    }
+    return EXIT_OK;
+}
+
 /* The request's targets and output names, checked before anything is
  * built. */
 static int plan_outputs(Compilation *c, const SilkcRequest *r, Outputs *o)
@@ -471,7 +604,9 @@ static int plan_outputs(Compilation *c, const SilkcRequest *r, Outputs *o)
         return rc;
     if ((rc = check_standard_output(r, o)) != EXIT_OK)
         return rc;
-    output_paths(c, r, r->emit == EMIT_CUBIN ? ".cubin" : ".ptx", o);
+    if ((rc = check_emit_targets(r, o)) != EXIT_OK)
+        return rc;
+    output_paths(c, r, o);
     o->header = r->output ? r->output : default_header(c, r);
     return r->emit == EMIT_CUBIN ? need_assembler(o) : EXIT_OK;
 }

@@ -225,7 +225,7 @@ expect 0 "" timeout 60 "$silkc" run long.silk
 # ---- command lines ------------------------------------------------------------------------
 expect 2 "$E --arch cpu: every program carries its kernels for the CPU backend; --arch names the GPU targets" \
     "$silkc" build k.silk --arch cpu
-expect 2 "$E --arch: unknown target 'sm_10' (sm_75 to sm_121)" "$silkc" build k.silk --arch sm_10
+expect 2 "$E --arch: unknown target 'sm_10' (sm_75 to sm_121, gfx90a, gfx942, gfx1100, gfx1201)" "$silkc" build k.silk --arch sm_10
 expect 2 "$E --emit: 'ptx' is not c (silkc build writes a program, or its C); 'silkc --help' shows usage" \
     "$silkc" build k.silk --emit=ptx
 expect 2 "$E unknown option '-o'; 'silkc --help' shows usage" "$silkc" run k.silk -o x
