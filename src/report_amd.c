@@ -22,6 +22,17 @@ bool report_amd_take_targets(char *list, ReportAmd *amd)
         cli_error(COMMAND, "%s", err.message);
         return false;
     }
+    /* An empty list or element is refused as cli_split_list refuses it
+     * (the NVIDIA side would only see what is left). */
+    size_t len = strlen(list);
+    if (len == 0) {
+        cli_error(COMMAND, "--arch: the list is empty");
+        return false;
+    }
+    if (list[0] == ',' || list[len - 1] == ',' || strstr(list, ",,")) {
+        cli_error(COMMAND, "--arch: '%s' has an empty element", list);
+        return false;
+    }
     char *kept = list, *p = list;
     while (*p) {
         size_t n = strcspn(p, ",");
