@@ -106,4 +106,22 @@ gfx942: CDNA3
   AGPRs                      unified (after the VGPRs aligned to 4)
   SGPRs                      <= 80: 10 waves, <= 88: 9 waves, <= 100: 8 waves, more: 7 waves (102 addressable)
   LDS per CU                 64 KiB, 64 KiB per workgroup" -- arch show mi300x
+
+# report with both vendors: needs llc-19 and ld.lld-19 (silkc's AMDGPU
+# target) and jq; the numbers themselves are examples_oracle.sh's to check.
+if command -v "${SILK_LLC:-llc-19}" >/dev/null 2>&1 && command -v jq >/dev/null 2>&1 &&
+   [ -n "${SILK_SRCDIR:-}" ]; then
+    "$SILK_OCC" report "$SILK_SRCDIR/examples/sgemm.silk" --arch sm_90,gfx942 --format json \
+        >"$work/report.json" 2>"$work/report.err"
+    got=$(jq -r '[(.reports | map(.arch) | join(",")), (.amd | map("\(.kernel)@\(.arch):\(.threads)") | join(","))] | join(" ")' \
+        "$work/report.json" 2>&1)
+    [ "$got" = "sm_90 sgemm@gfx942:256" ] ||
+        { echo "FAIL: report --arch sm_90,gfx942 JSON: '$got'"; cat "$work/report.err"; status=1; }
+    "$SILK_OCC" report "$SILK_SRCDIR/examples/sgemm.silk" --arch sm_90,gfx1100 >"$work/report.txt" 2>&1
+    grep -q '^AMD targets (waves per SIMD' "$work/report.txt" && grep -q '^sgemm  *gfx1100  *256 ' "$work/report.txt" &&
+        grep -q 'sm_90' "$work/report.txt" ||
+        { echo "FAIL: report --arch sm_90,gfx1100 text lacks a vendor:"; cat "$work/report.txt"; status=1; }
+else
+    echo "note: report with AMD targets not run (needs llc-19, jq and SILK_SRCDIR)"
+fi
 exit $status
