@@ -37,7 +37,9 @@ typedef struct KernelUsage {
     bool estimated;    /* the figures are the compiler's estimate (USAGE_ESTIMATE) */
 
     /* AMD GPUs only, from the code object's AMDHSA metadata (all 0 on
-     * NVIDIA).  There `registers` is .vgpr_count (architectural VGPRs),
+     * NVIDIA).  There `registers` is .vgpr_count (architectural VGPRs;
+     * on gfx90a and gfx942 the unified file's total, the architectural
+     * ones rounded up to 4 plus the AGPRs: 12 for v4 and a3, llc-19),
      * `static_smem` .group_segment_fixed_size (LDS), `stack_frame`
      * .private_segment_fixed_size (scratch) and `max_threads`
      * .max_flat_workgroup_size; spill_stores/spill_loads are -1 (AMD

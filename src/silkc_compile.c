@@ -161,6 +161,14 @@ static const char *default_header(Compilation *c, const SilkcRequest *r)
     return path;
 }
 
+static bool has_amd_target(const Outputs *o)
+{
+    for (int i = 0; i < o->n; i++)
+        if (is_amd(o->archs[i]))
+            return true;
+    return false;
+}
+
 /* -o - is standard output, as in cc: one file's worth, so one target's
  * PTX or cubin (or the header), and no cubin onto a terminal. */
 static int check_standard_output(const SilkcRequest *r, const Outputs *o)
@@ -170,7 +178,7 @@ static int check_standard_output(const SilkcRequest *r, const Outputs *o)
     if (r->emit != EMIT_HEADER && o->n > 1) {
         fprintf(stderr, "silkc: error: -o -: standard output takes one target's %s; give one "
                         "--arch, or -o FILE for one file per target\n",
-                r->emit == EMIT_CUBIN ? "cubin" : "code");
+                r->emit == EMIT_CUBIN ? "cubin" : has_amd_target(o) ? "code" : "PTX");
         return EXIT_USAGE;
     }
     if (binary_output(r, o->archs[0]) && isatty(STDOUT_FILENO)) {
@@ -387,13 +395,22 @@ static int amdgpu_failed(const Build *b, const Outputs *o, int i)
         fprintf(stderr, "silkc: error: cannot start %s for %s: %s\n", b->tool, o->archs[i], u->errors);
         return EXIT_ENVIRONMENT;
     }
+    if (u->exit_status == AMDGPU_NO_OUTPUT) {
+        fprintf(stderr, "silkc: error: %s for %s %s\n", b->tool, o->archs[i], u->errors);
+        return EXIT_ENVIRONMENT;
+    }
     if (u->exit_status == AMDGPU_BAD_CODE_OBJECT) {
         fprintf(stderr, "silkc: error: the code object %s made for %s does not read: %s\n", b->tool,
                 o->archs[i], u->errors);
         return EXIT_ENVIRONMENT;
     }
-    fprintf(stderr, "silkc: error: %s rejected the LLVM IR for %s (a compiler bug; --emit=llvm "
-                    "writes that LLVM IR):\n%s", b->tool, o->archs[i], u->errors ? u->errors : "");
+    if (!u->errors || !*u->errors) { /* a broken tool, not a rejection of our LLVM IR */
+        fprintf(stderr, "silkc: error: %s for %s exited %d without a message\n", b->tool, o->archs[i],
+                u->exit_status);
+        return EXIT_ENVIRONMENT;
+    }
+    fprintf(stderr, "silkc: error: %s failed for %s (a compiler bug; --emit=llvm writes the LLVM "
+                    "IR):\n%s", b->tool, o->archs[i], u->errors);
     return EXIT_FINDINGS;
 }
 

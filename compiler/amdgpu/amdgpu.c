@@ -82,7 +82,7 @@ int amdgpu_waves_per_eu(const char *arch, int threads, int min_ctas)
 
 /* ---- values ---------------------------------------------------------------------- */
 
-const char *ll_type(IrType type)
+const char *amdgpu_type(IrType type)
 {
     switch (type) {
     case IRT_I1: return "i1";
@@ -98,28 +98,28 @@ const char *ll_type(IrType type)
     return "void";
 }
 
-LlValue ll_reg(uint32_t reg)
+LlValue amdgpu_reg(uint32_t reg)
 {
     LlValue v;
     snprintf(v.text, sizeof v.text, "%%r%" PRIu32, reg);
     return v;
 }
 
-LlValue ll_temp(LlFunc *e)
+LlValue amdgpu_temp(LlFunc *e)
 {
     LlValue v;
     snprintf(v.text, sizeof v.text, "%%t%" PRIu32, e->next_temp++);
     return v;
 }
 
-LlValue ll_int(long long value)
+LlValue amdgpu_int(long long value)
 {
     LlValue v;
     snprintf(v.text, sizeof v.text, "%lld", value);
     return v;
 }
 
-IrType ll_value_type(const LlFunc *e, IrValue v)
+IrType amdgpu_value_type(const LlFunc *e, IrValue v)
 {
     return v.kind == IRV_REG ? e->types[v.reg] : v.type;
 }
@@ -142,11 +142,11 @@ static uint64_t float_as_double_bits(uint32_t bits)
     return out;
 }
 
-LlValue ll_value(const LlFunc *e, IrValue v)
+LlValue amdgpu_value(const LlFunc *e, IrValue v)
 {
     (void)e;
     if (v.kind == IRV_REG)
-        return ll_reg(v.reg);
+        return amdgpu_reg(v.reg);
     LlValue o;
     int bits = ir_type_bits(v.type);
     if (v.kind == IRV_FLOAT && v.type == IRT_F16)
@@ -165,7 +165,7 @@ LlValue ll_value(const LlFunc *e, IrValue v)
     return o;
 }
 
-void ll_line(LlFunc *e, const char *fmt, ...)
+void amdgpu_line(LlFunc *e, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -175,7 +175,7 @@ void ll_line(LlFunc *e, const char *fmt, ...)
     va_end(ap);
 }
 
-void ll_declare(LlFunc *e, const char *declaration)
+void amdgpu_declare(LlFunc *e, const char *declaration)
 {
     LlDecls *d = e->decls;
     for (uint32_t i = 0; i < d->n; i++)
@@ -185,7 +185,7 @@ void ll_declare(LlFunc *e, const char *declaration)
     d->lines[d->n++] = arena_strndup(e->arena, declaration, strlen(declaration));
 }
 
-void ll_error(LlFunc *e, const IrInst *in, const char *fmt, ...)
+void amdgpu_error(LlFunc *e, const IrInst *in, const char *fmt, ...)
 {
     char message[256];
     va_list ap;
@@ -232,9 +232,9 @@ static bool is_target(const IrFunc *f, const IrBlock *b)
 
 static void phi(LlFunc *e, const IrInst *in, bool from_entry)
 {
-    fprintf(e->out, "  %%r%" PRIu32 " = phi %s ", in->result, ll_type(in->type));
+    fprintf(e->out, "  %%r%" PRIu32 " = phi %s ", in->result, amdgpu_type(in->type));
     for (uint32_t k = 0; k < in->n_operands; k++)
-        fprintf(e->out, "%s[ %s, %%b%" PRIu32 " ]", k ? ", " : "", ll_value(e, in->operands[k]).text,
+        fprintf(e->out, "%s[ %s, %%b%" PRIu32 " ]", k ? ", " : "", amdgpu_value(e, in->operands[k]).text,
                 in->incoming[k]->id);
     if (from_entry)
         fprintf(e->out, "%s[ poison, %%entry ]", in->n_operands ? ", " : "");
@@ -244,18 +244,18 @@ static void phi(LlFunc *e, const IrInst *in, bool from_entry)
 static void ret(LlFunc *e, const IrInst *in)
 {
     if (in->n_operands == 1)
-        ll_line(e, "ret %s %s", ll_type(e->f->result), ll_value(e, in->operands[0]).text);
+        amdgpu_line(e, "ret %s %s", amdgpu_type(e->f->result), amdgpu_value(e, in->operands[0]).text);
     else
-        ll_line(e, "ret void");
+        amdgpu_line(e, "ret void");
 }
 
 static void terminator(LlFunc *e, const IrInst *in)
 {
     switch (in->op) {
-    case IR_BR: ll_line(e, "br label %%b%" PRIu32, in->target[0]->id); break;
+    case IR_BR: amdgpu_line(e, "br label %%b%" PRIu32, in->target[0]->id); break;
     case IR_CBR:
-        ll_line(e, "br i1 %s, label %%b%" PRIu32 ", label %%b%" PRIu32,
-                ll_value(e, in->operands[0]).text, in->target[0]->id, in->target[1]->id);
+        amdgpu_line(e, "br i1 %s, label %%b%" PRIu32 ", label %%b%" PRIu32,
+                amdgpu_value(e, in->operands[0]).text, in->target[0]->id, in->target[1]->id);
         break;
     default: assert(in->op == IR_RET); ret(e, in); break;
     }
@@ -271,7 +271,7 @@ static void emit_block(LlFunc *e, const IrBlock *b, bool from_entry)
         else if (ir_op_is_terminator(in->op))
             terminator(e, in);
         else
-            ll_inst(e, in);
+            amdgpu_inst(e, in);
     }
 }
 
@@ -291,12 +291,13 @@ static void emit_header(FILE *out, const IrFunc *f, uint32_t attr_group)
 {
     if (f->kernel)
         fputs("define amdgpu_kernel void ", out);
-    else /* a helper of hand-written IR: the IR has no calls, so no one else calls it */
-        fprintf(out, "define internal %s ", ll_type(f->result));
+    else /* a helper of hand-written IR (the IR has no calls): hidden, as HIP's device
+          * functions; llc-19 crashes on an internal function nothing calls */
+        fprintf(out, "define hidden %s ", amdgpu_type(f->result));
     symbol(out, f->name);
     fputc('(', out);
     for (uint32_t p = 0; p < f->n_params; p++)
-        fprintf(out, "%s%s %%r%" PRIu32, p ? ", " : "", ll_type(f->params[p].type), f->params[p].reg);
+        fprintf(out, "%s%s %%r%" PRIu32, p ? ", " : "", amdgpu_type(f->params[p].type), f->params[p].reg);
     fprintf(out, ") #%" PRIu32 " {\n", attr_group);
 }
 

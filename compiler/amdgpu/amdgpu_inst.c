@@ -63,7 +63,7 @@ static bool is_float(IrType t) { return t == IRT_F16 || t == IRT_F32 || t == IRT
 
 static LlValue src(const LlFunc *e, const IrInst *in, uint32_t k)
 {
-    return ll_value(e, in->operands[k]);
+    return amdgpu_value(e, in->operands[k]);
 }
 
 static const char *dst(const IrInst *in, char buf[16])
@@ -85,7 +85,7 @@ static const char *suffix(IrType t)
     case IRT_F16: return "f16";
     case IRT_F32: return "f32";
     case IRT_F64: return "f64";
-    default: return ll_type(t);
+    default: return amdgpu_type(t);
     }
 }
 
@@ -93,19 +93,19 @@ static const char *suffix(IrType t)
 static void call_math(LlFunc *e, const char *into, const char *name, IrType t, int n,
                       const LlValue *args)
 {
-    const char *ty = ll_type(t);
+    const char *ty = amdgpu_type(t);
     char decl[160], params[48] = "";
     for (int i = 0; i < n; i++)
         snprintf(params + strlen(params), sizeof params - strlen(params), "%s%s", i ? ", " : "", ty);
     snprintf(decl, sizeof decl, "declare %s @%s.%s(%s)", ty, name, suffix(t), params);
-    ll_declare(e, decl);
+    amdgpu_declare(e, decl);
     if (n == 1)
-        ll_line(e, "%s = call %s @%s.%s(%s %s)", into, ty, name, suffix(t), ty, args[0].text);
+        amdgpu_line(e, "%s = call %s @%s.%s(%s %s)", into, ty, name, suffix(t), ty, args[0].text);
     else if (n == 2)
-        ll_line(e, "%s = call %s @%s.%s(%s %s, %s %s)", into, ty, name, suffix(t), ty, args[0].text,
+        amdgpu_line(e, "%s = call %s @%s.%s(%s %s, %s %s)", into, ty, name, suffix(t), ty, args[0].text,
                 ty, args[1].text);
     else
-        ll_line(e, "%s = call %s @%s.%s(%s %s, %s %s, %s %s)", into, ty, name, suffix(t), ty,
+        amdgpu_line(e, "%s = call %s @%s.%s(%s %s, %s %s, %s %s)", into, ty, name, suffix(t), ty,
                 args[0].text, ty, args[1].text, ty, args[2].text);
 }
 
@@ -120,7 +120,7 @@ static const char *canonical_nan(IrType t)
  * when its NaN must then be made canonical (float_result). */
 static LlValue float_target(LlFunc *e, const IrInst *in)
 {
-    return e->nan_seen[in->result] ? ll_temp(e) : ll_reg(in->result);
+    return e->nan_seen[in->result] ? amdgpu_temp(e) : amdgpu_reg(in->result);
 }
 
 /* The result from `value` (float_target's): a NaN made canonical where
@@ -129,11 +129,11 @@ static void float_result(LlFunc *e, const IrInst *in, LlValue value)
 {
     if (!e->nan_seen[in->result])
         return;
-    const char *ty = ll_type(in->type);
+    const char *ty = amdgpu_type(in->type);
     char d[16];
-    LlValue nan = ll_temp(e);
-    ll_line(e, "%s = fcmp uno %s %s, 0.0", nan.text, ty, value.text);
-    ll_line(e, "%s = select i1 %s, %s %s, %s %s", dst(in, d), nan.text, ty, canonical_nan(in->type), ty,
+    LlValue nan = amdgpu_temp(e);
+    amdgpu_line(e, "%s = fcmp uno %s %s, 0.0", nan.text, ty, value.text);
+    amdgpu_line(e, "%s = select i1 %s, %s %s, %s %s", dst(in, d), nan.text, ty, canonical_nan(in->type), ty,
             value.text);
 }
 
@@ -148,7 +148,7 @@ static void int_binary(LlFunc *e, const IrInst *in)
     else
         op = in->op == IR_ADD ? "add" : in->op == IR_SUB ? "sub" : in->op == IR_MUL ? "mul"
            : in->op == IR_AND ? "and" : in->op == IR_OR ? "or" : "xor";
-    ll_line(e, "%s = %s %s %s, %s", dst(in, d), op, ll_type(in->type), src(e, in, 0).text,
+    amdgpu_line(e, "%s = %s %s %s, %s", dst(in, d), op, amdgpu_type(in->type), src(e, in, 0).text,
             src(e, in, 1).text);
 }
 
@@ -157,51 +157,60 @@ static void int_binary(LlFunc *e, const IrInst *in)
 static void divide(LlFunc *e, const IrInst *in)
 {
     if (in->type == IRT_I1) {
-        ll_error(e, in, "'%s' of i1 has no AMDGPU form", ir_op_name(in->op));
+        amdgpu_error(e, in, "'%s' of i1 has no AMDGPU form", ir_op_name(in->op));
         return;
     }
-    const char *ty = ll_type(in->type);
-    LlValue a = src(e, in, 0), b = src(e, in, 1), zero = ll_temp(e), safe = ll_temp(e);
-    LlValue q = ll_temp(e);
+    const char *ty = amdgpu_type(in->type);
+    LlValue a = src(e, in, 0), b = src(e, in, 1);
     bool is_signed = in->op == IR_SDIV || in->op == IR_SREM;
     bool rem = in->op == IR_SREM || in->op == IR_UREM;
+    const char *op = is_signed ? (rem ? "srem" : "sdiv") : (rem ? "urem" : "udiv");
     char d[16];
-    ll_line(e, "%s = icmp eq %s %s, 0", zero.text, ty, b.text);
-    if (!is_signed) {
-        ll_line(e, "%s = select i1 %s, %s 1, %s %s", safe.text, zero.text, ty, ty, b.text);
-        ll_line(e, "%s = %s %s %s, %s", q.text, rem ? "urem" : "udiv", ty, a.text, safe.text);
-        ll_line(e, "%s = select i1 %s, %s %s, %s %s", dst(in, d), zero.text, ty, rem ? a.text : "-1", ty,
-                q.text);
+    IrValue by = in->operands[1];
+    uint64_t mask = ir_type_bits(in->type) == 64 ? UINT64_MAX : (UINT64_C(1) << ir_type_bits(in->type)) - 1;
+    if (by.kind == IRV_INT && (by.bits & mask) != 0 && (!is_signed || (by.bits & mask) != mask)) {
+        amdgpu_line(e, "%s = %s %s %s, %s", dst(in, d), op, ty, a.text, b.text); /* LLVM's own answer */
         return;
     }
-    LlValue minus_one = ll_temp(e), either = ll_temp(e), by_minus_one = ll_temp(e);
-    ll_line(e, "%s = icmp eq %s %s, -1", minus_one.text, ty, b.text);
-    ll_line(e, "%s = or i1 %s, %s", either.text, zero.text, minus_one.text);
-    ll_line(e, "%s = select i1 %s, %s 1, %s %s", safe.text, either.text, ty, ty, b.text);
-    ll_line(e, "%s = %s %s %s, %s", q.text, rem ? "srem" : "sdiv", ty, a.text, safe.text);
-    if (rem) {
-        ll_line(e, "%s = select i1 %s, %s 0, %s %s", by_minus_one.text, minus_one.text, ty, ty, q.text);
-    } else {
-        LlValue negated = ll_temp(e);
-        ll_line(e, "%s = sub %s 0, %s", negated.text, ty, a.text);
-        ll_line(e, "%s = select i1 %s, %s %s, %s %s", by_minus_one.text, minus_one.text, ty,
-                negated.text, ty, q.text);
+    LlValue zero = amdgpu_temp(e);
+    amdgpu_line(e, "%s = icmp eq %s %s, 0", zero.text, ty, b.text);
+    LlValue minus_one = zero, unsafe = zero;
+    if (is_signed) {
+        minus_one = amdgpu_temp(e);
+        amdgpu_line(e, "%s = icmp eq %s %s, -1", minus_one.text, ty, b.text);
+        unsafe = amdgpu_temp(e);
+        amdgpu_line(e, "%s = or i1 %s, %s", unsafe.text, zero.text, minus_one.text);
     }
-    ll_line(e, "%s = select i1 %s, %s %s, %s %s", dst(in, d), zero.text, ty, rem ? a.text : "-1", ty,
-            by_minus_one.text);
+    LlValue safe = amdgpu_temp(e);
+    amdgpu_line(e, "%s = select i1 %s, %s 1, %s %s", safe.text, unsafe.text, ty, ty, b.text);
+    LlValue q = amdgpu_temp(e);
+    amdgpu_line(e, "%s = %s %s %s, %s", q.text, op, ty, a.text, safe.text);
+    if (is_signed) { /* by -1: the negation (wrapping), or 0 for srem */
+        LlValue negated = a;
+        if (!rem) {
+            negated = amdgpu_temp(e);
+            amdgpu_line(e, "%s = sub %s 0, %s", negated.text, ty, a.text);
+        }
+        LlValue by_minus_one = amdgpu_temp(e);
+        amdgpu_line(e, "%s = select i1 %s, %s %s, %s %s", by_minus_one.text, minus_one.text, ty,
+                rem ? "0" : negated.text, ty, q.text);
+        q = by_minus_one;
+    }
+    amdgpu_line(e, "%s = select i1 %s, %s %s, %s %s", dst(in, d), zero.text, ty, rem ? a.text : "-1", ty,
+                q.text);
 }
 
 /* The shift amount as an i32, as PTX's .u32 operand (see the top). */
 static LlValue shift_amount(LlFunc *e, IrValue v)
 {
     if (v.kind != IRV_REG)
-        return ll_int((long long)(v.bits > 255 ? 255 : v.bits));
-    IrType t = ll_value_type(e, v);
+        return amdgpu_int((long long)(v.bits > 255 ? 255 : v.bits));
+    IrType t = amdgpu_value_type(e, v);
     if (t == IRT_I32)
-        return ll_reg(v.reg);
-    LlValue a = ll_temp(e);
-    ll_line(e, "%s = %s %s %s to i32", a.text, t == IRT_I64 ? "trunc" : "zext", ll_type(t),
-            ll_reg(v.reg).text);
+        return amdgpu_reg(v.reg);
+    LlValue a = amdgpu_temp(e);
+    amdgpu_line(e, "%s = %s %s %s to i32", a.text, t == IRT_I64 ? "trunc" : "zext", amdgpu_type(t),
+            amdgpu_reg(v.reg).text);
     return a;
 }
 
@@ -210,18 +219,19 @@ static LlValue amount_as(LlFunc *e, LlValue amount, IrType t)
 {
     if (t == IRT_I32)
         return amount;
-    LlValue a = ll_temp(e);
-    ll_line(e, "%s = %s i32 %s to %s", a.text, t == IRT_I64 ? "zext" : "trunc", amount.text, ll_type(t));
+    LlValue a = amdgpu_temp(e);
+    amdgpu_line(e, "%s = %s i32 %s to %s", a.text, t == IRT_I64 ? "zext" : "trunc", amount.text,
+                amdgpu_type(t));
     return a;
 }
 
 static void shift(LlFunc *e, const IrInst *in)
 {
     if (in->type == IRT_I1) {
-        ll_error(e, in, "'%s' of i1 has no AMDGPU form", ir_op_name(in->op));
+        amdgpu_error(e, in, "'%s' of i1 has no AMDGPU form", ir_op_name(in->op));
         return;
     }
-    const char *ty = ll_type(in->type);
+    const char *ty = amdgpu_type(in->type);
     int bits = ir_type_bits(in->type);
     LlValue a = src(e, in, 0);
     char d[16];
@@ -229,25 +239,28 @@ static void shift(LlFunc *e, const IrInst *in)
     if (by.kind != IRV_REG) { /* a constant amount: folded, for the reader */
         uint64_t n = by.bits > 255 ? 255 : by.bits;
         if (n >= (uint64_t)bits && in->op != IR_ASHR)
-            ll_line(e, "%s = and %s %s, 0", dst(in, d), ty, a.text);
+            amdgpu_line(e, "%s = and %s %s, 0", dst(in, d), ty, a.text);
         else
-            ll_line(e, "%s = %s %s %s, %llu", dst(in, d), in->op == IR_SHL ? "shl" : in->op == IR_LSHR ? "lshr" : "ashr",
-                    ty, a.text, (unsigned long long)(n >= (uint64_t)bits ? (uint64_t)bits - 1 : n));
+            amdgpu_line(e, "%s = %s %s %s, %llu", dst(in, d),
+                        in->op == IR_SHL    ? "shl"
+                        : in->op == IR_LSHR ? "lshr"
+                                            : "ashr",
+                        ty, a.text, (unsigned long long)(n >= (uint64_t)bits ? (uint64_t)bits - 1 : n));
         return;
     }
     LlValue amount = shift_amount(e, by);
     if (in->op == IR_ASHR) { /* past the width: the sign, everywhere */
-        LlValue clamped = ll_temp(e);
-        ll_declare(e, "declare i32 @llvm.umin.i32(i32, i32)");
-        ll_line(e, "%s = call i32 @llvm.umin.i32(i32 %s, i32 %d)", clamped.text, amount.text, bits - 1);
-        ll_line(e, "%s = ashr %s %s, %s", dst(in, d), ty, a.text, amount_as(e, clamped, in->type).text);
+        LlValue clamped = amdgpu_temp(e);
+        amdgpu_declare(e, "declare i32 @llvm.umin.i32(i32, i32)");
+        amdgpu_line(e, "%s = call i32 @llvm.umin.i32(i32 %s, i32 %d)", clamped.text, amount.text, bits - 1);
+        amdgpu_line(e, "%s = ashr %s %s, %s", dst(in, d), ty, a.text, amount_as(e, clamped, in->type).text);
         return;
     }
-    LlValue past = ll_temp(e), shifted = ll_temp(e);
-    ll_line(e, "%s = icmp uge i32 %s, %d", past.text, amount.text, bits);
+    LlValue past = amdgpu_temp(e), shifted = amdgpu_temp(e);
+    amdgpu_line(e, "%s = icmp uge i32 %s, %d", past.text, amount.text, bits);
     LlValue n = amount_as(e, amount, in->type);
-    ll_line(e, "%s = %s %s %s, %s", shifted.text, in->op == IR_SHL ? "shl" : "lshr", ty, a.text, n.text);
-    ll_line(e, "%s = select i1 %s, %s 0, %s %s", dst(in, d), past.text, ty, ty, shifted.text);
+    amdgpu_line(e, "%s = %s %s %s, %s", shifted.text, in->op == IR_SHL ? "shl" : "lshr", ty, a.text, n.text);
+    amdgpu_line(e, "%s = select i1 %s, %s 0, %s %s", dst(in, d), past.text, ty, ty, shifted.text);
 }
 
 static void int_minmax(LlFunc *e, const IrInst *in)
@@ -256,7 +269,7 @@ static void int_minmax(LlFunc *e, const IrInst *in)
     bool is_signed = in->op == IR_SMIN || in->op == IR_SMAX;
     char d[16];
     if (in->type == IRT_I1) { /* true is -1 when signed: min is and for unsigned */
-        ll_line(e, "%s = %s i1 %s, %s", dst(in, d), is_min == !is_signed ? "and" : "or",
+        amdgpu_line(e, "%s = %s i1 %s, %s", dst(in, d), is_min == !is_signed ? "and" : "or",
                 src(e, in, 0).text, src(e, in, 1).text);
         return;
     }
@@ -269,20 +282,20 @@ static void int_minmax(LlFunc *e, const IrInst *in)
 /* neg, abs and not of integers and predicates. */
 static void int_unary(LlFunc *e, const IrInst *in)
 {
-    const char *ty = ll_type(in->type);
+    const char *ty = amdgpu_type(in->type);
     LlValue a = src(e, in, 0);
     char d[16];
     if (in->type == IRT_I1) /* -x and |x| are x modulo 2 */
-        ll_line(e, "%s = xor i1 %s, %s", dst(in, d), a.text, in->op == IR_NOT ? "true" : "false");
+        amdgpu_line(e, "%s = xor i1 %s, %s", dst(in, d), a.text, in->op == IR_NOT ? "true" : "false");
     else if (in->op == IR_NOT)
-        ll_line(e, "%s = xor %s %s, -1", dst(in, d), ty, a.text);
+        amdgpu_line(e, "%s = xor %s %s, -1", dst(in, d), ty, a.text);
     else if (in->op == IR_NEG)
-        ll_line(e, "%s = sub %s 0, %s", dst(in, d), ty, a.text);
+        amdgpu_line(e, "%s = sub %s 0, %s", dst(in, d), ty, a.text);
     else { /* |INT_MIN| wraps to INT_MIN */
         char decl[96];
         snprintf(decl, sizeof decl, "declare %s @llvm.abs.%s(%s, i1)", ty, ty, ty);
-        ll_declare(e, decl);
-        ll_line(e, "%s = call %s @llvm.abs.%s(%s %s, i1 false)", dst(in, d), ty, ty, ty, a.text);
+        amdgpu_declare(e, decl);
+        amdgpu_line(e, "%s = call %s @llvm.abs.%s(%s %s, i1 false)", dst(in, d), ty, ty, ty, a.text);
     }
 }
 
@@ -291,9 +304,9 @@ static void int_unary(LlFunc *e, const IrInst *in)
 /* `v` of type `from` converted to `to` (fpext or fptrunc) in a temporary. */
 static LlValue float_convert(LlFunc *e, LlValue v, IrType from, IrType to)
 {
-    LlValue t = ll_temp(e);
-    ll_line(e, "%s = %s %s %s to %s", t.text, ir_type_bits(to) > ir_type_bits(from) ? "fpext" : "fptrunc",
-            ll_type(from), v.text, ll_type(to));
+    LlValue t = amdgpu_temp(e);
+    amdgpu_line(e, "%s = %s %s %s to %s", t.text, ir_type_bits(to) > ir_type_bits(from) ? "fpext" : "fptrunc",
+            amdgpu_type(from), v.text, amdgpu_type(to));
     return t;
 }
 
@@ -301,18 +314,20 @@ static LlValue float_convert(LlFunc *e, LlValue v, IrType from, IrType to)
 static void float_minmax(LlFunc *e, const IrInst *in, LlValue into)
 {
     IrType t = in->type;
-    const char *ty = ll_type(t), *it = bits_type(t);
+    const char *ty = amdgpu_type(t), *it = bits_type(t);
     bool is_min = in->op == IR_FMIN;
     LlValue args[2] = {src(e, in, 0), src(e, in, 1)};
-    LlValue m = ll_temp(e), ia = ll_temp(e), ib = ll_temp(e), joined = ll_temp(e), signed_zero = ll_temp(e);
-    LlValue equal = ll_temp(e);
+    LlValue m = amdgpu_temp(e), ia = amdgpu_temp(e), ib = amdgpu_temp(e), joined = amdgpu_temp(e),
+            signed_zero = amdgpu_temp(e);
+    LlValue equal = amdgpu_temp(e);
     call_math(e, m.text, is_min ? "llvm.minnum" : "llvm.maxnum", t, 2, args);
-    ll_line(e, "%s = bitcast %s %s to %s", ia.text, ty, args[0].text, it);
-    ll_line(e, "%s = bitcast %s %s to %s", ib.text, ty, args[1].text, it);
-    ll_line(e, "%s = %s %s %s, %s", joined.text, is_min ? "or" : "and", it, ia.text, ib.text);
-    ll_line(e, "%s = bitcast %s %s to %s", signed_zero.text, it, joined.text, ty);
-    ll_line(e, "%s = fcmp oeq %s %s, %s", equal.text, ty, args[0].text, args[1].text);
-    ll_line(e, "%s = select i1 %s, %s %s, %s %s", into.text, equal.text, ty, signed_zero.text, ty, m.text);
+    amdgpu_line(e, "%s = bitcast %s %s to %s", ia.text, ty, args[0].text, it);
+    amdgpu_line(e, "%s = bitcast %s %s to %s", ib.text, ty, args[1].text, it);
+    amdgpu_line(e, "%s = %s %s %s, %s", joined.text, is_min ? "or" : "and", it, ia.text, ib.text);
+    amdgpu_line(e, "%s = bitcast %s %s to %s", signed_zero.text, it, joined.text, ty);
+    amdgpu_line(e, "%s = fcmp oeq %s %s, %s", equal.text, ty, args[0].text, args[1].text);
+    amdgpu_line(e, "%s = select i1 %s, %s %s, %s %s", into.text, equal.text, ty, signed_zero.text, ty,
+                m.text);
 }
 
 static void float_binary(LlFunc *e, const IrInst *in)
@@ -322,14 +337,16 @@ static void float_binary(LlFunc *e, const IrInst *in)
     if (in->op == IR_FMIN || in->op == IR_FMAX) {
         float_minmax(e, in, into);
     } else if (t == IRT_F16 && in->op == IR_FDIV) { /* through f32, as PTX's */
-        LlValue a = float_convert(e, src(e, in, 0), t, IRT_F32), b = float_convert(e, src(e, in, 1), t, IRT_F32);
-        LlValue q = ll_temp(e);
-        ll_line(e, "%s = fdiv float %s, %s", q.text, a.text, b.text);
-        ll_line(e, "%s = fptrunc float %s to half", into.text, q.text);
+        LlValue a = float_convert(e, src(e, in, 0), t, IRT_F32),
+                b = float_convert(e, src(e, in, 1), t, IRT_F32);
+        LlValue q = amdgpu_temp(e);
+        amdgpu_line(e, "%s = fdiv float %s, %s", q.text, a.text, b.text);
+        amdgpu_line(e, "%s = fptrunc float %s to half", into.text, q.text);
     } else {
         const char *op = in->op == IR_ADD ? "fadd" : in->op == IR_SUB ? "fsub" : in->op == IR_MUL ? "fmul"
                        : "fdiv";
-        ll_line(e, "%s = %s %s %s, %s", into.text, op, ll_type(t), src(e, in, 0).text, src(e, in, 1).text);
+        amdgpu_line(e, "%s = %s %s %s, %s", into.text, op, amdgpu_type(t), src(e, in, 0).text,
+                    src(e, in, 1).text);
     }
     float_result(e, in, into);
 }
@@ -345,8 +362,8 @@ static void fused_multiply_add(LlFunc *e, const IrInst *in)
 /* A math function of one f32 (or f64, where `t` is) value into `into`. */
 static void math_core(LlFunc *e, IrOp op, IrType t, const char *into, LlValue x)
 {
-    const char *ty = ll_type(t);
-    LlValue s = ll_temp(e);
+    const char *ty = amdgpu_type(t);
+    LlValue s = amdgpu_temp(e);
     switch (op) {
     case IR_SQRT: call_math(e, into, "llvm.sqrt", t, 1, &x); break;
     case IR_FLOOR: call_math(e, into, "llvm.floor", t, 1, &x); break;
@@ -355,16 +372,16 @@ static void math_core(LlFunc *e, IrOp op, IrType t, const char *into, LlValue x)
     case IR_COS: call_math(e, into, "llvm.cos", t, 1, &x); break;
     case IR_RSQRT:
         call_math(e, s.text, "llvm.sqrt", t, 1, &x);
-        ll_line(e, "%s = fdiv %s 1.0, %s", into, ty, s.text);
+        amdgpu_line(e, "%s = fdiv %s 1.0, %s", into, ty, s.text);
         break;
     case IR_EXP: /* e^x = 2^(x log2 e), log2 e rounded to f32 (0x3FB8AA3B) */
-        ll_line(e, "%s = fmul float %s, 0x3FF7154760000000", s.text, x.text);
+        amdgpu_line(e, "%s = fmul float %s, 0x3FF7154760000000", s.text, x.text);
         call_math(e, into, "llvm.exp2", IRT_F32, 1, &s);
         break;
     default: /* ln x = log2(x) ln 2, ln 2 rounded to f32 (0x3F317218) */
         assert(op == IR_LOG);
         call_math(e, s.text, "llvm.log2", IRT_F32, 1, &x);
-        ll_line(e, "%s = fmul float %s, 0x3FE62E4300000000", into, s.text);
+        amdgpu_line(e, "%s = fmul float %s, 0x3FE62E4300000000", into, s.text);
         break;
     }
 }
@@ -375,11 +392,11 @@ static bool f32_only(IrOp op) { return op == IR_EXP || op == IR_LOG || op == IR_
 static void float_unary(LlFunc *e, const IrInst *in)
 {
     IrType t = in->type;
-    const char *ty = ll_type(t);
+    const char *ty = amdgpu_type(t);
     LlValue a = src(e, in, 0);
     char d[16];
     if (in->op == IR_NEG) { /* the sign bit, NaN or not */
-        ll_line(e, "%s = fneg %s %s", dst(in, d), ty, a.text);
+        amdgpu_line(e, "%s = fneg %s %s", dst(in, d), ty, a.text);
         return;
     }
     if (in->op == IR_ABS) {
@@ -390,9 +407,9 @@ static void float_unary(LlFunc *e, const IrInst *in)
     if (t == IRT_F32 || (t == IRT_F64 && !f32_only(in->op))) {
         math_core(e, in->op, t, into.text, a);
     } else { /* through f32 */
-        LlValue x = float_convert(e, a, t, IRT_F32), r = ll_temp(e);
+        LlValue x = float_convert(e, a, t, IRT_F32), r = amdgpu_temp(e);
         math_core(e, in->op, IRT_F32, r.text, x);
-        ll_line(e, "%s = %s float %s to %s", into.text, t == IRT_F64 ? "fpext" : "fptrunc", r.text, ty);
+        amdgpu_line(e, "%s = %s float %s to %s", into.text, t == IRT_F64 ? "fpext" : "fptrunc", r.text, ty);
     }
     float_result(e, in, into);
 }
@@ -407,18 +424,18 @@ static void compare(LlFunc *e, const IrInst *in)
         [IRC_FEQ] = "oeq", [IRC_FNE] = "une", [IRC_FLT] = "olt", [IRC_FLE] = "ole", [IRC_FGT] = "ogt",
         [IRC_FGE] = "oge",
     };
-    IrType t = ll_value_type(e, in->operands[0]);
+    IrType t = amdgpu_value_type(e, in->operands[0]);
     char d[16];
-    ll_line(e, "%s = %s %s %s %s, %s", dst(in, d), is_float(t) ? "fcmp" : "icmp", preds[in->cmp], ll_type(t),
-            src(e, in, 0).text, src(e, in, 1).text);
+    amdgpu_line(e, "%s = %s %s %s %s, %s", dst(in, d), is_float(t) ? "fcmp" : "icmp", preds[in->cmp],
+                amdgpu_type(t), src(e, in, 0).text, src(e, in, 1).text);
 }
 
 static void select_value(LlFunc *e, const IrInst *in)
 {
-    const char *ty = ll_type(in->type);
+    const char *ty = amdgpu_type(in->type);
     char d[16];
-    ll_line(e, "%s = select i1 %s, %s %s, %s %s", dst(in, d), src(e, in, 0).text, ty, src(e, in, 1).text, ty,
-            src(e, in, 2).text);
+    amdgpu_line(e, "%s = select i1 %s, %s %s, %s %s", dst(in, d), src(e, in, 0).text, ty, src(e, in, 1).text,
+                ty, src(e, in, 2).text);
 }
 
 /* ---- conversions ---------------------------------------------------------------------------- */
@@ -429,59 +446,61 @@ static LlValue saturate(LlFunc *e, bool is_signed, IrType from, LlValue a, int b
     const char *s = is_signed ? "fptosi" : "fptoui";
     char decl[96];
     snprintf(decl, sizeof decl, "declare i%d @llvm.%s.sat.i%d.%s(%s)", bits, s, bits, suffix(from),
-             ll_type(from));
-    ll_declare(e, decl);
-    LlValue r = ll_temp(e);
-    ll_line(e, "%s = call i%d @llvm.%s.sat.i%d.%s(%s %s)", r.text, bits, s, bits, suffix(from), ll_type(from),
-            a.text);
+             amdgpu_type(from));
+    amdgpu_declare(e, decl);
+    LlValue r = amdgpu_temp(e);
+    amdgpu_line(e, "%s = call i%d @llvm.%s.sat.i%d.%s(%s %s)", r.text, bits, s, bits, suffix(from),
+                amdgpu_type(from), a.text);
     return r;
 }
 
 static void convert(LlFunc *e, const IrInst *in)
 {
-    IrType from = ll_value_type(e, in->operands[0]), to = in->type;
-    const char *ft = ll_type(from), *tt = ll_type(to);
+    IrType from = amdgpu_value_type(e, in->operands[0]), to = in->type;
+    const char *ft = amdgpu_type(from), *tt = amdgpu_type(to);
     LlValue a = src(e, in, 0);
     bool is_signed = in->op == IR_SEXT || in->op == IR_SITOFP || in->op == IR_FPTOSI;
     char d[16];
     if (from == to && !is_float(to)) { /* a same-width extension or truncation */
-        ll_line(e, "%s = or %s %s, %s", dst(in, d), tt, a.text, to == IRT_I1 ? "false" : "0");
+        amdgpu_line(e, "%s = or %s %s, %s", dst(in, d), tt, a.text, to == IRT_I1 ? "false" : "0");
     } else if (from == IRT_I1) { /* true is -1 signed, 1 unsigned */
-        ll_line(e, "%s = %s i1 %s to %s", dst(in, d),
+        amdgpu_line(e, "%s = %s i1 %s to %s", dst(in, d),
                 is_float(to) ? (is_signed ? "sitofp" : "uitofp") : (is_signed ? "sext" : "zext"), a.text, tt);
     } else if (to == IRT_I1) { /* the low bit (of the 32-bit conversion, from a float) */
         if (is_float(from))
             a = saturate(e, is_signed, from, a, 32), from = IRT_I32;
-        ll_line(e, "%s = trunc %s %s to i1", dst(in, d), ll_type(from), a.text);
+        amdgpu_line(e, "%s = trunc %s %s to i1", dst(in, d), amdgpu_type(from), a.text);
     } else if (in->op == IR_FPTOSI || in->op == IR_FPTOUI) { /* i8 saturates at 16 bits */
         LlValue r = saturate(e, is_signed, from, a, to == IRT_I8 ? 16 : ir_type_bits(to));
         if (to == IRT_I8)
-            ll_line(e, "%s = trunc i16 %s to i8", dst(in, d), r.text);
+            amdgpu_line(e, "%s = trunc i16 %s to i8", dst(in, d), r.text);
         else
-            ll_line(e, "%s = or %s %s, 0", dst(in, d), tt, r.text);
+            amdgpu_line(e, "%s = or %s %s, 0", dst(in, d), tt, r.text);
     } else if (in->op == IR_FPEXT || in->op == IR_FPTRUNC) {
         LlValue into = float_target(e, in);
-        ll_line(e, "%s = %s %s %s to %s", into.text, in->op == IR_FPEXT ? "fpext" : "fptrunc", ft, a.text, tt);
+        amdgpu_line(e, "%s = %s %s %s to %s", into.text, in->op == IR_FPEXT ? "fpext" : "fptrunc", ft, a.text,
+                    tt);
         float_result(e, in, into);
     } else {
         static const char *const names[] = {[IR_SEXT] = "sext", [IR_ZEXT] = "zext", [IR_TRUNC] = "trunc",
                                             [IR_SITOFP] = "sitofp", [IR_UITOFP] = "uitofp"};
-        ll_line(e, "%s = %s %s %s to %s", dst(in, d), names[in->op], ft, a.text, tt);
+        amdgpu_line(e, "%s = %s %s %s to %s", dst(in, d), names[in->op], ft, a.text, tt);
     }
 }
 
 /* copy, and bitcast: the same bits as the result's type. */
 static void move(LlFunc *e, const IrInst *in)
 {
-    IrType from = ll_value_type(e, in->operands[0]), to = in->type;
+    IrType from = amdgpu_value_type(e, in->operands[0]), to = in->type;
     LlValue a = src(e, in, 0);
     char d[16];
     if (ir_type_bits(from) != ir_type_bits(to)) {
-        ll_error(e, in, "a bitcast from %s to %s has no AMDGPU form", ir_type_name(from), ir_type_name(to));
+        amdgpu_error(e, in, "a bitcast from %s to %s has no AMDGPU form", ir_type_name(from),
+                     ir_type_name(to));
         return;
     }
     /* LLVM has no copy; a bitcast to the same type is one */
-    ll_line(e, "%s = bitcast %s %s to %s", dst(in, d), ll_type(from), a.text, ll_type(to));
+    amdgpu_line(e, "%s = bitcast %s %s to %s", dst(in, d), amdgpu_type(from), a.text, amdgpu_type(to));
 }
 
 /* ---- memory ---------------------------------------------------------------------------------- */
@@ -490,26 +509,26 @@ static void move(LlFunc *e, const IrInst *in)
  * (reported) for a space Silk's kernels do not address on AMD. */
 static bool pointer(LlFunc *e, const IrInst *in, IrValue v, LlValue *p, const char **ptr_type)
 {
-    LlValue addr = ll_value(e, v);
-    IrType t = ll_value_type(e, v);
-    *p = ll_temp(e);
+    LlValue addr = amdgpu_value(e, v);
+    IrType t = amdgpu_value_type(e, v);
+    *p = amdgpu_temp(e);
     if (in->space == IRS_GLOBAL) {
         *ptr_type = "ptr addrspace(1)";
-        ll_line(e, "%s = inttoptr %s %s to ptr addrspace(1)", p->text, ll_type(t), addr.text);
+        amdgpu_line(e, "%s = inttoptr %s %s to ptr addrspace(1)", p->text, amdgpu_type(t), addr.text);
         return true;
     }
     if (in->space == IRS_PARAM) {
-        ll_error(e, in, "parameter-space memory has no AMDGPU form");
+        amdgpu_error(e, in, "parameter-space memory has no AMDGPU form");
         return false;
     }
     /* LDS and private memory take 32-bit offsets */
     *ptr_type = in->space == IRS_SHARED ? "ptr addrspace(3)" : "ptr addrspace(5)";
     LlValue offset = addr;
     if (t != IRT_I32) {
-        offset = ll_temp(e);
-        ll_line(e, "%s = trunc %s %s to i32", offset.text, ll_type(t), addr.text);
+        offset = amdgpu_temp(e);
+        amdgpu_line(e, "%s = trunc %s %s to i32", offset.text, amdgpu_type(t), addr.text);
     }
-    ll_line(e, "%s = inttoptr i32 %s to %s", p->text, offset.text, *ptr_type);
+    amdgpu_line(e, "%s = inttoptr i32 %s to %s", p->text, offset.text, *ptr_type);
     return true;
 }
 
@@ -521,12 +540,12 @@ static void load(LlFunc *e, const IrInst *in)
     if (!pointer(e, in, in->operands[0], &p, &pt))
         return;
     if (in->type == IRT_I1) { /* a bool is a byte */
-        LlValue byte = ll_temp(e);
-        ll_line(e, "%s = load i8, %s %s, align 1", byte.text, pt, p.text);
-        ll_line(e, "%s = icmp ne i8 %s, 0", dst(in, d), byte.text);
+        LlValue byte = amdgpu_temp(e);
+        amdgpu_line(e, "%s = load i8, %s %s, align 1", byte.text, pt, p.text);
+        amdgpu_line(e, "%s = icmp ne i8 %s, 0", dst(in, d), byte.text);
         return;
     }
-    ll_line(e, "%s = load %s, %s %s, align %" PRIu32, dst(in, d), ll_type(in->type), pt, p.text,
+    amdgpu_line(e, "%s = load %s, %s %s, align %" PRIu32, dst(in, d), amdgpu_type(in->type), pt, p.text,
             ir_natural_align(in->type));
 }
 
@@ -536,15 +555,16 @@ static void store(LlFunc *e, const IrInst *in)
     const char *pt;
     if (!pointer(e, in, in->operands[0], &p, &pt))
         return;
-    IrType t = ll_value_type(e, in->operands[1]);
+    IrType t = amdgpu_value_type(e, in->operands[1]);
     LlValue v = src(e, in, 1);
     if (t == IRT_I1) { /* a bool is a byte: 0 or 1 */
-        LlValue byte = ll_temp(e);
-        ll_line(e, "%s = zext i1 %s to i8", byte.text, v.text);
+        LlValue byte = amdgpu_temp(e);
+        amdgpu_line(e, "%s = zext i1 %s to i8", byte.text, v.text);
         v = byte;
         t = IRT_I8;
     }
-    ll_line(e, "store %s %s, %s %s, align %" PRIu32, ll_type(t), v.text, pt, p.text, ir_natural_align(t));
+    amdgpu_line(e, "store %s %s, %s %s, align %" PRIu32, amdgpu_type(t), v.text, pt, p.text,
+                ir_natural_align(t));
 }
 
 static void atomic(LlFunc *e, const IrInst *in)
@@ -554,43 +574,44 @@ static void atomic(LlFunc *e, const IrInst *in)
     IrType t = in->type;
     bool word = t == IRT_I32 || t == IRT_I64, fl = t == IRT_F32 || t == IRT_F64;
     if (!word && !(fl && (in->atom == IRA_ADD || in->atom == IRA_EXCH))) {
-        ll_error(e, in, "'atom.%s' of %s has no AMDGPU form", ir_atom_name(in->atom), ir_type_name(t));
+        amdgpu_error(e, in, "'atom.%s' of %s has no AMDGPU form", ir_atom_name(in->atom), ir_type_name(t));
         return;
     }
     LlValue p;
-    const char *pt, *ty = ll_type(t);
+    const char *pt, *ty = amdgpu_type(t);
     if (!pointer(e, in, in->operands[0], &p, &pt))
         return;
     const char *scope = in->space == IRS_SHARED ? "workgroup" : "agent";
     LlValue b = src(e, in, 1);
     char d[16];
     if (in->atom == IRA_CAS) { /* operands: the expected value, then the new one */
-        LlValue pair = ll_temp(e);
-        ll_line(e, "%s = cmpxchg %s %s, %s %s, %s %s syncscope(\"%s\") monotonic monotonic, align %" PRIu32,
-                pair.text, pt, p.text, ty, b.text, ty, src(e, in, 2).text, scope, ir_natural_align(t));
-        ll_line(e, "%s = extractvalue { %s, i1 } %s, 0", dst(in, d), ty, pair.text);
+        LlValue pair = amdgpu_temp(e);
+        amdgpu_line(e,
+                    "%s = cmpxchg %s %s, %s %s, %s %s syncscope(\"%s\") monotonic monotonic, align %" PRIu32,
+                    pair.text, pt, p.text, ty, b.text, ty, src(e, in, 2).text, scope, ir_natural_align(t));
+        amdgpu_line(e, "%s = extractvalue { %s, i1 } %s, 0", dst(in, d), ty, pair.text);
         return;
     }
     const char *op = fl && in->atom == IRA_ADD ? "fadd" : ops[in->atom];
-    ll_line(e, "%s = atomicrmw %s %s %s, %s %s syncscope(\"%s\") monotonic, align %" PRIu32, dst(in, d), op, pt,
-            p.text, ty, b.text, scope, ir_natural_align(t));
+    amdgpu_line(e, "%s = atomicrmw %s %s %s, %s %s syncscope(\"%s\") monotonic, align %" PRIu32, dst(in, d),
+                op, pt, p.text, ty, b.text, scope, ir_natural_align(t));
 }
 
 /* A shared array's address: its offset in the workgroup's LDS. */
 static void address_of(LlFunc *e, const IrInst *in)
 {
     if (in->space != IRS_SHARED) {
-        ll_error(e, in, "the address of a kernel parameter has no AMDGPU form");
+        amdgpu_error(e, in, "the address of a kernel parameter has no AMDGPU form");
         return;
     }
     char d[16];
     if (in->type == IRT_I32) {
-        ll_line(e, "%s = ptrtoint ptr addrspace(3) @%s to i32", dst(in, d), in->symbol);
+        amdgpu_line(e, "%s = ptrtoint ptr addrspace(3) @%s to i32", dst(in, d), in->symbol);
         return;
     }
-    LlValue offset = ll_temp(e);
-    ll_line(e, "%s = ptrtoint ptr addrspace(3) @%s to i32", offset.text, in->symbol);
-    ll_line(e, "%s = zext i32 %s to %s", dst(in, d), offset.text, ll_type(in->type));
+    LlValue offset = amdgpu_temp(e);
+    amdgpu_line(e, "%s = ptrtoint ptr addrspace(3) @%s to i32", offset.text, in->symbol);
+    amdgpu_line(e, "%s = zext i32 %s to %s", dst(in, d), offset.text, amdgpu_type(in->type));
 }
 
 /* ---- the machine ---------------------------------------------------------------------------- */
@@ -600,25 +621,26 @@ static void address_of(LlFunc *e, const IrInst *in)
  * be placed where it dominates every use; LLVM merges the copies). */
 static LlValue hardware_lane(LlFunc *e)
 {
-    LlValue low = ll_temp(e);
-    ll_declare(e, "declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)");
-    ll_line(e, "%s = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)", low.text);
+    LlValue low = amdgpu_temp(e);
+    amdgpu_declare(e, "declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)");
+    amdgpu_line(e, "%s = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)", low.text);
     if (e->wave_size == 32)
         return low;
-    LlValue lane = ll_temp(e);
-    ll_declare(e, "declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)");
-    ll_line(e, "%s = call i32 @llvm.amdgcn.mbcnt.hi(i32 -1, i32 %s)", lane.text, low.text);
+    LlValue lane = amdgpu_temp(e);
+    amdgpu_declare(e, "declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)");
+    amdgpu_line(e, "%s = call i32 @llvm.amdgcn.mbcnt.hi(i32 -1, i32 %s)", lane.text, low.text);
     return lane;
 }
 
-/* The first lane of the reading lane's Silk warp in its wavefront: 0 or
- * 32 on wave64; NULL on wave32, where the warp is the wavefront. */
-static bool half_base(LlFunc *e, LlValue *base)
+/* The first lane of the Silk warp of the lane `hw` (hardware_lane) in
+ * its wavefront, 0 or 32, into *base on wave64; false on wave32, where the
+ * warp is the wavefront. */
+static bool half_base(LlFunc *e, LlValue hw, LlValue *base)
 {
     if (e->wave_size == 32)
         return false;
-    *base = ll_temp(e);
-    ll_line(e, "%s = and i32 %s, 32", base->text, hardware_lane(e).text);
+    *base = amdgpu_temp(e);
+    amdgpu_line(e, "%s = and i32 %s, 32", base->text, hw.text);
     return true;
 }
 
@@ -626,16 +648,17 @@ static bool half_base(LlFunc *e, LlValue *base)
  * `bits` wide at byte `offset`, as an i32. */
 static LlValue dispatch_field(LlFunc *e, int offset, int bits)
 {
-    LlValue packet = ll_temp(e), field = ll_temp(e), value = ll_temp(e);
-    ll_declare(e, "declare ptr addrspace(4) @llvm.amdgcn.dispatch.ptr()");
-    ll_line(e, "%s = call ptr addrspace(4) @llvm.amdgcn.dispatch.ptr()", packet.text);
-    ll_line(e, "%s = getelementptr inbounds i8, ptr addrspace(4) %s, i64 %d", field.text, packet.text, offset);
-    ll_line(e, "%s = load i%d, ptr addrspace(4) %s, align %d, !invariant.load !{}", value.text, bits,
+    LlValue packet = amdgpu_temp(e), field = amdgpu_temp(e), value = amdgpu_temp(e);
+    amdgpu_declare(e, "declare ptr addrspace(4) @llvm.amdgcn.dispatch.ptr()");
+    amdgpu_line(e, "%s = call ptr addrspace(4) @llvm.amdgcn.dispatch.ptr()", packet.text);
+    amdgpu_line(e, "%s = getelementptr inbounds i8, ptr addrspace(4) %s, i64 %d", field.text, packet.text,
+                offset);
+    amdgpu_line(e, "%s = load i%d, ptr addrspace(4) %s, align %d, !invariant.load !{}", value.text, bits,
             field.text, bits / 8);
     if (bits == 32)
         return value;
-    LlValue wide = ll_temp(e);
-    ll_line(e, "%s = zext i%d %s to i32", wide.text, bits, value.text);
+    LlValue wide = amdgpu_temp(e);
+    amdgpu_line(e, "%s = zext i%d %s to i32", wide.text, bits, value.text);
     return wide;
 }
 
@@ -644,33 +667,33 @@ static void special_register(LlFunc *e, const IrInst *in)
     char d[16];
     switch (in->sreg) {
     case IRR_TID_X:
-        ll_declare(e, "declare i32 @llvm.amdgcn.workitem.id.x()");
-        ll_line(e, "%s = call i32 @llvm.amdgcn.workitem.id.x()", dst(in, d));
+        amdgpu_declare(e, "declare i32 @llvm.amdgcn.workitem.id.x()");
+        amdgpu_line(e, "%s = call i32 @llvm.amdgcn.workitem.id.x()", dst(in, d));
         break;
     case IRR_CTAID_X:
-        ll_declare(e, "declare i32 @llvm.amdgcn.workgroup.id.x()");
-        ll_line(e, "%s = call i32 @llvm.amdgcn.workgroup.id.x()", dst(in, d));
+        amdgpu_declare(e, "declare i32 @llvm.amdgcn.workgroup.id.x()");
+        amdgpu_line(e, "%s = call i32 @llvm.amdgcn.workgroup.id.x()", dst(in, d));
         break;
     case IRR_NTID_X: {
         LlValue size = dispatch_field(e, 4, 16);
-        ll_line(e, "%s = or i32 %s, 0", dst(in, d), size.text);
+        amdgpu_line(e, "%s = or i32 %s, 0", dst(in, d), size.text);
         break;
     }
     case IRR_NCTAID_X: {
         LlValue size = dispatch_field(e, 4, 16), grid = dispatch_field(e, 12, 32);
-        ll_line(e, "%s = udiv i32 %s, %s", dst(in, d), grid.text, size.text);
+        amdgpu_line(e, "%s = udiv i32 %s, %s", dst(in, d), grid.text, size.text);
         break;
     }
-    case IRR_LANEID: ll_line(e, "%s = and i32 %s, 31", dst(in, d), hardware_lane(e).text); break;
+    case IRR_LANEID: amdgpu_line(e, "%s = and i32 %s, 31", dst(in, d), hardware_lane(e).text); break;
     case IRR_WARPID: {
-        LlValue tid = ll_temp(e);
-        ll_declare(e, "declare i32 @llvm.amdgcn.workitem.id.x()");
-        ll_line(e, "%s = call i32 @llvm.amdgcn.workitem.id.x()", tid.text);
-        ll_line(e, "%s = lshr i32 %s, 5", dst(in, d), tid.text);
+        LlValue tid = amdgpu_temp(e);
+        amdgpu_declare(e, "declare i32 @llvm.amdgcn.workitem.id.x()");
+        amdgpu_line(e, "%s = call i32 @llvm.amdgcn.workitem.id.x()", tid.text);
+        amdgpu_line(e, "%s = lshr i32 %s, 5", dst(in, d), tid.text);
         break;
     }
     case IRR_NSMID:
-        ll_error(e, in, "ctx.sms has no AMDGPU form: no register holds the number of CUs");
+        amdgpu_error(e, in, "ctx.sms has no AMDGPU form: no register holds the number of CUs");
         break;
     }
 }
@@ -680,23 +703,26 @@ static void special_register(LlFunc *e, const IrInst *in)
  * lane reads itself. */
 static LlValue source_lane(LlFunc *e, const IrInst *in, LlValue lane)
 {
-    LlValue b = ll_temp(e), j = ll_temp(e);
-    ll_line(e, "%s = and i32 %s, 31", b.text, src(e, in, 1).text);
+    IrValue operand = in->operands[1];
+    LlValue b = operand.kind == IRV_REG ? amdgpu_temp(e) : amdgpu_int((long long)(operand.bits & 31));
+    if (operand.kind == IRV_REG)
+        amdgpu_line(e, "%s = and i32 %s, 31", b.text, src(e, in, 1).text);
     if (in->shfl == IRSH_IDX)
         return b;
+    LlValue j = amdgpu_temp(e);
     if (in->shfl == IRSH_BFLY) {
-        ll_line(e, "%s = xor i32 %s, %s", j.text, lane.text, b.text);
+        amdgpu_line(e, "%s = xor i32 %s, %s", j.text, lane.text, b.text);
         return j;
     }
-    LlValue ok = ll_temp(e), picked = ll_temp(e);
+    LlValue ok = amdgpu_temp(e), picked = amdgpu_temp(e);
     if (in->shfl == IRSH_DOWN) {
-        ll_line(e, "%s = add i32 %s, %s", j.text, lane.text, b.text);
-        ll_line(e, "%s = icmp ule i32 %s, 31", ok.text, j.text);
+        amdgpu_line(e, "%s = add i32 %s, %s", j.text, lane.text, b.text);
+        amdgpu_line(e, "%s = icmp ule i32 %s, 31", ok.text, j.text);
     } else {
-        ll_line(e, "%s = sub i32 %s, %s", j.text, lane.text, b.text);
-        ll_line(e, "%s = icmp uge i32 %s, %s", ok.text, lane.text, b.text);
+        amdgpu_line(e, "%s = sub i32 %s, %s", j.text, lane.text, b.text);
+        amdgpu_line(e, "%s = icmp uge i32 %s, %s", ok.text, lane.text, b.text);
     }
-    ll_line(e, "%s = select i1 %s, i32 %s, i32 %s", picked.text, ok.text, j.text, lane.text);
+    amdgpu_line(e, "%s = select i1 %s, i32 %s, i32 %s", picked.text, ok.text, j.text, lane.text);
     return picked;
 }
 
@@ -704,32 +730,34 @@ static void shuffle(LlFunc *e, const IrInst *in)
 {
     IrType t = in->type;
     if (t != IRT_I32 && t != IRT_F32) {
-        ll_error(e, in, "a shuffle of %s has no AMDGPU form (32 bits only)", ir_type_name(t));
+        amdgpu_error(e, in, "a shuffle of %s has no AMDGPU form (32 bits only)", ir_type_name(t));
         return;
     }
-    LlValue hw = hardware_lane(e), lane = ll_temp(e);
-    ll_line(e, "%s = and i32 %s, 31", lane.text, hw.text);
+    LlValue hw = hardware_lane(e), lane = amdgpu_temp(e);
+    amdgpu_line(e, "%s = and i32 %s, 31", lane.text, hw.text);
     LlValue from = source_lane(e, in, lane), base;
-    if (half_base(e, &base)) { /* the same half of the wave64: (lane & ~31) | src */
-        LlValue in_half = ll_temp(e);
-        ll_line(e, "%s = or i32 %s, %s", in_half.text, base.text, from.text);
+    if (half_base(e, hw, &base)) { /* the same half of the wave64: (lane & ~31) | src */
+        LlValue in_half = amdgpu_temp(e);
+        amdgpu_line(e, "%s = or i32 %s, %s", in_half.text, base.text, from.text);
         from = in_half;
     }
-    LlValue address = ll_temp(e), value = src(e, in, 0), got = ll_temp(e);
-    ll_line(e, "%s = shl i32 %s, 2", address.text, from.text);
+    LlValue address = amdgpu_temp(e), value = src(e, in, 0), got = amdgpu_temp(e);
+    amdgpu_line(e, "%s = shl i32 %s, 2", address.text, from.text);
     if (t == IRT_F32) {
-        LlValue bits = ll_temp(e);
-        ll_line(e, "%s = bitcast float %s to i32", bits.text, value.text);
+        LlValue bits = amdgpu_temp(e);
+        amdgpu_line(e, "%s = bitcast float %s to i32", bits.text, value.text);
         value = bits;
     }
-    ll_declare(e, "declare i32 @llvm.amdgcn.ds.bpermute(i32, i32)");
+    amdgpu_declare(e, "declare i32 @llvm.amdgcn.ds.bpermute(i32, i32)");
     char d[16];
     if (t == IRT_I32) {
-        ll_line(e, "%s = call i32 @llvm.amdgcn.ds.bpermute(i32 %s, i32 %s)", dst(in, d), address.text, value.text);
+        amdgpu_line(e, "%s = call i32 @llvm.amdgcn.ds.bpermute(i32 %s, i32 %s)", dst(in, d), address.text,
+                    value.text);
         return;
     }
-    ll_line(e, "%s = call i32 @llvm.amdgcn.ds.bpermute(i32 %s, i32 %s)", got.text, address.text, value.text);
-    ll_line(e, "%s = bitcast i32 %s to float", dst(in, d), got.text);
+    amdgpu_line(e, "%s = call i32 @llvm.amdgcn.ds.bpermute(i32 %s, i32 %s)", got.text, address.text,
+                value.text);
+    amdgpu_line(e, "%s = bitcast i32 %s to float", dst(in, d), got.text);
 }
 
 /* The predicate's ballot over the Silk warp: a wave64's shifted down to
@@ -738,30 +766,30 @@ static void ballot(LlFunc *e, const IrInst *in)
 {
     LlValue p = src(e, in, 0), base;
     char d[16];
-    if (!half_base(e, &base)) {
-        ll_declare(e, "declare i32 @llvm.amdgcn.ballot.i32(i1)");
-        ll_line(e, "%s = call i32 @llvm.amdgcn.ballot.i32(i1 %s)", dst(in, d), p.text);
+    if (e->wave_size == 32 || !half_base(e, hardware_lane(e), &base)) {
+        amdgpu_declare(e, "declare i32 @llvm.amdgcn.ballot.i32(i1)");
+        amdgpu_line(e, "%s = call i32 @llvm.amdgcn.ballot.i32(i1 %s)", dst(in, d), p.text);
         return;
     }
-    LlValue all = ll_temp(e), by = ll_temp(e), half = ll_temp(e);
-    ll_declare(e, "declare i64 @llvm.amdgcn.ballot.i64(i1)");
-    ll_line(e, "%s = call i64 @llvm.amdgcn.ballot.i64(i1 %s)", all.text, p.text);
-    ll_line(e, "%s = zext i32 %s to i64", by.text, base.text);
-    ll_line(e, "%s = lshr i64 %s, %s", half.text, all.text, by.text);
-    ll_line(e, "%s = trunc i64 %s to i32", dst(in, d), half.text);
+    LlValue all = amdgpu_temp(e), by = amdgpu_temp(e), half = amdgpu_temp(e);
+    amdgpu_declare(e, "declare i64 @llvm.amdgcn.ballot.i64(i1)");
+    amdgpu_line(e, "%s = call i64 @llvm.amdgcn.ballot.i64(i1 %s)", all.text, p.text);
+    amdgpu_line(e, "%s = zext i32 %s to i64", by.text, base.text);
+    amdgpu_line(e, "%s = lshr i64 %s, %s", half.text, all.text, by.text);
+    amdgpu_line(e, "%s = trunc i64 %s to i32", dst(in, d), half.text);
 }
 
 static void barrier(LlFunc *e)
 {
-    ll_declare(e, "declare void @llvm.amdgcn.s.barrier()");
-    ll_line(e, "fence syncscope(\"workgroup\") release");
-    ll_line(e, "call void @llvm.amdgcn.s.barrier()");
-    ll_line(e, "fence syncscope(\"workgroup\") acquire");
+    amdgpu_declare(e, "declare void @llvm.amdgcn.s.barrier()");
+    amdgpu_line(e, "fence syncscope(\"workgroup\") release");
+    amdgpu_line(e, "call void @llvm.amdgcn.s.barrier()");
+    amdgpu_line(e, "fence syncscope(\"workgroup\") acquire");
 }
 
 /* ---- the dispatch ----------------------------------------------------------------------------- */
 
-void ll_inst(LlFunc *e, const IrInst *in)
+void amdgpu_inst(LlFunc *e, const IrInst *in)
 {
     switch (in->op) {
     case IR_ADD: case IR_SUB: case IR_MUL:

@@ -46,26 +46,26 @@ typedef struct LlFunc {
 } LlFunc;
 
 /* "i32", "half", "float" ... */
-const char *ll_type(IrType type);
+const char *amdgpu_type(IrType type);
 /* An operand as LLVM writes it: a register or a constant of its type. */
-LlValue ll_value(const LlFunc *e, IrValue v);
+LlValue amdgpu_value(const LlFunc *e, IrValue v);
 /* The IR type of an operand. */
-IrType ll_value_type(const LlFunc *e, IrValue v);
+IrType amdgpu_value_type(const LlFunc *e, IrValue v);
 /* IR register `reg`'s value. */
-LlValue ll_reg(uint32_t reg);
+LlValue amdgpu_reg(uint32_t reg);
 /* A fresh temporary. */
-LlValue ll_temp(LlFunc *e);
+LlValue amdgpu_temp(LlFunc *e);
 /* An integer constant's text. */
-LlValue ll_int(long long value);
+LlValue amdgpu_int(long long value);
 /* One line of the body: two spaces, the instruction. */
-void ll_line(LlFunc *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void amdgpu_line(LlFunc *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* `declaration` ("declare i32 @llvm.amdgcn.workitem.id.x()") at the
  * module's end, once however many calls need it. */
-void ll_declare(LlFunc *e, const char *declaration);
+void amdgpu_declare(LlFunc *e, const char *declaration);
 /* Reports that `in` has no AMDGPU form here. */
-void ll_error(LlFunc *e, const IrInst *in, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void amdgpu_error(LlFunc *e, const IrInst *in, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* amdgpu_inst.c: one instruction that is not a phi or a terminator. */
-void ll_inst(LlFunc *e, const IrInst *in);
+void amdgpu_inst(LlFunc *e, const IrInst *in);
 
 #endif

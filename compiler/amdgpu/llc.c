@@ -9,8 +9,10 @@
 #include "jobs.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char *const LLC_CANDIDATES[] = {"llc-19", "llc", NULL};
 static const char *const LLD_CANDIDATES[] = {"ld.lld-19", "ld.lld", NULL};
@@ -30,13 +32,26 @@ static JobRun job(const char *tool, const char *const args[], int n_args, Arena 
     return (JobRun){.path = path, .argv = argv};
 }
 
-/* Target i's result from its job: 0, or the job's failure recorded. */
-static int record(const JobRun *run, const char *tool, int i, Arena *arena, UsageReport *out,
-                  const char **tools)
+/* Whether a tool that exited 0 wrote `path`: a file with bytes in it. */
+static bool wrote(const char *path)
 {
-    if (run->status == 0)
+    struct stat st;
+    return stat(path, &st) == 0 && (!S_ISREG(st.st_mode) || st.st_size > 0);
+}
+
+/* Target i's result from its job, which was to write `output`: 0, or the
+ * job's failure recorded. */
+static int record(const JobRun *run, const char *tool, const char *output, int i, Arena *arena,
+                  UsageReport *out, const char **tools)
+{
+    if (run->status == 0 && wrote(output))
         return 0;
     tools[i] = tool;
+    if (run->status == 0) {
+        out[i].exit_status = AMDGPU_NO_OUTPUT;
+        out[i].errors = "exited 0 without writing its output file";
+        return AMDGPU_NO_OUTPUT;
+    }
     if (run->status == JOBS_NOT_STARTED)
         errno = run->error; /* the last one's: each failed for the same missing tool */
     out[i].exit_status = run->status == JOBS_NOT_STARTED ? AMDGPU_TOOL_NOT_STARTED : run->status;
@@ -84,7 +99,7 @@ int amdgpu_compile_targets(const char *llc, const char *lld, const char *const l
     }
     jobs_run(runs, n, arena);
     for (int i = 0; i < n; i++) {
-        failed[i] = record(&runs[i], llc, i, arena, out, tools);
+        failed[i] = record(&runs[i], llc, obj_paths[i], i, arena, out, tools);
         const char *args[] = {"-shared", "-o", jobs_operand(hsaco_paths[i], arena),
                               jobs_operand(obj_paths[i], arena)};
         runs[i] = failed[i] ? (JobRun){0} : job(lld, args, 4, arena);
@@ -97,7 +112,7 @@ int amdgpu_compile_targets(const char *llc, const char *lld, const char *const l
     jobs_run(links, n_linked, arena);
     int first = 0;
     for (int i = 0, l = 0; i < n; i++) {
-        if (!failed[i] && !(failed[i] = record(&links[l++], lld, i, arena, out, tools))) {
+        if (!failed[i] && !(failed[i] = record(&links[l++], lld, hsaco_paths[i], i, arena, out, tools))) {
             read_usage(hsaco_paths[i], archs[i], kernels, n_kernels, arena, &out[i]);
             failed[i] = out[i].exit_status;
         }

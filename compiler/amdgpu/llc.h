@@ -20,6 +20,8 @@ enum {
     AMDGPU_TOOL_NOT_STARTED = -1, /* llc or ld.lld could not be started: errno */
     AMDGPU_BAD_CODE_OBJECT = -2,  /* the linked code object's metadata did not read
                                    * (errors says why) or lacks a kernel */
+    AMDGPU_NO_OUTPUT = -3,        /* a tool exited 0 without writing its output file
+                                   * (a wrong SILK_LLC, such as /bin/true) */
 };
 
 /* The llc to run: $SILK_LLC when it can run ("none": there is none), else

@@ -50,7 +50,7 @@ printf '@launch(48)\nkernel k(O: tensor<i32>[1]) {\n  O[0] = 1\n}\n' > "$work/ba
 
 "$SILKC" compile "$seed" --emit=asm 2>"$work/err"; rc=$?
 [ $rc -eq 2 ] || fail "--emit=asm exited $rc, not 2"
-grep -q "'asm' is not ptx, ir, cubin or header" "$work/err" || fail "--emit=asm: $(cat "$work/err")"
+grep -q "'asm' is not ptx, ir, cubin, header or llvm" "$work/err" || fail "--emit=asm: $(cat "$work/err")"
 
 # --resource-usage: ptxas's figures, or without it the estimate ("~N").
 if "$SILKC" compile "$seed" --arch sm_90 -o "$work/r.ptx" --resource-usage > "$work/usage" 2>"$work/err"; then

@@ -162,7 +162,8 @@ START_TEST(test_other_machine)
     put16(data + 18, 62); /* EM_X86_64 */
     ck_assert_str_eq(parse_error(data, len), "not an AMDGPU code object (ELF machine 62, not 224)");
     data[4] = 1; /* ELFCLASS32 */
-    ck_assert_str_eq(parse_error(data, len), "not a 64-bit little-endian ELF file, as AMDGPU code objects are");
+    ck_assert_str_eq(parse_error(data, len),
+                     "not a 64-bit little-endian ELF file, as AMDGPU code objects are");
     free(data);
 }
 END_TEST
@@ -274,8 +275,8 @@ START_TEST(test_llc_builds_pinned)
     }
     const char *kernels[] = {"pinned", "plain"};
     UsageReport out[2];
-    int rc = amdgpu_compile_targets(amdgpu_llc_find(), amdgpu_lld_find(), lls, archs, objs, hsacos, 2, kernels,
-                                    2, arena, out, tools);
+    int rc = amdgpu_compile_targets(amdgpu_llc_find(), amdgpu_lld_find(), lls, archs, objs, hsacos, 2,
+                                    kernels, 2, arena, out, tools);
     ck_assert_msg(rc == 0, "%s", out[0].errors ? out[0].errors : out[1].errors ? out[1].errors : "");
     ck_assert_str_eq(out[0].arch, "gfx942");
     ck_assert_int_eq(out[0].source, USAGE_ASSEMBLER);
@@ -303,8 +304,8 @@ START_TEST(test_llc_failures)
     const char *lls[] = {bad}, *archs[] = {"gfx942"}, *objs[] = {obj}, *hsacos[] = {hsaco}, *tools[1];
     const char *kernels[] = {"k"};
     UsageReport out[1];
-    int rc = amdgpu_compile_targets(amdgpu_llc_find(), amdgpu_lld_find(), lls, archs, objs, hsacos, 1, kernels,
-                                    1, arena, out, tools);
+    int rc = amdgpu_compile_targets(amdgpu_llc_find(), amdgpu_lld_find(), lls, archs, objs, hsacos, 1,
+                                    kernels, 1, arena, out, tools);
     ck_assert_int_eq(rc, 1);
     ck_assert_str_eq(tools[0], amdgpu_llc_find());
     ck_assert_msg(strstr(out[0].errors, "value doesn't match function result type 'void'") != NULL, "%s",

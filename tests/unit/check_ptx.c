@@ -27,8 +27,11 @@
 #include "arena.h"
 #include "diag.h"
 #include "ir.h"
+#include "amdgpu/amdgpu.h"
+#include "amdgpu/llc.h"
 #include "ptx/ptx.h"
 #include "ptx/ptxas.h"
+#include "tempdir.h"
 #include "source.h"
 
 #include <check.h>
@@ -546,6 +549,100 @@ START_TEST(test_every_opcode_is_covered)
 }
 END_TEST
 
+/* ---- the same cases on AMD GPUs (issue 15) ---------------------------------------------- */
+
+static const char *const amd_targets[] = {"gfx90a", "gfx942", "gfx1100", "gfx1201"};
+
+/* `text` with the first `from` replaced by `to`, in the arena. */
+static char *replaced(Arena *arena, const char *text, const char *from, const char *to)
+{
+    const char *at = strstr(text, from);
+    ck_assert_ptr_nonnull(at);
+    size_t len = strlen(text) - strlen(from) + strlen(to);
+    char *out = arena_alloc(arena, len + 1, 1);
+    snprintf(out, len + 1, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    return out;
+}
+
+/* A case's IR for AMD: every_op's three instructions with no AMD form
+ * (test_amdgpu_refusals) replaced by ones that keep the types. */
+static const char *amd_text(Run *r, int c)
+{
+    if (strcmp(cases[c].name, "every_op") != 0)
+        return cases[c].text;
+    char *t = replaced(r->arena, cases[c].text, "sreg nsmid", "sreg ntid.x");
+    t = replaced(r->arena, t, "addr.param $p", "copy 0");
+    return replaced(r->arena, t, "load.param %51", "copy %51");
+}
+
+/* What has no AMD form, each refused at its instruction. */
+START_TEST(test_amdgpu_refusals)
+{
+    Run r;
+    run_init(&r);
+    const IrModule *m = parse_ok(&r, every_op);
+    FILE *out = fopen("/dev/null", "w");
+    ck_assert(!amdgpu_emit_module(m, amd_targets[_i], out, &r.diag));
+    fclose(out);
+    fflush(r.diag_out);
+    const char *want[] = {
+        "t.ir:51:3: error: ctx.sms has no AMDGPU form: no register holds the number of CUs\n",
+        "t.ir:52:3: error: the address of a kernel parameter has no AMDGPU form\n",
+        "t.ir:53:3: error: parameter-space memory has no AMDGPU form\n",
+    };
+    for (int i = 0; i < N(want); i++)
+        ck_assert_msg(strstr(r.diag_text, want[i]) != NULL, "no '%s' in:\n%s", want[i], r.diag_text);
+    ck_assert_int_eq(r.diag.errors, 3);
+    run_free(&r);
+}
+END_TEST
+
+/* Every case, so every opcode, has an AMDGPU form on each AMD target, and
+ * llc-19 and ld.lld-19 (when installed) make a code object of it whose
+ * metadata names every kernel. */
+START_TEST(test_amdgpu_every_case)
+{
+    const char *arch = amd_targets[_i];
+    for (int c = 0; c < N(cases); c++) {
+        Run r;
+        run_init(&r);
+        const IrModule *m = parse_ok(&r, amd_text(&r, c));
+        char *text = NULL;
+        size_t len = 0;
+        FILE *out = open_memstream(&text, &len);
+        bool ok = amdgpu_emit_module(m, arch, out, &r.diag);
+        fclose(out);
+        fflush(r.diag_out);
+        ck_assert_msg(ok, "%s on %s:\n%s", cases[c].name, arch, r.diag_text ? r.diag_text : "");
+        const char *llc = amdgpu_llc_find(), *lld = amdgpu_lld_find(), *base;
+        char *dir = llc && lld ? tempdir_make("silk-check-ptx", &base) : NULL;
+        if (dir) {
+            char ll[4096], obj[4096], hsaco[4096];
+            snprintf(ll, sizeof ll, "%s/k.ll", dir);
+            snprintf(obj, sizeof obj, "%s/k.o", dir);
+            snprintf(hsaco, sizeof hsaco, "%s/k.hsaco", dir);
+            FILE *f = fopen(ll, "w");
+            fputs(text, f);
+            fclose(f);
+            const char **kernels = ARENA_ARRAY(r.arena, const char *, m->n_funcs + 1);
+            int n_kernels = 0;
+            for (uint32_t k = 0; k < m->n_funcs; k++)
+                if (m->funcs[k]->kernel)
+                    kernels[n_kernels++] = m->funcs[k]->name;
+            const char *lls[] = {ll}, *archs[] = {arch}, *objs[] = {obj}, *hsacos[] = {hsaco}, *tools[1];
+            UsageReport got;
+            int rc = amdgpu_compile_targets(llc, lld, lls, archs, objs, hsacos, 1, kernels, n_kernels,
+                                            r.arena, &got, tools);
+            ck_assert_msg(rc == 0, "%s on %s: %s\n%s", cases[c].name, arch, got.errors ? got.errors : "", text);
+            ck_assert_int_eq(got.n_kernels, n_kernels);
+            tempdir_remove(dir, 0);
+        }
+        free(text);
+        run_free(&r);
+    }
+}
+END_TEST
+
 /* ---- targets ------------------------------------------------------------------------ */
 
 START_TEST(test_target_header)
@@ -762,6 +859,8 @@ static Suite *ptx_suite(void)
     TCase *tc = tcase_create("golden");
     tcase_add_loop_test(tc, test_golden, 0, N(cases));
     tcase_add_test(tc, test_every_opcode_is_covered);
+    tcase_add_loop_test(tc, test_amdgpu_every_case, 0, N(amd_targets));
+    tcase_add_loop_test(tc, test_amdgpu_refusals, 0, N(amd_targets));
     suite_add_tcase(s, tc);
 
     tc = tcase_create("targets");
