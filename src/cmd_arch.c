@@ -5,6 +5,8 @@
  */
 #include "cli.h"
 
+#include "arch_amd.h"
+
 #include <cjson/cJSON.h>
 #include <csv.h>
 #include <getopt.h>
@@ -153,14 +155,15 @@ static void list_csv(const ArchTable *t)
     }
 }
 
-static int list(const ArchTable *t, OutputFormat format)
+static int list(const ArchTable *t, const AmdTable *amd, OutputFormat format)
 {
     if (format == FORMAT_TEXT) {
         list_text(t);
+        arch_amd_list_text(amd, stdout);
         return EXIT_OK;
     }
     if (format == FORMAT_CSV) {
-        list_csv(t);
+        list_csv(t); /* NVIDIA's columns only: the AMD rows are in text and JSON */
         return EXIT_OK;
     }
     cJSON *o = cJSON_CreateObject();
@@ -171,6 +174,7 @@ static int list(const ArchTable *t, OutputFormat format)
     cJSON *gpus = cJSON_AddArrayToObject(o, "gpus");
     for (size_t i = 0; i < t->n_products; i++)
         cJSON_AddItemToArray(gpus, product_json(&t->products[i]));
+    arch_amd_list_json(o, amd);
     return print_json(o);
 }
 
@@ -223,10 +227,13 @@ static void show_text(const ArchLimits *a, const GpuProduct *g)
     printf("  grid limits                %d x %d x %d\n", a->max_grid_x, a->max_grid_y, a->max_grid_z);
 }
 
-static int show(const ArchTable *t, const char *name, OutputFormat format)
+static int show(const ArchTable *t, const AmdTable *amd, const char *name, OutputFormat format)
 {
     const GpuProduct *g = arch_table_find_product(t, name);
     const ArchLimits *a = g ? arch_table_product_arch(t, g) : arch_table_find(t, name);
+    int amd_rc = a ? -1 : arch_amd_show(amd, name, format);
+    if (amd_rc >= 0)
+        return amd_rc;
     if (!a) {
         char suggestion[OCC_ALIASES_MAX];
         if (arch_table_suggest(t, name, OCC_SUGGEST_ARCHS | OCC_SUGGEST_PRODUCTS, suggestion,
@@ -294,7 +301,15 @@ int cmd_arch(int argc, char **argv)
     ArchTable table;
     if (!target_load_tables(COMMAND, &table, o.tables, o.n_tables))
         return EXIT_USAGE;
-    rc = is_list ? list(&table, format) : show(&table, argv[first + 1], format);
+    AmdTable amd;
+    OccError err;
+    if (amd_table_load_builtin(&amd, &err) != 0) {
+        cli_error(COMMAND, "%s", err.message);
+        arch_table_free(&table);
+        return EXIT_USAGE;
+    }
+    rc = is_list ? list(&table, &amd, format) : show(&table, &amd, argv[first + 1], format);
+    amd_table_free(&amd);
     arch_table_free(&table);
     return rc;
 }

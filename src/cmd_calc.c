@@ -4,6 +4,7 @@
  * wrong value gets one line naming the option), compute the model, and hand
  * it to the writer of the chosen format.
  */
+#include "calc_amd.h"
 #include "calc_model.h"
 
 #include <getopt.h>
@@ -25,6 +26,8 @@ typedef struct CalcOptions {
     SweepKind sweep;
     char *tables[MAX_TABLE_FILES];
     int n_tables;
+    CalcAmdOptions amd;     /* the AMD options, for calc_amd */
+    const char *amd_option; /* an AMD-only option given, for the error on NVIDIA */
 } CalcOptions;
 
 void cmd_calc_usage(FILE *out)
@@ -48,6 +51,15 @@ void cmd_calc_usage(FILE *out)
           "  --format F         text | json | csv\n"
           "  --arch-table FILE  add or override table rows (may be repeated)\n"
           "\n"
+          "AMD targets (--arch gfx90a, gfx942, gfx1100, gfx1201, ...; --gpu mi300x, ...):\n"
+          "  --threads N        work-items per workgroup (the amdgpu-flat-work-group-size)\n"
+          "  --vgprs V          VGPRs per lane (the remark's VGPRs, .vgpr_count)\n"
+          "  --agprs A          AGPRs per lane (CDNA; default 0)\n"
+          "  --sgprs S          SGPRs per wave, VCC and FLAT_SCRATCH counted (default 0)\n"
+          "  --lds BYTES        LDS per workgroup (default 0)\n"
+          "  --waves-per-eu MIN[,MAX]  the amdgpu-waves-per-eu attribute\n"
+          "  --work N, --format text|json as above\n"
+          "\n"
           "Sizes take K/KiB or M/MiB suffixes.  See silk-occ(1).\n",
           out);
 }
@@ -60,6 +72,9 @@ static const struct option long_options[] = {
     {"carveout", required_argument, NULL, 'c'},  {"work", required_argument, NULL, 'w'},
     {"sms", required_argument, NULL, 'm'},       {"sweep", required_argument, NULL, 'S'},
     {"format", required_argument, NULL, 'f'},    {"arch-table", required_argument, NULL, 'T'},
+    {"vgprs", required_argument, NULL, 'V'},     {"agprs", required_argument, NULL, 'A'},
+    {"sgprs", required_argument, NULL, 'P'},     {"lds", required_argument, NULL, 'L'},
+    {"waves-per-eu", required_argument, NULL, 'E'},
     {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
 };
 
@@ -75,9 +90,66 @@ static bool parse_sweep(const char *text, SweepKind *out)
     return false;
 }
 
+/* "MIN" or "MIN,MAX", as the attribute is written. */
+static bool parse_waves_per_eu(const char *arg, CalcAmdOptions *a)
+{
+    char min_text[32];
+    const char *comma = strchr(arg, ',');
+    size_t n = comma ? (size_t)(comma - arg) : strlen(arg);
+    long long min, max = 0;
+    if (n >= sizeof min_text) {
+        cli_error(COMMAND, "--waves-per-eu: '%s' is not MIN or MIN,MAX", arg);
+        return false;
+    }
+    memcpy(min_text, arg, n);
+    min_text[n] = '\0';
+    if (!cli_parse_integer(COMMAND, "--waves-per-eu", min_text, 1, 64, &min) ||
+        (comma && !cli_parse_integer(COMMAND, "--waves-per-eu", comma + 1, 1, 64, &max)))
+        return false;
+    if (comma && max < min) {
+        cli_error(COMMAND, "--waves-per-eu: the maximum %lld is below the minimum %lld", max, min);
+        return false;
+    }
+    a->waves_per_eu_min = (int)min;
+    a->waves_per_eu_max = (int)max;
+    return true;
+}
+
+/* The options only one vendor's targets take; the first given is named
+ * when the target is the other vendor's. */
+static void note_vendor_option(CalcOptions *o, int c)
+{
+    static const char nvidia[] = "rsdbncmS", amd[] = "VAPLE";
+    static const char *const nvidia_names[] = {"--regs", "--smem", "--dyn-smem", "--barriers",
+                                               "--no-optin", "--carveout", "--sms", "--sweep"};
+    static const char *const amd_names[] = {"--vgprs", "--agprs", "--sgprs", "--lds",
+                                            "--waves-per-eu"};
+    const char *p = strchr(nvidia, c);
+    if (c && p && !o->amd.nvidia_option)
+        o->amd.nvidia_option = nvidia_names[p - nvidia];
+    p = strchr(amd, c);
+    if (c && p && !o->amd_option)
+        o->amd_option = amd_names[p - amd];
+}
+
+static bool read_amd_option(CalcAmdOptions *a, int c, const char *arg)
+{
+    switch (c) {
+    case 'V': a->have_vgprs = true; return cli_parse_integer(COMMAND, "--vgprs", arg, 0, 1 << 20, &a->vgprs);
+    case 'A': return cli_parse_integer(COMMAND, "--agprs", arg, 0, 1 << 20, &a->agprs);
+    case 'P': return cli_parse_integer(COMMAND, "--sgprs", arg, 0, 1 << 20, &a->sgprs);
+    case 'L': return cli_parse_size(COMMAND, "--lds", arg, &a->lds);
+    case 'E': return parse_waves_per_eu(arg, a);
+    }
+    return false;
+}
+
 /* Reads one option; false (with the message printed) on a bad value. */
 static bool read_option(CalcOptions *o, int c, const char *arg)
 {
+    note_vendor_option(o, c);
+    if (strchr("VAPLE", c))
+        return read_amd_option(&o->amd, c, arg);
     switch (c) {
     case 'a': o->arch = arg; return true;
     case 'g': o->gpu = arg; return true;
@@ -338,6 +410,36 @@ int cmd_calc(int argc, char **argv)
     int rc = parse_options(argc, argv, &o);
     if (rc != EXIT_OK)
         return rc < 0 ? EXIT_OK : rc;
+    if (o.arch || o.gpu) {
+        AmdTable amd;
+        OccError err;
+        if (amd_table_load_builtin(&amd, &err) != 0) {
+            cli_error(COMMAND, "%s", err.message);
+            return EXIT_USAGE;
+        }
+        if (calc_is_amd(&amd, o.arch, o.gpu) && !(o.arch && o.gpu)) {
+            CalcAmdOptions *a = &o.amd;
+            a->arch = o.arch;
+            a->gpu = o.gpu;
+            a->threads = o.threads;
+            a->have_threads = o.have_threads;
+            a->work = o.work;
+            a->have_work = o.have_work;
+            a->format = o.format;
+            if (!a->nvidia_option && o.have_regs)
+                a->nvidia_option = "--regs";
+            rc = calc_amd(a, &amd);
+            amd_table_free(&amd);
+            return rc;
+        }
+        amd_table_free(&amd);
+    }
+    if (o.amd_option) {
+        cli_error(COMMAND, "%s: is for AMD targets (gfx90a, gfx942, gfx1100, gfx1201, ...); "
+                           "%s takes --regs and --smem",
+                  o.amd_option, o.arch ? o.arch : o.gpu ? o.gpu : "an NVIDIA target");
+        return EXIT_USAGE;
+    }
     if (!check_required(&o))
         return EXIT_USAGE;
 

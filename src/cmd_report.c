@@ -9,6 +9,7 @@
  * register cap costs, print, and check the --expect options.
  */
 #include "escape.h"
+#include "report_amd.h"
 #include "report_input.h"
 #include "report_writers.h"
 #include "ptx/ptx.h"
@@ -16,6 +17,7 @@
 #include "tempdir.h"
 #include "verify.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
@@ -675,23 +677,46 @@ static int write_report(const ReportModel *m, OutputFormat format, FILE *out)
     return report_write_text(m, out);
 }
 
-static int analyse(Run *r, char **files, int n_files)
+/* The NVIDIA targets' report, then the AMD targets' beside it: the
+ * text's last section, the JSON's "amd" array. */
+static int write_both(const Run *r, const ReportAmd *amd)
 {
-    int rc = load_all(r, files, n_files);
-    UsageReport *reports = NULL;
-    if (rc == EXIT_OK) {
-        reports = ARENA_ARRAY(r->arena, UsageReport, (size_t)(r->n_sources * r->n_targets));
-        rc = measure(r, reports);
+    if (amd->n_targets == 0)
+        return write_report(&r->model, r->options->format, stdout);
+    int rc = EXIT_OK;
+    if (r->options->format == FORMAT_JSON) {
+        cJSON *root = report_json_root(&r->model);
+        report_amd_add_json(root, amd);
+        return cli_print_json(COMMAND, root, stdout);
     }
-    if (rc == EXIT_OK)
-        rc = build_entries(r, reports);
-    if (rc == EXIT_OK && r->ptxas)
-        check_caps(r);
+    if (r->n_targets > 0)
+        rc = write_report(&r->model, r->options->format, stdout);
+    report_amd_write_text(amd, stdout);
+    return rc;
+}
+
+static int analyse(Run *r, ReportAmd *amd, char **files, int n_files)
+{
+    int rc = EXIT_OK;
+    UsageReport *reports = NULL;
+    if (r->n_targets > 0) {
+        rc = load_all(r, files, n_files);
+        if (rc == EXIT_OK) {
+            reports = ARENA_ARRAY(r->arena, UsageReport, (size_t)(r->n_sources * r->n_targets));
+            rc = measure(r, reports);
+        }
+        if (rc == EXIT_OK)
+            rc = build_entries(r, reports);
+        if (rc == EXIT_OK && r->ptxas)
+            check_caps(r);
+    }
+    if (rc == EXIT_OK && amd->n_targets > 0)
+        rc = report_amd_measure(amd, files, n_files, r->arena);
     if (rc != EXIT_OK)
         return rc;
-    rc = write_report(&r->model, r->options->format, stdout);
+    rc = write_both(r, amd);
     fflush(stdout);
-    return rc == EXIT_OK ? check_expectations(r) : rc;
+    return rc == EXIT_OK && r->n_targets > 0 ? check_expectations(r) : rc;
 }
 
 int cmd_report(int argc, char **argv)
@@ -716,7 +741,19 @@ int cmd_report(int argc, char **argv)
         o.archs = cubin_archs;
         o.load.targets_from_cubins = true;
     }
-    rc = resolve_targets(&o, &table, &device, targets, &r.n_targets) ? EXIT_OK : EXIT_USAGE;
+    /* The AMD names of --arch go to the AMD side (report_amd.h). */
+    ReportAmd amd = {0};
+    bool nvidia = true;
+    if (o.archs && !report_amd_take_targets(o.archs, &amd))
+        rc = EXIT_USAGE;
+    if (rc == EXIT_OK && amd.n_targets > 0 && o.format != FORMAT_TEXT && o.format != FORMAT_JSON) {
+        cli_error(COMMAND, "--format: the AMD targets are written as text or json");
+        rc = EXIT_USAGE;
+    }
+    if (rc == EXIT_OK && amd.n_targets > 0 && o.archs[0] == '\0')
+        nvidia = false;
+    if (rc == EXIT_OK && nvidia)
+        rc = resolve_targets(&o, &table, &device, targets, &r.n_targets) ? EXIT_OK : EXIT_USAGE;
     /* The PTX ptxas reads, and a .cu file's directory of nvcc's PTX: gone
      * at the end, or when a signal ends the run first (tempdir.h). */
     const char *base;
@@ -726,9 +763,10 @@ int cmd_report(int argc, char **argv)
         rc = EXIT_ENVIRONMENT;
     } else if (rc == EXIT_OK) {
         r.tmpdir = dir;
-        rc = analyse(&r, o.files, o.n_files);
+        rc = analyse(&r, &amd, o.files, o.n_files);
         tempdir_remove(dir, 1);
     }
+    report_amd_free(&amd);
     arena_free(r.arena);
     size_expr_free(o.dyn_smem);
     arch_table_free(&table);

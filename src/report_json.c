@@ -198,6 +198,11 @@ static void add_extras(cJSON *o, const ReportEntry *e)
 
 int report_write_json(const ReportModel *m, FILE *out)
 {
+    return cli_print_json("report", report_json_root(m), out);
+}
+
+cJSON *report_json_root(const ReportModel *m)
+{
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "schema", "silk-occ/report/2");
     cJSON *reports = cJSON_AddArrayToObject(root, "reports");
@@ -212,5 +217,5 @@ int report_write_json(const ReportModel *m, FILE *out)
         add_extras(o, e);
         cJSON_AddItemToArray(reports, o);
     }
-    return cli_print_json("report", root, out);
+    return root;
 }

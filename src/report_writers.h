@@ -49,6 +49,9 @@ void report_print_plain(FILE *out, const char *sentence);
 
 int report_write_text(const ReportModel *m, FILE *out);
 int report_write_json(const ReportModel *m, FILE *out);
+/* The JSON report_write_json writes, for a caller to add to (the AMD
+ * targets' "amd" array) before printing it. */
+struct cJSON *report_json_root(const ReportModel *m);
 int report_write_csv(const ReportModel *m, FILE *out);
 int report_write_markdown(const ReportModel *m, FILE *out);
 

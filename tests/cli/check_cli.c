@@ -1334,12 +1334,14 @@ START_TEST(test_arch_list)
         }
     }
     ck_assert_msg(found_h200, "arch list CSV lacks h200");
-    /* The text lists as many products: one line each after the blank line. */
+    /* The text lists as many products: one line each after the blank line,
+     * up to the next one (the AMD targets and products follow). */
     const char *products = strstr(text.out.data, "\n\n");
     ck_assert_ptr_nonnull(products);
     int lines = 0;
-    for (const char *p = products + 2; *p; p++)
+    for (const char *p = products + 2; *p && !(p[0] == '\n' && p[-1] == '\n'); p++)
         lines += *p == '\n';
+    ck_assert_ptr_nonnull(strstr(text.out.data, "\ngfx942   CDNA3"));
     ck_assert_int_eq(lines, 1 + n_gpus);
     csv_free_table(&t);
     cJSON_Delete(root);

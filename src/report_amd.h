@@ -1,0 +1,51 @@
+/*
+ * report_amd.h: the AMD targets of `silk-occ report` (--arch sm_90,gfx942):
+ * each kernel of each file compiled for each AMD target through the
+ * compiler's AMDGPU backend (llc, ld.lld; a .hsaco file read as it is),
+ * its figures from the code object's metadata, and the AMD engine's
+ * waves per SIMD at the kernel's flat-work-group-size, printed beside the
+ * NVIDIA report: a section of the text, an "amd" array of the JSON.
+ */
+#ifndef SILK_REPORT_AMD_H
+#define SILK_REPORT_AMD_H
+
+#include "amd.h"
+#include "arena.h"
+#include "cli.h"
+#include "usage.h"
+
+enum { REPORT_AMD_MAX_TARGETS = 16 };
+
+typedef struct ReportAmdRow {
+    const char *file, *kernel;
+    const AmdTarget *target;
+    int threads;          /* the flat-work-group-size maximum */
+    KernelUsage usage;
+    AmdResult result;
+    AmdNextStep next;
+} ReportAmdRow;
+
+typedef struct ReportAmd {
+    AmdTable table;
+    const AmdTarget *targets[REPORT_AMD_MAX_TARGETS];
+    int n_targets;
+    ReportAmdRow *rows;
+    int n_rows, cap_rows;
+} ReportAmd;
+
+/* Loads the AMD tables and moves the AMD names of the comma-separated
+ * `list` (--arch) into amd->targets, leaving the others, in order, in
+ * `list` (empty when none remain).  False after one error line. */
+bool report_amd_take_targets(char *list, ReportAmd *amd);
+
+/* Every kernel of the n files on every AMD target.  EXIT_OK, or the
+ * exit status after the reasons were said. */
+int report_amd_measure(ReportAmd *amd, char *const files[], int n, Arena *arena);
+
+void report_amd_write_text(const ReportAmd *amd, FILE *out);
+struct cJSON;
+void report_amd_add_json(struct cJSON *root, const ReportAmd *amd);
+
+void report_amd_free(ReportAmd *amd);
+
+#endif

@@ -1,0 +1,119 @@
+#!/bin/sh
+# llvm_ir_oracle.sh: the AMD occupancy engine agrees with LLVM (issue 15,
+# item 4, second half).  For every target of arch-tables/amd-targets.csv it
+# writes hand-made LLVM IR kernels from one template, each pinning its
+# resources: inline asm that clobbers v[N-1], a[M-1] and s[K-1] (so the
+# kernel uses N VGPRs, M AGPRs, K SGPRs and the few LLVM adds), an LDS
+# array of L bytes, "amdgpu-flat-work-group-size"="T,T" and sometimes
+# "amdgpu-waves-per-eu".  N, M, K, L, T and the attribute are drawn from a
+# fixed-seed generator (the same configurations every run).  llc-19
+# compiles each with -pass-remarks-analysis=kernel-resource-usage; the
+# remark's VGPRs, AGPRs, SGPRs and LDS go to `silk-occ calc`, whose waves
+# per SIMD must be the remark's "Occupancy [waves/SIMD]", on every one.
+#
+# Needs llc-19 ($SILK_LLC overrides); exits 77 naming it when absent.
+# Run by make check, which sets SILK_OCC and SILK_ARCH_TABLES.
+# CASES (default 40) is the number of kernels per target.
+set -u
+: "${SILK_OCC:?}" "${SILK_ARCH_TABLES:?}"
+LLC=${SILK_LLC:-llc-19}
+if ! command -v "$LLC" >/dev/null 2>&1; then
+    echo "SKIP: $LLC not found (Debian package llvm-19)"
+    exit 77
+fi
+CASES=${CASES:-40}
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
+TARGETS=$(sed -e '/^#/d' -e '/^gfx,/d' -e 's/,.*//' "$SILK_ARCH_TABLES/amd-targets.csv")
+
+# configs GFX: one line "threads vgprs agprs sgprs lds wpe" per case, from a
+# 31-bit linear congruential generator seeded by the target's name, so
+# that every run (and every awk) draws the same; then fixed edge cases.
+configs() {
+    grep "^$1," "$SILK_ARCH_TABLES/amd-targets.csv" | awk -F, -v n="$CASES" '
+    function rnd(k) { seed = (seed * 1103515245 + 12345) % 2147483648; return int(seed / 65536) % k }
+    {
+        seed = 15; for (i = 1; i <= length($1); i++) seed = (seed * 31 + index("0123456789abcdefx", substr($1, i, 1))) % 2147483648
+        wave = $4; maxwaves = $8; agprs = $14 != "none"; sgpr_max = $16 != "" ? 90 : 100
+        for (c = 0; c < n; c++) {
+            threads = rnd(4) == 0 ? 1 + rnd(1024) : wave * (1 + rnd(1024 / wave))
+            vgprs = rnd(3) == 0 ? 1 + rnd(40) : 1 + rnd(256)
+            a = agprs && rnd(2) ? 1 + rnd(256) : 0
+            sgprs = 1 + rnd(sgpr_max)
+            lds = rnd(3) == 0 ? 0 : (rnd(2) ? 1 + rnd(65536) : 256 * (1 + rnd(64)))
+            wpe = "-"
+            r = rnd(4)
+            if (r == 0) wpe = (1 + rnd(maxwaves))
+            if (r == 1) { lo = 1 + rnd(maxwaves); wpe = lo "," (lo + rnd(maxwaves - lo + 1)) }
+            print threads, vgprs, a, sgprs, lds, wpe
+        }
+        # Then the edges, where one register or byte more costs a wave:
+        # VGPRs at and past the granules every file divides at, AGPRs that
+        # the alignment after the VGPRs pushes over one, LDS at and past
+        # a whole number of workgroups per unit.
+        split("24 25 32 33 48 49 64 65 72 73 96 97 128 129 168 169 256", edge, " ")
+        for (e in edge) print 256, edge[e], 0, 16, 0, "-"
+        if (agprs) {
+            split("62:1 61:3 57:8 63:2 125:3 128:128 256:256 1:256", pair, " ")
+            for (e in pair) { split(pair[e], va, ":"); print 64, va[1], va[2], 16, 0, "-" }
+        }
+        split("16384 16385 21845 21846 32768 32769 65536", edge, " ")
+        for (e in edge) print 64 * (1 + e % 4), 16, 0, 16, edge[e], "-"
+    }'
+}
+
+# kernel T V A S L WPE: the template.
+kernel() {
+    clobbers="~{v$(($2 - 1))},~{s$(($4 - 1))}"
+    [ "$3" -gt 0 ] && clobbers="$clobbers,~{a$(($3 - 1))}"
+    attrs="\"amdgpu-flat-work-group-size\"=\"$1,$1\""
+    [ "$6" != - ] && attrs="$attrs \"amdgpu-waves-per-eu\"=\"$6\""
+    echo 'target triple = "amdgcn-amd-amdhsa"'
+    if [ "$5" -gt 0 ]; then
+        echo "@lds = internal addrspace(3) global [$5 x i8] undef, align 4"
+    fi
+    echo 'define amdgpu_kernel void @k() #0 {'
+    echo "  call void asm sideeffect \"; pin\", \"$clobbers\"()"
+    if [ "$5" -gt 0 ]; then
+        echo "  store volatile i8 1, ptr addrspace(3) @lds"
+    fi
+    echo '  ret void'
+    echo '}'
+    echo "attributes #0 = { $attrs }"
+}
+
+# remark FILE KEY: the number after "KEY: " in the remarks.
+remark() {
+    sed -n "s/.*remark: .*    $2: \([0-9]*\)\$/\1/p" "$1" | head -n 1
+}
+
+fail=0 compared=0
+for t in $TARGETS; do
+    configs "$t" >"$work/configs"
+    i=0
+    while read -r threads v a s lds wpe; do
+        i=$((i + 1))
+        kernel "$threads" "$v" "$a" "$s" "$lds" "$wpe" >"$work/k.ll"
+        if ! "$LLC" -mtriple=amdgcn-amd-amdhsa -mcpu="$t" -filetype=null \
+            -pass-remarks-analysis=kernel-resource-usage "$work/k.ll" 2>"$work/remarks"; then
+            echo "FAIL: $t case $i: llc rejected the kernel:"; cat "$work/remarks"
+            fail=1; continue
+        fi
+        rv=$(remark "$work/remarks" VGPRs); ra=$(remark "$work/remarks" AGPRs)
+        rs=$(remark "$work/remarks" SGPRs); rl=$(sed -n 's/.*LDS Size \[bytes\/block\]: \([0-9]*\)$/\1/p' "$work/remarks")
+        occ=$(sed -n 's/.*Occupancy \[waves\/SIMD\]: \([0-9]*\)$/\1/p' "$work/remarks")
+        set -- --arch "$t" --threads "$threads" --vgprs "$rv" --sgprs "$rs" --lds "$rl"
+        [ -n "$ra" ] && [ "$ra" -gt 0 ] && set -- "$@" --agprs "$ra"
+        [ "$wpe" != - ] && set -- "$@" --waves-per-eu "$wpe"
+        ours=$("$SILK_OCC" calc "$@" 2>&1 | sed -n 's/^Occupancy: \([0-9]*\) of .*/\1/p')
+        compared=$((compared + 1))
+        if [ "$ours" != "$occ" ]; then
+            echo "FAIL: $t case $i: llc-19 says $occ waves/SIMD, silk-occ calc $* says '${ours:-error}'"
+            "$SILK_OCC" calc "$@" 2>&1 | sed -n '1,12p' | sed 's/^/    /'
+            fail=1
+        fi
+    done <"$work/configs"
+done
+echo "$compared kernels on $(echo $TARGETS | wc -w) targets compared with $LLC"
+[ "$compared" -gt 0 ] || fail=1
+exit $fail
