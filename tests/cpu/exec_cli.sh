@@ -63,8 +63,8 @@ expect 2 "$E --workspace 128: kernel scale runs CTAs of 64 threads (@launch)" \
 expect 2 "$E --kernel scale takes 4 parameters, and 1 --arg and --buf were given" k.silk --kernel scale --grid 64 --arg 1
 expect 2 "$E --buf 'u32:4:0': parameter 2 (x) is a tensor<f32>[n]" \
     k.silk --kernel scale --grid 64 --arg 4 --buf u32:4:0 --arg 1 --buf i32:4:0
-expect 2 "$E --buf 'f32:4:0': parameter 1 (n) is of type u64, given with --arg" \
-    k.silk --kernel scale --grid 64 --buf f32:4:0 --buf f32:4:0 --arg 1 --buf i32:4:0
+expect 2 "$E --buf 'f32:4:0': parameter 3 (s) is of type f32, given with --arg" \
+    k.silk --kernel scale --grid 64 --arg 4 --buf f32:4:0 --buf f32:4:0 --buf i32:4:0
 expect 2 "$E --arg 'x': not a value of parameter 3 (s: f32)" \
     k.silk --kernel scale --grid 64 --arg 4 --buf f32:4:0 --arg x --buf i32:4:0
 expect 2 "$E --buf 'f32:4': give TYPE:COUNT:INIT, as f32:1024:random" \
@@ -463,6 +463,20 @@ for o in -O0 ""; do
     sed -n 12p out | grep -qx "5 6 7 8 9 10 11 12" || fail "u64 % 0 ${o:--O}: $(sed -n 12p out)"
 done
 
+# A u64 parameter bound by --buf gets the buffer's address, as a launch
+# block passes a Buffer's .address: a raw store through it lands there,
+# and one past its end is caught.
+cat > raw.silk <<'SILK'
+attr(device=gpu) fn poke(out: u64, n: u64) {
+  if ctx.gid < n {
+    store<u32>(out + ctx.gid * 4, u32(ctx.gid) * 3)
+  }
+}
+SILK
+expect 0 "" raw.silk --kernel poke --grid 64 --workspace 32 --buf u32:10:7 --arg 10 --dump
+[ "$(sed -n 2,3p out | tr '\n' ' ')" = "0 3 6 9 12 15 18 21 24 27 " ] || fail "--buf for a u64 address: $(cat out)"
+expect 1 "raw.silk:3:5: kernel poke, CTA 0, thread 10: a store of 4 bytes at byte 40 of buffer 1, which has 40 bytes" \
+    raw.silk --kernel poke --grid 64 --workspace 32 --buf u32:10:7 --arg 11
 # --list: each kernel with what an exec line needs, in the program's
 # order; a device function is no kernel, a @persistent kernel's hidden
 # count is not a parameter, the default CTA size is 256, and an
