@@ -130,7 +130,7 @@ golden() {
             "300 300 aav random" "300 300 va random" "300 300 a random" "cta cta v 0"; do
         stable=1
         case $shape in *" v "*) stable=0 ;; esac
-        # shellcheck disable=SC2086 # $shape and $args are words; derive's output too
+        # shellcheck disable=SC2086,SC2046 # $shape and $args are words; derive's output too
         UNDERIVED=1 STABLE=$stable compare "$name" "$dir" $args "$(basename "$file")" \
             $(derive $shape "$@") && return
     done
@@ -149,6 +149,7 @@ fi
 silkc=${SILKC:-$PWD/src/silkc}
 src=${SILK_SRCDIR:-$(dirname "$0")/../..}
 src=$(cd "$src" && pwd)
+# shellcheck disable=SC2034 # shapes.sh reads it
 examples=$src/examples
 skips=$src/tests/cpu/differential-skips
 command -v "${CC:-cc}" >/dev/null 2>&1 || { echo "SKIP: no C compiler (cc) for the CPU backend"; exit 77; }

@@ -114,7 +114,8 @@ fi
 before=$(wc -l <"$work/program.silk")
 
 reduce_with_cvise() {
-    (cd "$work" && "$cvise" --not-c --tidy --timeout 60 --no-timing ./interesting.sh program.silk) \
+    (cd "$work" && "$cvise" --not-c --pass-group-file "$passes" --tidy --timeout 60 \
+        --no-timing ./interesting.sh program.silk) \
         >>"$work/cvise.log" 2>&1 || { echo "reduce.sh: cvise failed:"; tail -n 5 "$work/cvise.log"; exit 1; }
 }
 
