@@ -10,7 +10,9 @@
 # first line `// exec: ...` (silkgen's programs, the differential test's
 # failures).  What is kept, "interesting" in C-Vise's word, is:
 #
-#   - always: `silkc check` accepts the program with no diagnostic at all;
+#   - always: `silkc check` accepts the program (exit 0, no error; a
+#     warning is let through, as a variable whose last use C-Vise took
+#     away is unused until the next step takes its declaration);
 #   - by default: `silkc exec -O0` runs cleanly and `silkc exec` with the
 #     passes gives other buffers or another exit status (a fault);
 #   - with --crash: `silkc exec` at -O0 or with the passes dies by a
@@ -79,7 +81,7 @@ exec_line=\$(cat '$work/exec-line')
 EOF
 cat >>"$work/interesting.sh" <<'EOF'
 run() { timeout 10 "$silkc" "$@"; }
-NO_COLOR=1 run check program.silk >check.log 2>&1 && [ ! -s check.log ] || exit 1
+NO_COLOR=1 run check program.silk >check.log 2>&1 || exit 1
 # shellcheck disable=SC2086 # the exec line is words
 run exec program.silk -O0 --workers 1 $exec_line --out O0.bin >/dev/null 2>O0.log
 low=$?
