@@ -8,6 +8,8 @@
  *   exec_cpu.c      the run on this machine's cores (compiler/cpu/cpu.h)
  *   exec_cuda.c     the run on a GPU, through the CUDA Driver API
  *                   (std/runtime/cuda_driver.h)
+ *   exec_list.c     the kernels as exec binds them, from the IR, and
+ *                   --list, which prints them
  *
  * Both backends bind the same arguments into the same host buffers (the
  * same --seed, the same bytes), launch the same geometry, and print and
@@ -89,6 +91,13 @@ void exec_args_free(ExecArgs *a);
 /* After a run: --dump prints the buffers, --out writes their bytes; an
  * exit status. */
 int exec_show(const SilkcRequest *r, const ExecArgs *a);
+
+/* Kernel `f` as exec binds it, from its IR (the arrays in `arena`). */
+ExecKernel exec_describe(const IrFunc *f, Arena *arena);
+
+/* --list: each kernel of the program with what an exec line needs, a
+ * line each on stdout (exec_list.c says how); an exit status. */
+int exec_list(Compilation *c, const SilkcRequest *r);
 
 /* The runs, each from the request to an exit status. */
 int exec_run_cpu(Compilation *c, const SilkcRequest *r);

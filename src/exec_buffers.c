@@ -1,7 +1,9 @@
 /*
  * exec_buffers.c: the arguments of `silkc exec` (exec.h), the same for
  * every backend: --arg and --buf bind the kernel's parameters in their
- * order, each --buf a new host buffer of COUNT elements of TYPE filled
+ * order (a tensor, or a u64 parameter, which gets the buffer's address,
+ * as a launch block passes a Buffer's .address), each --buf a new host
+ * buffer of COUNT elements of TYPE filled
  * with INIT (a number, or `random`: integers over their whole range,
  * floats in [-1, 1), the same for the same --seed); after the run
  * --dump prints every buffer and --out writes their bytes, one after the
@@ -149,7 +151,8 @@ static int bind_buffer(const ExecKernel *k, uint32_t i, const ExecBinding *bind,
     if (rc != EXIT_OK)
         return rc;
     size_t elem = strcspn(source + 7, ">");
-    if (strlen(b->type->name) != elem || strncmp(source + 7, b->type->name, elem) != 0) {
+    bool address = strcmp(source, "u64") == 0; /* any buffer: its address */
+    if (!address && (strlen(b->type->name) != elem || strncmp(source + 7, b->type->name, elem) != 0)) {
         free(b->data);
         b->data = NULL;
         return exec_error("--buf '%s': parameter %" PRIu32 " (%s) is a %s", bind->text, i + 1,
@@ -181,8 +184,9 @@ int exec_bind(const SilkcRequest *r, const ExecKernel *k, const ExecPlan *plan, 
         const char *type = k->param_types[i], *name = k->param_names[i];
         const char *source = k->param_source_types[i];
         bool tensor = strncmp(source, "tensor<", 7) == 0;
+        bool address = strcmp(source, "u64") == 0; /* a raw address, as load<T>(p) takes */
         int rc = EXIT_OK;
-        if (bind->buffer != tensor)
+        if (bind->buffer != tensor && !(bind->buffer && address))
             return exec_error("%s '%s': parameter %" PRIu32 " (%s) is %s %s, %s",
                               bind->buffer ? "--buf" : "--arg", bind->text, i + 1, name,
                               tensor ? "a" : "of type", source,

@@ -23,7 +23,6 @@
 #include "backend.h"
 #include "cuda_abi.h" /* the CUresult numbers */
 #include "cuda_driver.h"
-#include "lower.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -66,24 +65,6 @@ static const IrFunc *find_kernel(const IrModule *m, const char *name)
         if (m->funcs[i]->kernel && strcmp(m->funcs[i]->name, name) == 0)
             return m->funcs[i];
     return NULL;
-}
-
-/* The kernel as exec binds it, from its IR (the names in `arena`). */
-static ExecKernel describe(const IrFunc *f, Arena *arena)
-{
-    const char **names = ARENA_ARRAY(arena, const char *, f->n_params + 1);
-    const char **types = ARENA_ARRAY(arena, const char *, f->n_params + 1);
-    const char **sources = ARENA_ARRAY(arena, const char *, f->n_params + 1);
-    for (uint32_t p = 0; p < f->n_params; p++) {
-        names[p] = f->params[p].name ? f->params[p].name : "";
-        types[p] = ir_type_name(f->params[p].type);
-        sources[p] = f->params[p].source_type ? f->params[p].source_type : types[p];
-    }
-    bool persistent = f->n_params > 0 && strcmp(names[f->n_params - 1], LOWER_LOGICAL_CTAS) == 0;
-    return (ExecKernel){.name = f->name, .n_params = f->n_params, .param_names = names,
-                        .param_types = types, .param_source_types = sources,
-                        .fixed_threads = (uint32_t)f->maxntid, .dynamic_shared = f->dynamic_smem,
-                        .persistent = persistent};
 }
 
 /* The PTX loaded and the kernel found in it. */
@@ -212,7 +193,7 @@ static void release(CudaRun *run)
 
 static int run_kernel(const SilkcRequest *r, CudaRun *run, const Build *b, const IrFunc *f)
 {
-    ExecKernel k = describe(f, b->module->arena);
+    ExecKernel k = exec_describe(f, b->module->arena);
     ExecPlan plan = {0};
     ExecArgs a = {0};
     int rc = exec_plan(r, &k, &plan);

@@ -31,6 +31,7 @@ static void usage(FILE *out)
           "       silkc exec [options] FILE... --kernel NAME --grid N [--workspace W]\n"
           "             [--arg VALUE | --buf TYPE:COUNT:INIT]... [--seed S] [--sms S]\n"
           "             [--backend cpu|cuda] [--workers N] [--race] [--dump] [--out FILE]\n"
+          "       silkc exec [options] FILE... --list\n"
           "       silkc build [options] FILE... [-o PROG] [--arch sm_75,...] [-O0] [--emit=c]\n"
           "       silkc run [options] FILE... [--arch sm_75,...] [-O0] [-- ARGS...]\n"
           "\n"
@@ -50,6 +51,7 @@ static void usage(FILE *out)
           "  --race also checks shared-memory races and reads of unwritten shared memory\n"
           "  or of a var before it is assigned.\n"
           "  --backend cuda runs it on GPU 0 instead, through the CUDA driver (loaded at run time).\n"
+          "  --list prints each kernel with its CTA size and the --arg and --buf it takes.\n"
           "build: makes an executable of the program (its fn main, host code and kernels): the host\n"
           "  code as C with the kernels' PTX for each --arch (default sm_75) and for the CPU backend,\n"
           "  compiled by $CC and linked with libsilkrt ($SILK_RUNTIME_DIR, the build tree, or the\n"
@@ -206,6 +208,8 @@ static bool exec_option(int argc, char **argv, int *i, SilkcRequest *r, int *rc)
         set_once(&r->output, value, "--out", rc);
     else if (strcmp(arg, "--dump") == 0)
         r->dump = true;
+    else if (strcmp(arg, "--list") == 0)
+        r->list = true;
     else if (strcmp(arg, "--race") == 0)
         r->race = true;
     else if (strcmp(arg, "-O0") == 0)

@@ -7,6 +7,7 @@
  *   silkc exec FILE... --kernel NAME --grid N [--workspace W] [--sms S]
  *              [--arg VALUE | --buf TYPE:COUNT:INIT]... [--seed S]
  *              [--backend cpu|cuda] [--workers N] [--race] [--dump] [--out FILE] [-O0]
+ *   silkc exec FILE... --list
  *
  * The grid counts work items, as a launch block's does: ceil(N / W) CTAs
  * of W threads.  A @persistent kernel gets its hidden logical-CTA count
@@ -14,7 +15,8 @@
  * min(logical, S) on the CPU backend, min(logical, SMs x resident CTAs
  * per SM) on a GPU.  The binding of the arguments and what is shown
  * after the run are the same on both (exec_buffers.c); each backend's run
- * is its own file (exec_cpu.c, exec_cuda.c).  --race builds the kernel
+ * is its own file (exec_cpu.c, exec_cuda.c).  --list prints each kernel
+ * with what an exec line needs (exec_list.c).  --race builds the kernel
  * with the race checks (CompileOptions.race_checks): the CPU backend's.
  */
 #include "exec.h"
@@ -67,6 +69,8 @@ void exec_cap_persistent(ExecPlan *plan, uint64_t resident)
 
 int silkc_exec(Compilation *c, const SilkcRequest *r)
 {
+    if (r->list)
+        return exec_list(c, r);
     if (!r->kernel)
         return exec_error("%s", "--kernel: give the kernel to run, as --kernel saxpy");
     if (!r->grid)

@@ -63,8 +63,8 @@ expect 2 "$E --workspace 128: kernel scale runs CTAs of 64 threads (@launch)" \
 expect 2 "$E --kernel scale takes 4 parameters, and 1 --arg and --buf were given" k.silk --kernel scale --grid 64 --arg 1
 expect 2 "$E --buf 'u32:4:0': parameter 2 (x) is a tensor<f32>[n]" \
     k.silk --kernel scale --grid 64 --arg 4 --buf u32:4:0 --arg 1 --buf i32:4:0
-expect 2 "$E --buf 'f32:4:0': parameter 1 (n) is of type u64, given with --arg" \
-    k.silk --kernel scale --grid 64 --buf f32:4:0 --buf f32:4:0 --arg 1 --buf i32:4:0
+expect 2 "$E --buf 'f32:4:0': parameter 3 (s) is of type f32, given with --arg" \
+    k.silk --kernel scale --grid 64 --arg 4 --buf f32:4:0 --buf f32:4:0 --buf i32:4:0
 expect 2 "$E --arg 'x': not a value of parameter 3 (s: f32)" \
     k.silk --kernel scale --grid 64 --arg 4 --buf f32:4:0 --arg x --buf i32:4:0
 expect 2 "$E --buf 'f32:4': give TYPE:COUNT:INIT, as f32:1024:random" \
@@ -462,6 +462,73 @@ for o in -O0 ""; do
         fail "u64 / 0 ${o:--O}: $(sed -n 7p out)"
     sed -n 12p out | grep -qx "5 6 7 8 9 10 11 12" || fail "u64 % 0 ${o:--O}: $(sed -n 12p out)"
 done
+
+# A u64 parameter bound by --buf gets the buffer's address, as a launch
+# block passes a Buffer's .address: a raw store through it lands there,
+# and one past its end is caught.
+cat > raw.silk <<'SILK'
+attr(device=gpu) fn poke(out: u64, n: u64) {
+  if ctx.gid < n {
+    store<u32>(out + ctx.gid * 4, u32(ctx.gid) * 3)
+  }
+}
+SILK
+expect 0 "" raw.silk --kernel poke --grid 64 --workspace 32 --buf u32:10:7 --arg 10 --dump
+[ "$(sed -n 2,3p out | tr '\n' ' ')" = "0 3 6 9 12 15 18 21 24 27 " ] || fail "--buf for a u64 address: $(cat out)"
+expect 1 "raw.silk:3:5: kernel poke, CTA 0, thread 10: a store of 4 bytes at byte 40 of buffer 1, which has 40 bytes" \
+    raw.silk --kernel poke --grid 64 --workspace 32 --buf u32:10:7 --arg 11
+# --list: each kernel with what an exec line needs, in the program's
+# order; a device function is no kernel, a @persistent kernel's hidden
+# count is not a parameter, the default CTA size is 256, and an
+# attr(device=gpu) fn without @launch takes any.
+cat > list.silk <<'SILK'
+attr(device=gpu) fn twice(x: f32) -> f32 {
+  return x * 2.0
+}
+@launch(64)
+kernel scale(n: u64, x: tensor<f32>[n], s: f32, y: tensor<i32>[n]) {
+  let i = ctx.gid
+  if i < n {
+    x[i] = twice(x[i]) * s
+    y[i] = 1
+  }
+}
+kernel grid2(rows: u64, cols: u64, m: tensor<u8>[rows, cols], k: tensor<f64>[4, 8], w: i32) {
+  m[0, 0] = u8(w) + u8(k[0, 0])
+}
+@launch(128, 2)
+@persistent
+kernel chunks(count: u64, data: tensor<u16>[count, 128]) {
+  if ctx.cta < count {
+    data[ctx.cta, ctx.tid] = u16(1)
+  }
+}
+attr(device=gpu) fn fill(out: tensor<u32>[64], value: u32) {
+  out[ctx.tid] = value
+}
+SILK
+cat > want <<'LIST'
+scale --workspace 64 --arg n:u64 --buf x:f32[n] --arg s:f32 --buf y:i32[n]
+grid2 --workspace 256 --arg rows:u64 --arg cols:u64 --buf m:u8[rows,cols] --buf k:f64[4,8] --arg w:i32
+chunks --workspace 128 --arg count:u64 --buf data:u16[count,128]
+fill --workspace any --buf out:u32[64] --arg value:u32
+LIST
+expect 0 "" list.silk --list
+cmp -s want out || fail "--list: $(diff want out)"
+expect 0 "" list.silk -O0 --list
+cmp -s want out || fail "-O0 --list: $(diff want out)"
+# A listed line runs as it says, its extents given values.
+expect 0 "" list.silk --kernel scale --grid 70 --arg 70 --buf f32:70:1 --arg 3 --buf i32:70:0 --dump
+sed -n 2p out | grep -qx "6 6 6 6 6 6 6 6" || fail "the listed scale: $(sed -n 2p out)"
+expect 2 "$E --list prints the kernels and runs none: --grid has no use with it" list.silk --list --grid 64
+expect 2 "$E --list prints the kernels and runs none: --kernel has no use with it" list.silk --kernel scale --list
+expect 2 "$E --list prints the kernels and runs none: --buf has no use with it" list.silk --list --buf f32:1:0
+# A program with an error: its diagnostic, exit 1, no list.
+printf 'kernel bad(n: u64) {\n  let x = y\n}\n' > bad.silk
+"$silkc" exec bad.silk --list >out 2>err
+[ $? -eq 1 ] || fail "--list of a program with an error: want exit 1"
+[ -s out ] && fail "--list of a program with an error printed: $(cat out)"
+grep -q "^bad.silk:2:11: error: " err || fail "--list of a program with an error: $(cat err)"
 
 # compile refuses the CPU target, which only exec runs.
 "$silkc" compile k.silk --arch cpu -o k.c 2>err
