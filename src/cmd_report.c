@@ -746,11 +746,16 @@ int cmd_report(int argc, char **argv)
     bool nvidia = true;
     if (o.archs && !report_amd_take_targets(o.archs, &amd))
         rc = EXIT_USAGE;
+    if (o.gpus && !report_amd_take_gpus(o.gpus, &amd))
+        rc = EXIT_USAGE;
+    /* A 2-D --work is the NVIDIA side's (blocks of 32 x threads/32). */
+    amd.have_work = o.settings.have_work && o.settings.work_rows == 0;
+    amd.work = o.settings.work;
     if (rc == EXIT_OK && amd.n_targets > 0 && o.format != FORMAT_TEXT && o.format != FORMAT_JSON) {
         cli_error(COMMAND, "--format: the AMD targets are written as text or json");
         rc = EXIT_USAGE;
     }
-    if (rc == EXIT_OK && amd.n_targets > 0 && o.archs[0] == '\0')
+    if (rc == EXIT_OK && amd.n_targets > 0 && (o.archs ? o.archs : o.gpus)[0] == '\0')
         nvidia = false;
     if (rc == EXIT_OK && nvidia)
         rc = resolve_targets(&o, &table, &device, targets, &r.n_targets) ? EXIT_OK : EXIT_USAGE;

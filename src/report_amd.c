@@ -5,6 +5,7 @@
 
 #include "amdgpu/hsaco.h"
 #include "build.h"
+#include "report_input.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -14,7 +15,44 @@
 
 static const char *const COMMAND = "report";
 
-bool report_amd_take_targets(char *list, ReportAmd *amd)
+/* Whether `name` is AMD's (then taken into amd): 1, 0, or -1 after an error. */
+typedef int TakeName(ReportAmd *amd, const char *name);
+
+static int add_target(ReportAmd *amd, const AmdTarget *t)
+{
+    for (int i = 0; i < amd->n_targets; i++)
+        if (amd->targets[i] == t)
+            return 1;
+    if (amd->n_targets == REPORT_AMD_MAX_TARGETS) {
+        cli_error(COMMAND, "at most %d AMD targets", REPORT_AMD_MAX_TARGETS);
+        return -1;
+    }
+    amd->targets[amd->n_targets++] = t;
+    return 1;
+}
+
+static int take_target(ReportAmd *amd, const char *name)
+{
+    const AmdTarget *t = amd_table_find(&amd->table, name);
+    return t ? add_target(amd, t) : 0;
+}
+
+static int take_gpu(ReportAmd *amd, const char *name)
+{
+    const AmdProduct *gpu = amd_table_find_product(&amd->table, name);
+    const AmdTarget *t = gpu ? amd_table_product_target(&amd->table, gpu) : NULL;
+    if (!t)
+        return 0;
+    if (amd->n_products == REPORT_AMD_MAX_TARGETS) {
+        cli_error(COMMAND, "--gpu: at most %d AMD products", REPORT_AMD_MAX_TARGETS);
+        return -1;
+    }
+    amd->products[amd->n_products++] = gpu;
+    return add_target(amd, t);
+}
+
+/* Moves the AMD names of `list` into amd, leaving the others in order. */
+static bool take_names(char *list, ReportAmd *amd, const char *option, TakeName *take)
 {
     OccError err;
     *amd = (ReportAmd){0};
@@ -26,11 +64,11 @@ bool report_amd_take_targets(char *list, ReportAmd *amd)
      * (the NVIDIA side would only see what is left). */
     size_t len = strlen(list);
     if (len == 0) {
-        cli_error(COMMAND, "--arch: the list is empty");
+        cli_error(COMMAND, "%s: the list is empty", option);
         return false;
     }
     if (list[0] == ',' || list[len - 1] == ',' || strstr(list, ",,")) {
-        cli_error(COMMAND, "--arch: '%s' has an empty element", list);
+        cli_error(COMMAND, "%s: '%s' has an empty element", option, list);
         return false;
     }
     char *kept = list, *p = list;
@@ -38,14 +76,10 @@ bool report_amd_take_targets(char *list, ReportAmd *amd)
         size_t n = strcspn(p, ",");
         char name[OCC_NAME_MAX];
         snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), p);
-        const AmdTarget *t = amd_table_find(&amd->table, name);
-        if (t && amd->n_targets == REPORT_AMD_MAX_TARGETS) {
-            cli_error(COMMAND, "--arch: at most %d AMD targets", REPORT_AMD_MAX_TARGETS);
+        int taken = take(amd, name);
+        if (taken < 0)
             return false;
-        }
-        if (t) {
-            amd->targets[amd->n_targets++] = t;
-        } else { /* an NVIDIA name (or a wrong one, said by the NVIDIA side) */
+        if (!taken) { /* an NVIDIA name (or a wrong one, said by the NVIDIA side) */
             if (kept != list)
                 *kept++ = ',';
             memmove(kept, p, n);
@@ -55,6 +89,16 @@ bool report_amd_take_targets(char *list, ReportAmd *amd)
     }
     *kept = '\0';
     return true;
+}
+
+bool report_amd_take_targets(char *list, ReportAmd *amd)
+{
+    return take_names(list, amd, "--arch", take_target);
+}
+
+bool report_amd_take_gpus(char *list, ReportAmd *amd)
+{
+    return take_names(list, amd, "--gpu", take_gpu);
 }
 
 static bool push_row(ReportAmd *amd, const ReportAmdRow *row)
@@ -74,12 +118,17 @@ static bool push_row(ReportAmd *amd, const ReportAmdRow *row)
 /* The code object's .vgpr_count is the unified file's total on gfx90a and
  * gfx942 (the AGPRs after the VGPRs), so it goes to the engine whole. */
 static int add_kernels(ReportAmd *amd, const char *file, const AmdTarget *t,
-                       const UsageReport *u)
+                       const UsageReport *u, const Compilation *c)
 {
     for (int k = 0; k < u->n_kernels; k++) {
         const KernelUsage *ku = &u->kernels[k];
         ReportAmdRow row = {.file = file, .kernel = ku->name, .target = t, .usage = *ku,
-                            .threads = ku->max_threads > 0 ? ku->max_threads : t->max_workgroup_size};
+                            .threads = ku->max_threads > 0 ? ku->max_threads : t->max_workgroup_size,
+                            .have_work = amd->have_work, .work = amd->work};
+        if (!row.have_work && c) { /* the launch block's grid, as the NVIDIA side takes it */
+            row.work = report_launch_work(c, ku->name);
+            row.have_work = row.work > 0;
+        }
         AmdKernel kernel = {.vgprs = ku->registers, .agprs = 0, .sgprs = ku->sgprs,
                             .lds = (uint64_t)ku->static_smem, .flat_workgroup_max = row.threads};
         if (amd_occupancy_calc(t, &kernel, row.threads, &row.result) != OCC_OK ||
@@ -112,7 +161,7 @@ static int measure_hsaco(ReportAmd *amd, const char *path, Arena *arena)
     }
     for (int i = 0; i < amd->n_targets; i++)
         if (u.arch && strcmp(u.arch, amd->targets[i]->gfx) == 0)
-            return add_kernels(amd, path, amd->targets[i], &u);
+            return add_kernels(amd, path, amd->targets[i], &u, NULL);
     cli_warning(COMMAND, "%s: a code object for %s, which --arch does not name", path,
                 u.arch ? u.arch : "an unknown target");
     return EXIT_OK;
@@ -155,7 +204,7 @@ static int measure_silk(ReportAmd *amd, const char *path)
     BuildStatus status = build_run(&c, &options, &b);
     int rc = status == BUILD_OK ? EXIT_OK : build_failed(path, &b, status);
     for (int i = 0; i < b.n_targets && rc == EXIT_OK; i++)
-        rc = add_kernels(amd, path, amd->targets[i], &b.targets[i].usage);
+        rc = add_kernels(amd, path, amd->targets[i], &b.targets[i].usage, &c);
     /* The rows keep the kernel names: copy them out of the compilation. */
     for (int i = 0; i < amd->n_rows; i++)
         if (amd->rows[i].file == path && amd->rows[i].kernel)
@@ -187,6 +236,59 @@ static void limiters_text(const AmdResult *r, char *buf, size_t size)
                                      amd_limiter_name((AmdLimiter)i));
 }
 
+/* The products a row's tail covers: --gpu's of its target, else all of it. */
+static bool row_has_product(const ReportAmd *amd, const ReportAmdRow *r, const AmdProduct *gpu)
+{
+    if (strcmp(gpu->gfx, r->target->gfx) != 0)
+        return false;
+    if (amd->n_products == 0)
+        return true;
+    for (int i = 0; i < amd->n_products; i++)
+        if (amd->products[i] == gpu)
+            return true;
+    return false;
+}
+
+/* A launch of the row's work on a product: workgroups per unit x units a
+ * wave; false (w zero) without work. */
+static bool product_waves(const ReportAmdRow *r, const AmdProduct *gpu, OccWaves *w)
+{
+    *w = (OccWaves){0};
+    return r->have_work && occ_waves(r->work, r->threads, r->result.workgroups_per_unit,
+                                     amd_product_units(r->target, gpu), w);
+}
+
+static int persistent_grid(const ReportAmdRow *r, const AmdProduct *gpu)
+{
+    return r->result.workgroups_per_unit * amd_product_units(r->target, gpu);
+}
+
+static void write_tail_text(const ReportAmd *amd, const ReportAmdRow *r, FILE *out)
+{
+    fprintf(out, "\n%s on %s: ", r->kernel, r->target->gfx);
+    if (r->have_work)
+        fprintf(out, "%llu work items, %llu workgroups of %d\n", (unsigned long long)r->work,
+                (unsigned long long)((r->work + (uint64_t)r->threads - 1) / (uint64_t)r->threads),
+                r->threads);
+    else
+        fputs("give --work N (or launch it from a block with a constant grid) for the waves\n", out);
+    fprintf(out, "  %-24s %5ss %8s %6s %10s %7s %11s\n", "product", r->target->occupancy_unit,
+            "waves", "full", "last wave", "idle", "persistent");
+    for (size_t i = 0; i < amd->table.n_products; i++) {
+        const AmdProduct *gpu = &amd->table.products[i];
+        OccWaves w;
+        if (!row_has_product(amd, r, gpu))
+            continue;
+        fprintf(out, "  %-24s %6d ", gpu->id, amd_product_units(r->target, gpu));
+        if (product_waves(r, gpu, &w))
+            fprintf(out, "%8.2f %6llu %9.1f%% %6.1f%%", w.waves, (unsigned long long)w.full_waves,
+                    100.0 * w.last_wave_fill, 100.0 * w.idle_fraction);
+        else
+            fprintf(out, "%8s %6s %10s %7s", "-", "-", "-", "-");
+        fprintf(out, " %11d\n", persistent_grid(r, gpu));
+    }
+}
+
 void report_amd_write_text(const ReportAmd *amd, FILE *out)
 {
     fputs("\nAMD targets (waves per SIMD as LLVM 19 counts them, at the kernel's "
@@ -215,6 +317,33 @@ void report_amd_write_text(const ReportAmd *amd, FILE *out)
                 r->target->gfx, r->threads, r->usage.registers, r->usage.agprs, r->usage.sgprs,
                 r->usage.static_smem, r->result.waves_per_simd, r->result.max_waves_per_simd,
                 r->result.workgroups_per_unit, r->target->occupancy_unit, lim, next);
+    }
+    for (int i = 0; i < amd->n_rows; i++)
+        write_tail_text(amd, &amd->rows[i], out);
+}
+
+/* The tail's products of a row: units, waves (null without work) and the
+ * persistent grid, workgroups per unit x units. */
+static void add_products_json(cJSON *o, const ReportAmd *amd, const ReportAmdRow *r)
+{
+    cli_json_number_or_null(o, "work", r->have_work, (double)r->work);
+    cJSON *products = cJSON_AddArrayToObject(o, "products");
+    bool wgp = strcmp(r->target->occupancy_unit, "WGP") == 0;
+    for (size_t i = 0; i < amd->table.n_products; i++) {
+        const AmdProduct *gpu = &amd->table.products[i];
+        OccWaves w;
+        if (!row_has_product(amd, r, gpu))
+            continue;
+        bool have = product_waves(r, gpu, &w);
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddStringToObject(p, "id", gpu->id);
+        cJSON_AddNumberToObject(p, wgp ? "wgps" : "cus", amd_product_units(r->target, gpu));
+        cli_json_number_or_null(p, "waves", have, w.waves);
+        cli_json_number_or_null(p, "full_waves", have, (double)w.full_waves);
+        cli_json_number_or_null(p, "last_wave_fill", have, w.last_wave_fill);
+        cli_json_number_or_null(p, "idle", have, w.idle_fraction);
+        cJSON_AddNumberToObject(p, "persistent_grid", persistent_grid(r, gpu));
+        cJSON_AddItemToArray(products, p);
     }
 }
 
@@ -248,6 +377,7 @@ void report_amd_add_json(cJSON *root, const ReportAmd *amd)
                 cJSON_AddItemToArray(lim, cJSON_CreateString(amd_limiter_name((AmdLimiter)l)));
         cli_json_number_or_null(o, "vgprs_to_cut", r->next.vgprs_to_cut >= 0, r->next.vgprs_to_cut);
         cli_json_number_or_null(o, "lds_to_cut", r->next.lds_to_cut >= 0, (double)r->next.lds_to_cut);
+        add_products_json(o, amd, r);
         cJSON_AddItemToArray(rows, o);
     }
 }

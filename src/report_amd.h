@@ -23,12 +23,19 @@ typedef struct ReportAmdRow {
     KernelUsage usage;
     AmdResult result;
     AmdNextStep next;
+    bool have_work;       /* --work, else the launch block's constant grid */
+    uint64_t work;
 } ReportAmdRow;
 
 typedef struct ReportAmd {
     AmdTable table;
     const AmdTarget *targets[REPORT_AMD_MAX_TARGETS];
     int n_targets;
+    /* --gpu's AMD products; none: every product of each target */
+    const AmdProduct *products[REPORT_AMD_MAX_TARGETS];
+    int n_products;
+    bool have_work; /* --work N (1-D) */
+    uint64_t work;
     ReportAmdRow *rows;
     int n_rows, cap_rows;
 } ReportAmd;
@@ -37,6 +44,10 @@ typedef struct ReportAmd {
  * `list` (--arch) into amd->targets, leaving the others, in order, in
  * `list` (empty when none remain).  False after one error line. */
 bool report_amd_take_targets(char *list, ReportAmd *amd);
+
+/* The same for --gpu: an AMD product's name selects its target (once)
+ * and its row of the tail. */
+bool report_amd_take_gpus(char *list, ReportAmd *amd);
 
 /* Every kernel of the n files on every AMD target.  EXIT_OK, or the
  * exit status after the reasons were said. */

@@ -130,32 +130,68 @@ typedef struct LaunchScan {
     int n_targets;
 } LaunchScan;
 
-/* A launch block whose grid the checker found constant: the first for
- * each kernel gives its work size (the grid counts work items).  The
+/* A launch block whose grid the checker found constant: its kernel's
+ * name in *target and the grid (work items); 0 for any other node.  The
  * checker leaves a constant's value in the node (folded). */
+static uint64_t constant_grid(const Node *n, const char **target)
+{
+    if (n->kind != ND_LAUNCH || n->list2.count != 1 || !n->list2.items[0]->a ||
+        n->list2.items[0]->a->kind != ND_CALL || n->list2.items[0]->a->a->kind != ND_NAME)
+        return 0;
+    *target = n->list2.items[0]->a->a->name;
+    for (uint32_t i = 0; i < n->list.count; i++) {
+        const Node *o = n->list.items[i];
+        if (strcmp(o->name, "grid") == 0 && o->a && o->a->folded == 1 && o->a->int_value != 0)
+            return (uint64_t)o->a->int_value;
+    }
+    return 0;
+}
+
+/* The first such block for each kernel gives its work size. */
 static void visit_launch(Node *n, void *data)
 {
     const LaunchScan *scan = data;
     ReportSource *s = scan->source;
-    if (n->kind != ND_LAUNCH || n->list2.count != 1 || !n->list2.items[0]->a ||
-        n->list2.items[0]->a->kind != ND_CALL || n->list2.items[0]->a->a->kind != ND_NAME)
+    const char *target;
+    uint64_t grid = constant_grid(n, &target);
+    if (!grid)
         return;
-    const char *target = n->list2.items[0]->a->a->name;
-    for (uint32_t i = 0; i < n->list.count; i++) {
-        const Node *o = n->list.items[i];
-        if (strcmp(o->name, "grid") != 0 || !o->a || o->a->folded != 1 || o->a->int_value == 0)
-            continue;
-        for (int t = 0; t < scan->n_targets; t++)
-            for (int k = 0; k < s->n_kernels[t]; k++) {
-                ReportKernel *kernel = &s->kernels[t][k];
-                if (strcmp(kernel->name, target) == 0 && !kernel->launch_work) {
-                    uint32_t line, col;
-                    source_line_col(scan->file, n->span.start, &line, &col);
-                    kernel->launch_work = o->a->int_value;
-                    kernel->launch_line = (int)line;
-                }
+    for (int t = 0; t < scan->n_targets; t++)
+        for (int k = 0; k < s->n_kernels[t]; k++) {
+            ReportKernel *kernel = &s->kernels[t][k];
+            if (strcmp(kernel->name, target) == 0 && !kernel->launch_work) {
+                uint32_t line, col;
+                source_line_col(scan->file, n->span.start, &line, &col);
+                kernel->launch_work = grid;
+                kernel->launch_line = (int)line;
             }
+        }
+}
+
+/* What the walk for one kernel's launch work needs and finds. */
+typedef struct KernelLaunchScan {
+    const char *kernel;
+    uint64_t work;
+} KernelLaunchScan;
+
+static void visit_kernel_launch(Node *n, void *data)
+{
+    KernelLaunchScan *scan = data;
+    const char *target;
+    uint64_t grid = scan->work ? 0 : constant_grid(n, &target);
+    if (grid && strcmp(target, scan->kernel) == 0)
+        scan->work = grid;
+}
+
+uint64_t report_launch_work(const Compilation *c, const char *kernel)
+{
+    KernelLaunchScan scan = {kernel, 0};
+    for (uint32_t i = 0; i < c->n_modules && !scan.work; i++) {
+        const Module *m = c->modules[i];
+        if (m->package == PKG_ROOT && m->tree)
+            ast_walk(m->tree, c->arena, visit_kernel_launch, &scan);
     }
+    return scan.work;
 }
 
 /* In source order; ast_walk keeps its stack off the C stack, which a long

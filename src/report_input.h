@@ -76,6 +76,11 @@ void report_share_target(ReportSource *s, int i, int j);
  * to READ_FILE_CODE_LIMIT_MIB; NULL with errno set (EFBIG: larger). */
 char *report_read_file(const char *path, Arena *arena, size_t *len);
 
+/* The constant grid (work items) of the first launch block of `kernel` in
+ * a checked compilation's own package; 0: none (the AMD report's work). */
+struct Compilation;
+uint64_t report_launch_work(const struct Compilation *c, const char *kernel);
+
 /* The kernel of target i named `name` (the symbol); NULL if absent. */
 const ReportKernel *report_source_kernel(const ReportSource *s, int target, const char *name);
 
