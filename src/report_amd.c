@@ -127,7 +127,7 @@ static int add_kernels(ReportAmd *amd, const char *file, const AmdTarget *t,
                             .have_work = amd->have_work, .work = amd->work};
         if (!row.have_work && c) { /* the launch block's grid, as the NVIDIA side takes it */
             row.work = report_launch_work(c, ku->name);
-            row.have_work = row.work > 0;
+            row.have_work = row.work_from_launch = row.work > 0;
         }
         AmdKernel kernel = {.vgprs = ku->registers, .agprs = 0, .sgprs = ku->sgprs,
                             .lds = (uint64_t)ku->static_smem, .flat_workgroup_max = row.threads};
@@ -267,7 +267,8 @@ static void write_tail_text(const ReportAmd *amd, const ReportAmdRow *r, FILE *o
 {
     fprintf(out, "\n%s on %s: ", r->kernel, r->target->gfx);
     if (r->have_work)
-        fprintf(out, "%llu work items, %llu workgroups of %d\n", (unsigned long long)r->work,
+        fprintf(out, "%llu work items (%s), %llu workgroups of %d\n", (unsigned long long)r->work,
+                r->work_from_launch ? "the launch block's grid" : "--work",
                 (unsigned long long)((r->work + (uint64_t)r->threads - 1) / (uint64_t)r->threads),
                 r->threads);
     else

@@ -25,6 +25,7 @@ typedef struct ReportAmdRow {
     AmdNextStep next;
     bool have_work;       /* --work, else the launch block's constant grid */
     uint64_t work;
+    bool work_from_launch;
 } ReportAmdRow;
 
 typedef struct ReportAmd {
