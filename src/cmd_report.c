@@ -750,6 +750,7 @@ int cmd_report(int argc, char **argv)
         rc = EXIT_USAGE;
     /* A 2-D --work is the NVIDIA side's (blocks of 32 x threads/32). */
     amd.have_work = o.settings.have_work && o.settings.work_rows == 0;
+    amd.work_2d = o.settings.have_work && o.settings.work_rows > 0;
     amd.work = o.settings.work;
     if (rc == EXIT_OK && amd.n_targets > 0 && o.format != FORMAT_TEXT && o.format != FORMAT_JSON) {
         cli_error(COMMAND, "--format: the AMD targets are written as text or json");

@@ -125,7 +125,7 @@ static int add_kernels(ReportAmd *amd, const char *file, const AmdTarget *t,
         ReportAmdRow row = {.file = file, .kernel = ku->name, .target = t, .usage = *ku,
                             .threads = ku->max_threads > 0 ? ku->max_threads : t->max_workgroup_size,
                             .have_work = amd->have_work, .work = amd->work};
-        if (!row.have_work && c) { /* the launch block's grid, as the NVIDIA side takes it */
+        if (!row.have_work && !amd->work_2d && c) { /* the launch block's grid, as the NVIDIA side takes it */
             row.work = report_launch_work(c, ku->name);
             row.have_work = row.work_from_launch = row.work > 0;
         }
@@ -271,6 +271,8 @@ static void write_tail_text(const ReportAmd *amd, const ReportAmdRow *r, FILE *o
                 r->work_from_launch ? "the launch block's grid" : "--work",
                 (unsigned long long)((r->work + (uint64_t)r->threads - 1) / (uint64_t)r->threads),
                 r->threads);
+    else if (amd->work_2d)
+        fputs("a 2-D --work is counted on the NVIDIA targets only\n", out);
     else
         fputs("give --work N (or launch it from a block with a constant grid) for the waves\n", out);
     fprintf(out, "  %-24s %5ss %8s %6s %10s %7s %11s\n", "product", r->target->occupancy_unit,

@@ -36,6 +36,7 @@ typedef struct ReportAmd {
     const AmdProduct *products[REPORT_AMD_MAX_TARGETS];
     int n_products;
     bool have_work; /* --work N (1-D) */
+    bool work_2d;   /* --work COLSxROWS: the NVIDIA side's; no AMD tail */
     uint64_t work;
     ReportAmdRow *rows;
     int n_rows, cap_rows;

@@ -72,6 +72,13 @@ got=$(jq -c '[.amd[] | .work, (.products[] | [.id, .cus, (.waves * 100 | round),
 want='[1000000,["mi300a",228,214,2,142,286,1824],["mi300x",304,161,1,606,197,2432],["mi325x",304,161,1,606,197,2432]]'
 [ "$got" = "$want" ] || { echo "FAIL: --arch gfx942 --work 1000000 JSON: $got (want $want)"; status=1; }
 
+# A 2-D --work is the NVIDIA side's: no AMD waves, not the launch's grid.
+"$SILK_OCC" report "$sgemm" --gpu mi300x --work 64x64 --format json >"$work/json" 2>"$work/err" ||
+    fail "report --gpu mi300x --work 64x64 exited $?" "$work/err"
+got=$(jq -c '[.amd[] | .work, (.products[] | [.id, .waves, .persistent_grid])]' "$work/json" 2>&1)
+want='[null,["mi300x",null,2432]]'
+[ "$got" = "$want" ] || { echo "FAIL: --work 64x64 JSON: $got (want $want)"; status=1; }
+
 # A wrong name in a mixed list is still the NVIDIA side's error.
 "$SILK_OCC" report "$sgemm" --gpu mi300x,nosuch >"$work/out" 2>&1
 rc=$?
