@@ -59,7 +59,7 @@ void cmd_report_usage(FILE *out)
           "code, grid validity and the cudaOccupancy check.\n"
           "\n"
           "  --arch LIST            architectures: sm_80,sm_90 (each product's SMs shown)\n"
-          "  --gpu LIST             GPU products: h100-sxm,l4\n"
+          "  --gpu LIST             GPU products: h100-sxm,l4,mi300x\n"
           "  --all                  every product of an architecture from sm_75 on\n"
           "                         (default: this machine's GPU, else sm_80,sm_90,sm_120)\n"
           "  --kernel GLOB          only the kernels whose name matches\n"
