@@ -5,6 +5,7 @@
 #include "backend.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 static const Backend *const BACKENDS[] = {&backend_ptx, &backend_cpu, &backend_amdgpu};
 
@@ -14,4 +15,13 @@ const Backend *backend_find(const char *arch)
         if (BACKENDS[i]->knows(arch))
             return BACKENDS[i];
     return NULL;
+}
+
+void backend_report(Diag *diag, const IrFunc *f, const IrInst *in, const char *message)
+{
+    Span at = in ? in->span : (Span){0, 0, 0};
+    if (at.start != 0 || at.end != 0)
+        diag_error(diag, at, "%s", message);
+    else /* built IR has no spans: name the function instead */
+        diag_error(diag, (Span){UINT32_MAX, 0, 0}, "in @%s: %s", f->name, message);
 }

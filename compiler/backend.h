@@ -61,6 +61,11 @@ extern const Backend backend_ptx; /* NVIDIA GPUs: sm_75 ... (compiler/ptx/) */
 extern const Backend backend_cpu; /* this machine's cores: "cpu" (compiler/cpu/) */
 extern const Backend backend_amdgpu; /* AMD GPUs: gfx90a ... (compiler/amdgpu/) */
 
+/* Reports that instruction `in` of `f` (NULL: the function as a whole)
+ * has no form on a backend's target: at the instruction's Silk source
+ * span, or, for IR built without spans, naming the function. */
+void backend_report(Diag *diag, const IrFunc *f, const IrInst *in, const char *message);
+
 /* The backend whose target `arch` is; NULL when none knows it. */
 const Backend *backend_find(const char *arch);
 

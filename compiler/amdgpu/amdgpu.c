@@ -26,6 +26,8 @@
  */
 #include "amdgpu.h"
 
+#include "backend.h"
+
 #include "amdgpu_internal.h"
 #include "cpu/cpu_internal.h"
 
@@ -193,11 +195,7 @@ void amdgpu_error(LlFunc *e, const IrInst *in, const char *fmt, ...)
     vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
     e->errors++;
-    Span at = in ? in->span : (Span){0, 0, 0};
-    if (at.start != 0 || at.end != 0)
-        diag_error(e->diag, at, "%s", message);
-    else /* built IR has no spans: name the function instead */
-        diag_error(e->diag, (Span){UINT32_MAX, 0, 0}, "in @%s: %s", e->f->name, message);
+    backend_report(e->diag, e->f, in, message);
 }
 
 /* The IR type of every register, parameters first. */

@@ -32,6 +32,8 @@
  */
 #include "ptx.h"
 
+#include "backend.h"
+
 #include "ptx_internal.h"
 
 #include <assert.h>
@@ -193,11 +195,7 @@ void ptx_error(PtxFunc *e, const IrInst *in, const char *fmt, ...)
     vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
     e->errors++;
-    Span at = in ? in->span : (Span){0, 0, 0};
-    if (at.start != 0 || at.end != 0)
-        diag_error(e->diag, at, "%s", message);
-    else /* built IR has no spans: name the function instead */
-        diag_error(e->diag, (Span){UINT32_MAX, 0, 0}, "in @%s: %s", e->f->name, message);
+    backend_report(e->diag, e->f, in, message);
 }
 
 /* Types and PTX numbers of the IR registers, parameters first. */
