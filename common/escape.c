@@ -6,17 +6,19 @@
  */
 #include "escape.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* The length of the valid UTF-8 sequence that starts at p (1 for ASCII),
  * or 0 when it is not one: a stray continuation byte, an overlong form, a
- * surrogate, past U+10FFFF, or cut short. */
-static size_t utf8_length(const unsigned char *p)
+ * surrogate, past U+10FFFF, or cut short (by a NUL, or by the end of the
+ * `avail` bytes there). */
+static size_t utf8_length(const unsigned char *p, size_t avail)
 {
     if (p[0] < 0x80)
         return 1;
     size_t n = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 ? 2 : 0;
-    if (n == 0 || p[0] > 0xf4)
+    if (n == 0 || n > avail || p[0] > 0xf4)
         return 0;
     for (size_t i = 1; i < n; i++)
         if ((p[i] & 0xc0) != 0x80)
@@ -27,12 +29,14 @@ static size_t utf8_length(const unsigned char *p)
     return n;
 }
 
-/* The escape for the byte or sequence at p, written to `out` (at least 5
- * bytes); 0 when it prints as it is.  *used is how many bytes it covers. */
-static size_t escape_at(const unsigned char *p, char *out, size_t *used)
+static const char hex[] = "0123456789abcdef";
+
+/* The escape for the byte or sequence at p, of `avail` bytes (SIZE_MAX:
+ * up to a NUL), written to `out` (at least 5 bytes); 0 when it prints as
+ * it is.  *used is how many bytes it covers. */
+static size_t escape_at(const unsigned char *p, size_t avail, char *out, size_t *used)
 {
-    static const char hex[] = "0123456789abcdef";
-    size_t n = utf8_length(p);
+    size_t n = utf8_length(p, avail);
     *used = n ? n : 1;
     bool c1 = n == 2 && p[0] == 0xc2 && p[1] < 0xa0;
     if (n > 1 && !c1)
@@ -61,7 +65,7 @@ bool escape_is_plain(const char *text)
     char scratch[8];
     size_t used;
     for (; *p; p += used)
-        if (escape_at(p, scratch, &used))
+        if (escape_at(p, SIZE_MAX, scratch, &used))
             return false;
     return true;
 }
@@ -73,7 +77,7 @@ size_t escape_text(const char *text, char *buf, size_t size)
     bool full = false;
     for (size_t used; *p; p += used) {
         char piece[8];
-        size_t n = escape_at(p, piece, &used);
+        size_t n = escape_at(p, SIZE_MAX, piece, &used);
         size_t len = n ? n : used;
         full = full || total + len >= size;
         if (!full) {
@@ -94,7 +98,7 @@ static void write_escaped(const char *text, const char *indent, FILE *out)
     const unsigned char *p = (const unsigned char *)text;
     for (size_t used; *p; p += used) {
         char piece[8];
-        size_t n = escape_at(p, piece, &used);
+        size_t n = escape_at(p, SIZE_MAX, piece, &used);
         if (*p == '\n' && indent) {
             fputc('\n', out);
             fputs(indent, out);
@@ -122,4 +126,38 @@ const char *escape_if_needed(const char *text, char *buf, size_t size)
         return text;
     escape_text(text, buf, size);
     return buf;
+}
+
+void escape_fputs_comment(const char *text, size_t len, FILE *out)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    for (size_t i = 0, used; i < len; i += used) {
+        char piece[8];
+        size_t n = escape_at(p + i, len - i, piece, &used);
+        if (p[i] == '\n' || p[i] == '\r' || p[i] == '\t')
+            fputc(' ', out);
+        else if (p[i] == '\\')
+            fputs("\\x5c", out);
+        else if (p[i] == '/' && i > 0 && p[i - 1] == '*')
+            fputs("\\/", out);
+        else
+            fwrite(n ? piece : (const char *)p + i, 1, n ? n : used, out);
+    }
+}
+
+void escape_fputs_c_string(const char *text, size_t len, FILE *out)
+{
+    fputc('"', out);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c == '"' || c == '\\' || (c == '?' && i > 0 && text[i - 1] == '?'))
+            fprintf(out, "\\%c", c);
+        else if (c == '\n' || c == '\t')
+            fputs(c == '\n' ? "\\n" : "\\t", out);
+        else if (c < 0x20 || c >= 0x7f)
+            fprintf(out, "\\%03o", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
 }

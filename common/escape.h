@@ -7,6 +7,13 @@
  * recolour or clear the terminal.  Every text writer that prints such a
  * name prints it through escape_text.  JSON output needs none of this:
  * cJSON escapes control characters itself.
+ *
+ * Generated code is a sink too: a path or a source line written into a
+ * comment of the C that silkc build compiles could end the comment with
+ * a star-slash and add code of its own (a constructor that runs before
+ * main), a string could end its literal.  The code writers (the host C, the CPU backend's
+ * C) write such text only through escape_fputs_comment and
+ * escape_fputs_c_string.
  */
 #ifndef SILK_ESCAPE_H
 #define SILK_ESCAPE_H
@@ -38,5 +45,21 @@ void escape_fputs(const char *text, FILE *out);
  * by `indent`, and a backslash stays (the code's own "\n"); everything
  * else is escaped as above. */
 void escape_fputs_lines(const char *text, const char *indent, FILE *out);
+
+/* `len` bytes of outside text (a path, a line of the source) as the body
+ * of a comment in generated code: a C block comment, or a line comment of
+ * C or PTX (//) or LLVM IR (;), which nothing in it can end.  A newline,
+ * carriage return or tab is written as a space, the '/' of a star-slash
+ * as \/, a backslash as \x5c (one at the end of a // line would join the
+ * next line to the comment), and every other control character, DEL and
+ * byte that is not valid UTF-8 as \xHH.  The caller writes no '*' just
+ * before it and no '/' just after it. */
+void escape_fputs_comment(const char *text, size_t len, FILE *out);
+
+/* `len` bytes as a C string literal, quotes included: '"', '\\' and the
+ * second '?' of a pair escaped (no trigraph), \n and \t, and every other
+ * byte outside printable ASCII as an octal escape (always three digits,
+ * so a digit after it stays a digit). */
+void escape_fputs_c_string(const char *text, size_t len, FILE *out);
 
 #endif

@@ -185,39 +185,6 @@ static void float_literal(CEmit *e, const Type *t, double v)
     }
 }
 
-void c_string_literal(FILE *out, const char *text, size_t len)
-{
-    fputc('"', out);
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)text[i];
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c == '\n')
-            fputs("\\n", out);
-        else if (c == '\t')
-            fputs("\\t", out);
-        else if (c == '?' && i > 0 && text[i - 1] == '?') /* no trigraph */
-            fputs("\\?", out);
-        else if (c < 0x20 || c >= 0x7f)
-            fprintf(out, "\\%03o", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
-
-void c_comment_text(FILE *out, const char *text, size_t len)
-{
-    for (size_t i = 0; i < len; i++) {
-        if (text[i] == '\n' || text[i] == '\r')
-            fputc(' ', out);
-        else if (text[i] == '/' && i > 0 && text[i - 1] == '*')
-            fputs(" /", out);
-        else
-            fputc(text[i], out);
-    }
-}
-
 /* ---- what an expression is ----------------------------------------------------------------- */
 
 static const char *substituted(const CEmit *e, const Node *n)
@@ -831,7 +798,7 @@ void c_expr(CEmit *e, const Node *n, int context)
     case ND_INT: case ND_FLOAT: case ND_BOOL: literal(e, n); break;
     case ND_STRING:
         fputs("SILK_STR(", e->out);
-        c_string_literal(e->out, n->str, n->str_len);
+        escape_fputs_c_string(n->str, n->str_len, e->out);
         fputs(")", e->out);
         break;
     case ND_NAME: name(e, n); break;

@@ -243,7 +243,7 @@ static void statement(CEmit *e, const Node *s)
     if (e->metadata) {
         indent(e);
         fputs("/* attr(", e->out);
-        c_comment_text(e->out, e->metadata, strlen(e->metadata));
+        escape_fputs_comment(e->metadata, strlen(e->metadata), e->out);
         fputs(") */\n", e->out);
     }
     statement_kind(e, s);
@@ -272,8 +272,10 @@ static void header_comment(CEmit *e, const FuncInfo *f)
     while (end > start && (file->text[end - 1] == ' ' || file->text[end - 1] == '\t'))
         end--;
     fputs("/* ", e->out);
-    c_comment_text(e->out, file->text + start, end - start);
-    fprintf(e->out, " (%s:%u) */\n", file->path, line);
+    escape_fputs_comment(file->text + start, end - start, e->out);
+    fputs(" (", e->out);
+    escape_fputs_comment(file->path, strlen(file->path), e->out);
+    fprintf(e->out, ":%u) */\n", line);
 }
 
 void c_function(CEmit *e, const FuncInfo *f)

@@ -17,6 +17,7 @@
 #define SILK_C_INTERNAL_H
 
 #include "c/c.h"
+#include "escape.h" /* outside text in the C: escape_fputs_comment, _c_string */
 #include "sema.h"
 
 #include <stdbool.h>
@@ -124,10 +125,6 @@ void c_sequenced(CEmit *e, const Node *const *operands, uint32_t n, CWriter *wri
                  const void *what, int context);
 /* A literal of integer type `t` with the bits `value`. */
 void c_int_literal(CEmit *e, const Type *t, uint64_t value);
-/* `n` as a C string literal of `len` bytes. */
-void c_string_literal(FILE *out, const char *text, size_t len);
-/* Text as a C comment's body: a star-slash made harmless. */
-void c_comment_text(FILE *out, const char *text, size_t len);
 
 /* ---- c_std.c ------------------------------------------------------------------------ */
 

@@ -106,7 +106,7 @@ static const char *literal_name(CEmit *e, const Node *arg)
     FILE *f = open_memstream(&text, &len);
     if (!f)
         return NULL;
-    c_string_literal(f, arg->str, arg->str_len);
+    escape_fputs_c_string(arg->str, arg->str_len, f);
     fclose(f);
     const char *copy = arena_strndup(e->arena, text, len);
     free(text);
@@ -239,7 +239,7 @@ static void write_launch(CEmit *e, const void *what, int context)
     (void)context;
     fprintf(e->out, "silkrt_dispatch(&%s, ", l->site);
     if (e->metadata)
-        c_string_literal(e->out, e->metadata, strlen(e->metadata));
+        escape_fputs_c_string(e->metadata, strlen(e->metadata), e->out);
     else
         fputs("NULL", e->out);
     fprintf(e->out, ", \"%s\", ", l->kernel);

@@ -33,7 +33,7 @@ static void ptx_literal(const BuildTarget *t, FILE *out)
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t len = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
         fputs("    ", out);
-        c_string_literal(out, p, len);
+        escape_fputs_c_string(p, len, out);
         fputc('\n', out);
         p += len;
     }

@@ -31,6 +31,7 @@
 #include "cpu/cpu.h"
 
 #include "cpu_internal.h"
+#include "escape.h"
 #include "ir_live.h"
 
 #include <inttypes.h>
@@ -388,17 +389,7 @@ static bool emit_step(CpuFunc *e, FILE *out)
  * may hold a quote or a backslash). */
 static void string_literal(FILE *out, const char *s)
 {
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20 || c >= 0x7f)
-            fprintf(out, "\\%03o", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
+    escape_fputs_c_string(s, strlen(s), out);
 }
 
 /* The stops' places and the parameters of kernel `e->f`. */
