@@ -55,3 +55,19 @@ void ast_walk(Node *root, Arena *scratch, void (*visit)(Node *n, void *data), vo
         push_children(scratch, &stack, n);
     }
 }
+
+bool ast_search(Node *root, Arena *scratch, AstSearch (*visit)(Node *n, void *data), void *data)
+{
+    NodeList stack = {0};
+    if (root)
+        ast_push(scratch, &stack, root);
+    while (stack.count) {
+        Node *n = stack.items[--stack.count];
+        AstSearch say = visit(n, data);
+        if (say == AST_FOUND)
+            return true;
+        if (say == AST_DESCEND)
+            push_children(scratch, &stack, n);
+    }
+    return false;
+}

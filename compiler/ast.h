@@ -80,6 +80,13 @@ const char *ast_kind_name(NodeKind kind);
  * not the C stack: a chain of binary operators is as deep as it is long. */
 void ast_walk(Node *root, Arena *scratch, void (*visit)(Node *n, void *data), void *data);
 
+/* What a search's visitor says of a node. */
+typedef enum { AST_DESCEND, AST_SKIP, AST_FOUND } AstSearch;
+
+/* ast_walk's order, but the visitor may skip a node's trees (AST_SKIP)
+ * or end the search (AST_FOUND); whether it was ended. */
+bool ast_search(Node *root, Arena *scratch, AstSearch (*visit)(Node *n, void *data), void *data);
+
 /* The stable text form used by golden tests (silkc check --dump-ast):
  * one node a line, indented, with its kind, fields and line:col span. */
 void ast_dump(const Node *node, const SourceMap *sources, FILE *out);

@@ -195,10 +195,11 @@ static const char *substituted(const CEmit *e, const Node *n)
     return NULL;
 }
 
-static void visit_names(Node *n, void *found)
+/* A name, or a temporary (c_sequenced's, a piece of a long chain), which
+ * reads one: its tree is not walked again for each piece above it. */
+static AstSearch visit_names(Node *n, void *e)
 {
-    if (n->kind == ND_NAME)
-        *(bool *)found = true;
+    return n->kind == ND_NAME || substituted(e, n) ? AST_FOUND : AST_DESCEND;
 }
 
 /* An integer constant written as its value: folded, and naming no
@@ -209,9 +210,7 @@ static bool is_constant(CEmit *e, const Node *n)
         return false;
     if (n->kind == ND_INT)
         return true;
-    bool names = false;
-    ast_walk((Node *)n, e->arena, visit_names, &names);
-    return !names;
+    return !ast_search((Node *)n, e->arena, visit_names, e);
 }
 
 static bool is_conversion(const Node *call)
@@ -509,9 +508,7 @@ static bool continues(CEmit *e, const Node *n, bool logical)
 
 static bool names_something(CEmit *e, const Node *n)
 {
-    bool names = false;
-    ast_walk((Node *)n, e->arena, visit_names, &names);
-    return names;
+    return ast_search((Node *)n, e->arena, visit_names, e);
 }
 
 /* A folded constant that names no variable ends the spine: it is written
@@ -598,10 +595,41 @@ static void write_spine(CEmit *e, const void *what, int context)
     }
 }
 
+/* A chain longer than C_PIECE is written in pieces: each piece of
+ * C_PIECE operators, from the bottom up, a temporary of its own in a GNU
+ * statement expression, the next piece starting from it.  cc1 recurses on
+ * an expression's depth and crashed on a 50,000-term a + a + ... written
+ * whole; the pieces keep each expression C_PIECE deep.  Silk's order
+ * (left to right) is kept, and && and || still stop early: the temporary
+ * holds the left part's value, short-circuited as before. */
+enum { C_PIECE = 256 };
+
+static void binary_in_pieces(CEmit *e, const Spine *s)
+{
+    uint32_t base = e->n_subst, pieces = (s->n - 1) / C_PIECE;
+    e->subst = arena_grow(e->arena, e->subst, e->n_subst, e->n_subst + pieces, sizeof *e->subst);
+    fputs("({ ", e->out);
+    for (uint32_t k = 1; k <= pieces; k++) {
+        const Node *piece = s->nodes[s->n - k * C_PIECE];
+        const char *temp = c_temp(e, "t");
+        fprintf(e->out, "const %s %s = ", c_type(e, piece->type, piece->span), temp);
+        c_expr(e, piece, C_ANY); /* its spine ends at the piece below, substituted */
+        fputs(";\n", e->out);
+        e->subst[e->n_subst++] = (CTemp){piece, temp};
+    }
+    c_expr(e, s->nodes[0], C_ANY);
+    fputs("; })", e->out);
+    e->n_subst = base;
+}
+
 static void binary(CEmit *e, const Node *n, int context)
 {
     Spine s;
     collect_spine(e, n, &s);
+    if (s.n > C_PIECE) {
+        binary_in_pieces(e, &s);
+        return;
+    }
     if (is_logical(n->op)) { /* && and || sequence their operands */
         write_spine(e, &s, context);
         return;
