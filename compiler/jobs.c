@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -255,6 +256,7 @@ static void finish_job(Job *job, JobRun *run)
     /* Forgotten first: once reaped, its pid may be another process's. */
     cleanup_forget_child(job->pid);
     run->status = wait_child(job->pid, &status) < 0 ? 255 : exit_status(status);
+    run->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     /* NUL-terminated: read_job leaves a byte of zeroed arena memory. */
     run->output = job->text ? job->text : "";
     run->len = job->len;
@@ -288,6 +290,7 @@ static void start_run(Pool *pool, int i)
     }
     run->error = run->path ? errno : ENOENT;
     run->status = JOBS_NOT_STARTED;
+    run->signal = 0;
     run->output = "";
     run->len = 0;
 }
@@ -336,4 +339,68 @@ void jobs_run(JobRun runs[], int n, Arena *arena)
         if (pool.n_running > 0)
             service_jobs(&pool);
     }
+}
+
+/* ---- the C compiler ------------------------------------------------------------------ */
+
+/* Why `name` (with a slash, or a bare name for $PATH) cannot run, in
+ * error; false then. */
+static bool can_run(const char *name, char *error, size_t size)
+{
+    struct stat st;
+    if (!strchr(name, '/')) {
+        if (jobs_command_exists(name))
+            return true;
+        snprintf(error, size, "no %s on $PATH", name);
+    } else if (stat(name, &st) != 0 || access(name, X_OK) != 0) {
+        snprintf(error, size, "%s", strerror(errno));
+    } else if (!S_ISREG(st.st_mode)) {
+        snprintf(error, size, "not a file");
+    } else {
+        return true;
+    }
+    return false;
+}
+
+int jobs_find_cc(Arena *arena, char **words, int max, char *error, size_t size)
+{
+    const char *cc = getenv("CC");
+    const char *blanks = " \t\n";
+    error[0] = '\0';
+    if (!cc || cc[strspn(cc, blanks)] == '\0')
+        cc = "cc";
+    else if (strcmp(cc, "none") == 0)
+        return 0; /* the user's way to say there is none, as for every tool */
+    char *copy = arena_strndup(arena, cc, strlen(cc)), *save = NULL;
+    int n = 0;
+    for (char *w = strtok_r(copy, blanks, &save); w; w = strtok_r(NULL, blanks, &save)) {
+        if (n == max) {
+            snprintf(error, size, "CC=%s: more than %d words", cc, max);
+            return 0;
+        }
+        words[n++] = w;
+    }
+    words[n] = NULL;
+    char why[256];
+    if (can_run(words[0], why, sizeof why))
+        return n;
+    if (strcmp(cc, "cc") != 0) /* $CC's: said, never replaced by cc */
+        snprintf(error, size, "CC=%s: cannot run %s: %s", cc, words[0], why);
+    return 0;
+}
+
+const char *jobs_failure_cause(const JobRun *run, char *buf, size_t size)
+{
+    struct rlimit limit;
+    bool limited = getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY;
+    unsigned long long bytes = limited ? (unsigned long long)limit.rlim_cur : 0;
+    if (run->signal == SIGXFSZ && limited)
+        snprintf(buf, size, "was stopped by the file-size limit (SIGXFSZ; ulimit -f: %llu bytes)", bytes);
+    else if (run->signal)
+        snprintf(buf, size, "was killed by signal %d (%s)", run->signal, strsignal(run->signal));
+    else if (run->status != 0 && limited)
+        snprintf(buf, size, "failed under a file-size limit of %llu bytes (ulimit -f)", bytes);
+    else
+        return NULL;
+    return buf;
 }

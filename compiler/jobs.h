@@ -32,6 +32,7 @@ typedef struct JobRun {
                               * it was not found, and the job fails with ENOENT */
     char *const *argv;       /* NULL-terminated, argv[0] included */
     int status;              /* exit status, 128 + N after signal N, or JOBS_NOT_STARTED */
+    int signal;              /* N when signal N ended it, else 0 */
     int error;               /* errno, when not started */
     char *output;            /* stdout and stderr, NUL-terminated; "" when none */
     size_t len;
@@ -62,5 +63,21 @@ const char *jobs_find_tool(const char *variable, const char *const candidates[])
  * on $PATH (execvp would do this, but falls back to running the file with
  * /bin/sh when the kernel refuses it); NULL with errno ENOENT when absent. */
 const char *jobs_resolve_command(const char *name, Arena *arena);
+
+/* The C compiler, as the first words of an argument vector: $CC split at
+ * blanks as make splits it (no shell, so no quotes: CC="ccache gcc" and
+ * CC="gcc -m32" are two words each), else cc on $PATH.  $CC unset, empty
+ * or blank is cc; "none" says there is none.  Returns how many words (at
+ * most `max`, in `arena`, NULL after them); 0 when there is no cc, or,
+ * with the reason in `error` (else ""), when $CC's first word cannot run
+ * or $CC has more than `max` words: a $CC is never passed over. */
+int jobs_find_cc(Arena *arena, char **words, int max, char *error, size_t size);
+
+/* Why a C compiler's failed run may not be the C's fault, as words after
+ * its name ("was killed by signal 9 (Killed)", "was stopped by the
+ * file-size limit (SIGXFSZ; ulimit -f: 204800 bytes)", "failed under a
+ * file-size limit of 204800 bytes (ulimit -f)"), written to buf; NULL
+ * when there is no such cause (it exited nonzero with no limit set). */
+const char *jobs_failure_cause(const JobRun *run, char *buf, size_t size);
 
 #endif

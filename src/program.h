@@ -29,15 +29,20 @@ typedef struct Runtime {
  * EXIT_ENVIRONMENT, with the message printed, when there is none. */
 int program_find_runtime(Arena *arena, Runtime *rt);
 
-/* The C compiler ($CC, else cc); NULL, with the message printed, when
- * there is none. */
-const char *program_find_cc(void);
+/* The most words of $CC. */
+enum { PROGRAM_CC_WORDS = 16 };
+
+/* The C compiler's words ($CC split as make splits it, else cc), NULL
+ * after them, in `arena`; NULL, with the message printed, when $CC cannot
+ * run or there is no cc. */
+char **program_find_cc(Arena *arena);
 
 /* Compiles `source` (the program's C) with `cc` and links it with the
  * runtime into `program`.  An exit status: EXIT_ENVIRONMENT, with the
  * compiler's output shown, when it fails (the C is ours: a compiler bug,
- * unless the runtime is broken). */
-int program_compile(Build *b, const char *cc, const Runtime *rt, const char *source,
+ * unless the runtime is broken, or a signal or a file-size limit, said as
+ * such, stopped it). */
+int program_compile(Build *b, char *const *cc, const Runtime *rt, const char *source,
                   const char *program);
 
 /* Runs `program` with argv[0] `name` and the request's program

@@ -10,7 +10,9 @@
  * tree configure was run for), and where `make install` put it
  * (SILK_RUNTIME_LIBDIR, SILK_RUNTIME_INCLUDEDIR, from configure).
  *
- * The compiler is $CC, else cc, run as
+ * The compiler is $CC, split into words as make splits it (CC="ccache
+ * gcc" is two), else cc; a $CC that cannot run is said, never passed over.
+ * It is run as
  *   CC -O2 -std=gnu11 -ffp-contract=off -fno-strict-aliasing -w [sanitizers]
  *      -I DIR -o PROGRAM PROGRAM.c libsilkrt.a -lpthread -ldl -lm
  * -ffp-contract=off keeps a*b+c two roundings, as the device computes it
@@ -101,14 +103,17 @@ int program_find_runtime(Arena *arena, Runtime *rt)
     return EXIT_ENVIRONMENT;
 }
 
-const char *program_find_cc(void)
+char **program_find_cc(Arena *arena)
 {
-    static const char *const CANDIDATES[] = {"cc", NULL};
-    const char *cc = jobs_find_tool("CC", CANDIDATES);
-    if (!cc)
+    char **words = ARENA_ARRAY(arena, char *, PROGRAM_CC_WORDS + 1), error[512];
+    if (jobs_find_cc(arena, words, PROGRAM_CC_WORDS, error, sizeof error) > 0)
+        return words;
+    if (error[0])
+        fprintf(stderr, "silkc: error: %s\n", error);
+    else
         fprintf(stderr, "silkc: error: silkc build needs a C compiler, and none was found "
                         "(install gcc, or set CC)\n");
-    return cc;
+    return NULL;
 }
 
 /* The sanitizer flags, one argument each. */
@@ -122,13 +127,32 @@ static int sanitizer_flags(Arena *arena, char **argv)
     return n;
 }
 
-int program_compile(Build *b, const char *cc, const Runtime *rt, const char *source,
+/* The failure of a run that started: its cause when that is not the C
+ * (a signal, a file-size limit), else a compiler bug. */
+static int failed(const JobRun *run, const char *cc)
+{
+    char cause[160];
+    if (jobs_failure_cause(run, cause, sizeof cause))
+        fprintf(stderr, "silkc: error: %s %s%s%s", cc, cause, run->len ? ":\n" : "\n", run->output);
+    else
+        fprintf(stderr, "silkc: error: %s failed on the program's C (a compiler bug; --emit=c "
+                        "writes that C):\n%s",
+                cc, run->output);
+    return EXIT_ENVIRONMENT;
+}
+
+int program_compile(Build *b, char *const *cc, const Runtime *rt, const char *source,
                   const char *program)
 {
     Arena *arena = b->c->arena;
-    char *argv[32] = {(char *)cc, "-O2", "-std=gnu11", "-ffp-contract=off",
-                      "-fno-strict-aliasing", "-w"};
-    int n = 6;
+    char *argv[PROGRAM_CC_WORDS + 32];
+    int n = 0;
+    while (cc[n])
+        argv[n] = cc[n], n++;
+    static const char *const FLAGS[] = {"-O2", "-std=gnu11", "-ffp-contract=off",
+                                        "-fno-strict-aliasing", "-w"};
+    for (size_t i = 0; i < sizeof FLAGS / sizeof *FLAGS; i++)
+        argv[n++] = (char *)FLAGS[i];
     n += sanitizer_flags(arena, argv + n);
     argv[n++] = "-I";
     argv[n++] = (char *)jobs_operand(rt->include_dir, arena);
@@ -140,17 +164,11 @@ int program_compile(Build *b, const char *cc, const Runtime *rt, const char *sou
     argv[n++] = "-ldl";
     argv[n++] = "-lm";
     argv[n] = NULL;
-    JobRun run = {.path = jobs_resolve_command(cc, arena), .argv = argv};
+    JobRun run = {.path = jobs_resolve_command(cc[0], arena), .argv = argv};
     jobs_run(&run, 1, arena);
     if (run.status == JOBS_NOT_STARTED) {
-        fprintf(stderr, "silkc: error: cannot start %s: %s\n", cc, strerror(run.error));
+        fprintf(stderr, "silkc: error: cannot start %s: %s\n", cc[0], strerror(run.error));
         return EXIT_ENVIRONMENT;
     }
-    if (run.status != 0) {
-        fprintf(stderr, "silkc: error: %s failed on the program's C (a compiler bug; --emit=c "
-                        "writes that C):\n%s",
-                cc, run.output);
-        return EXIT_ENVIRONMENT;
-    }
-    return EXIT_OK;
+    return run.status != 0 ? failed(&run, cc[0]) : EXIT_OK;
 }

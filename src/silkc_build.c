@@ -47,7 +47,7 @@ typedef struct Plan {
     const char *output;      /* build: where the program (or its C) goes */
     const char *name;        /* the program's name: its argv[0] under run */
     Runtime rt;
-    const char *cc;
+    char **cc;               /* the C compiler's words */
 } Plan;
 
 /* The first file's base name without .silk ("examples/saxpy.silk" ->
@@ -89,7 +89,7 @@ static int plan(Compilation *c, const SilkcRequest *r, Plan *p)
         return EXIT_OK;
     if ((rc = program_find_runtime(c->arena, &p->rt)) != EXIT_OK)
         return rc;
-    return (p->cc = program_find_cc()) ? EXIT_OK : EXIT_ENVIRONMENT;
+    return (p->cc = program_find_cc(c->arena)) ? EXIT_OK : EXIT_ENVIRONMENT;
 }
 
 /* ---- the build -------------------------------------------------------------------------- */

@@ -33,7 +33,7 @@ bool cpu_emit_module(const IrModule *m, const char *target, FILE *out, Diag *dia
 typedef struct CpuModule CpuModule;
 
 /* Builds `len` bytes of the backend's C into DIR/module.so with the C
- * compiler ($CC, else cc; its flags fixed: -O2 -fPIC -shared
+ * compiler ($CC split into words, else cc: jobs_find_cc; its flags fixed: -O2 -fPIC -shared
  * -ffp-contract=off) and loads it.  DIR is the caller's temporary
  * directory (tempdir.h): module.c and module.so are registered with
  * cleanup.h, so that a signal removes them with it.  NULL, with one line

@@ -82,14 +82,17 @@ static bool write_source(const char *path, const char *text, size_t len, char *e
 CpuModule *cpu_module_build(const char *c_text, size_t len, const char *dir, char *error,
                             size_t size)
 {
-    static const char *const CC_CANDIDATES[] = {"cc", NULL};
-    const char *cc = jobs_find_tool("CC", CC_CANDIDATES);
-    if (!cc) {
-        snprintf(error, size, "the CPU backend needs a C compiler, and none was found "
-                              "(install gcc, or set CC)");
+    Arena *arena = arena_new();
+    enum { CC_WORDS = 16 };
+    char *argv[CC_WORDS + 16];
+    int n_cc = jobs_find_cc(arena, argv, CC_WORDS, error, size);
+    if (n_cc == 0) {
+        if (!error[0])
+            snprintf(error, size, "the CPU backend needs a C compiler, and none was found "
+                                  "(install gcc, or set CC)");
+        arena_free(arena);
         return NULL;
     }
-    Arena *arena = arena_new();
     size_t n = strlen(dir) + 16;
     char *source = arena_alloc(arena, n, 1), *object = arena_alloc(arena, n, 1);
     snprintf(source, n, "%s/module.c", dir);
@@ -101,14 +104,21 @@ CpuModule *cpu_module_build(const char *c_text, size_t len, const char *dir, cha
     if (!registered)
         snprintf(error, size, "out of memory");
     if (registered && write_source(source, c_text, len, error, size)) {
-        char *const argv[] = {(char *)cc, "-O2", "-std=gnu11", "-fPIC", "-shared",
-                              "-ffp-contract=off", "-fno-strict-aliasing", "-w", "-o",
-                              (char *)jobs_operand(object, arena), (char *)jobs_operand(source, arena),
-                              "-lm", NULL};
+        const char *flags[] = {"-O2", "-std=gnu11", "-fPIC", "-shared", "-ffp-contract=off",
+                               "-fno-strict-aliasing", "-w", "-o", jobs_operand(object, arena),
+                               jobs_operand(source, arena), "-lm"};
+        int words = n_cc;
+        for (size_t i = 0; i < sizeof flags / sizeof *flags; i++)
+            argv[words++] = (char *)flags[i];
+        argv[words] = NULL;
+        const char *cc = argv[0];
         JobRun run = {.path = jobs_resolve_command(cc, arena), .argv = argv};
         jobs_run(&run, 1, arena);
+        char cause[160];
         if (run.status == JOBS_NOT_STARTED)
             snprintf(error, size, "cannot start %s: %s", cc, strerror(run.error));
+        else if (run.status != 0 && jobs_failure_cause(&run, cause, sizeof cause))
+            snprintf(error, size, "%s %s%s%s", cc, cause, run.len ? ":\n" : "", run.output);
         else if (run.status != 0)
             snprintf(error, size, "%s failed on the CPU backend's C (a compiler bug):\n%s", cc,
                      run.output);

@@ -205,7 +205,7 @@ fi
 expect 0 "" env SILK_RUNTIME_DIR="$work/nowhere" CC=/nonexistent PATH=/nonexistent \
     "$silkc" build k.silk --emit=c -o k2.c
 expect 3 "$E silkc build needs a C compiler, and none was found (install gcc, or set CC)" \
-    env CC=/nonexistent PATH=/nonexistent "$silkc" build k.silk -o prog7
+    env -u CC PATH=/nonexistent "$silkc" build k.silk -o prog7
 printf '#!/bin/sh\necho "fakecc: cannot compile" >&2\nexit 1\n' > fakecc
 chmod +x fakecc
 expect 3 "$E $work/fakecc failed on the program's C (a compiler bug; --emit=c writes that C):

@@ -6,6 +6,9 @@
 #     PTX and LLVM IR carry no text of it;
 #   - a 50,000-term `a + a + ...` in host code, whose C cc1 crashed on,
 #     builds and runs (the chain is written in pieces);
+#   - a $CC that cannot run is named, never replaced by cc; $CC is split
+#     into words as make splits it; a cc killed by a signal or the
+#     file-size limit, or failing under one, is said as such;
 # Run by make check from the build directory (SILKC overrides); exits 77
 # (skipped) without a C compiler.
 set -u
@@ -54,5 +57,51 @@ awk 'BEGIN { printf "fn main() -> i32 {\n  let a: i32 = 1\n  let b = a"
 code=$?
 [ "$code" -eq 0 ] || fail "run of a 50,000-term chain exited $code: $(head -c 600 err)"
 [ "$(cat out)" = 50000 ] || fail "a 50,000-term chain printed: $(head -c 200 out)"
+
+# ---- $CC ----------------------------------------------------------------------------------
+E="silkc: error:"
+expect() { # STATUS STDERR CMD...
+    want_status=$1 want=$2
+    shift 2
+    "$@" >out 2>err
+    got=$?
+    [ "$got" -eq "$want_status" ] || fail "$*: exit $got, want $want_status ($(cat err))"
+    [ "$(cat err)" = "$want" ] || fail "$*: stderr
+  got:  $(cat err)
+  want: $want"
+}
+printf 'fn main() -> i32 {\n  println("hi")\n  return 0\n}\n' > k.silk
+expect 3 "$E CC=/nonexistent/cc: cannot run /nonexistent/cc: No such file or directory" \
+    env CC=/nonexistent/cc "$silkc" build k.silk -o prog1
+expect 3 "$E CC=no-such-cc -O1: cannot run no-such-cc: no no-such-cc on \$PATH" \
+    env CC="no-such-cc -O1" "$silkc" build k.silk -o prog1
+expect 3 "$E CC=/nonexistent/cc: cannot run /nonexistent/cc: No such file or directory" \
+    env CC=/nonexistent/cc "$silkc" exec "$dir/p.silk" --kernel k --grid 64 --buf u32:64:0 2>/dev/null
+[ -e prog1 ] && fail "a \$CC that cannot run made prog1"
+# "wrap -DWRAPPED" is two words: the wrapper runs, -DWRAPPED its first argument.
+printf '#!/bin/sh\necho "$1" > wrapped\nexec %s "$@"\n' "$cc" > wrap
+chmod +x wrap
+expect 0 "" env CC="$work/wrap  -DWRAPPED" "$silkc" build k.silk -o prog2
+[ "$(cat wrapped 2>/dev/null)" = -DWRAPPED ] || fail "CC=\"wrap -DWRAPPED\" ran with: $(cat wrapped)"
+[ "$(./prog2)" = hi ] || fail "the program built by CC=\"wrap -DWRAPPED\" printed: $(./prog2)"
+printf '#!/bin/sh\nkill -9 $$\n' > killed
+printf '#!/bin/sh\nkill -XFSZ $$\n' > too_big
+chmod +x killed too_big
+expect 3 "$E $work/killed was killed by signal 9 (Killed)" env CC="$work/killed" "$silkc" build k.silk -o prog3
+(
+    # ulimit -f counts blocks of 512 bytes in some shells, 1024 in others
+    ulimit -f 150
+    env CC="$work/too_big" "$silkc" build k.silk -o prog4 >out 2>err
+    [ $? -eq 3 ] || fail "CC=too_big exited $?"
+    grep -qx "$E $work/too_big was stopped by the file-size limit (SIGXFSZ; ulimit -f: [0-9]* bytes)" err ||
+        fail "CC=too_big said: $(cat err)"
+    # Here ld is stopped, and cc says so and exits 1: the limit is named first.
+    # The C (34 KB) fits, the program (over 200 KB) does not.
+    "$silkc" build k.silk -o prog5 >out 2>err
+    [ $? -eq 3 ] || fail "a build under ulimit -f 150 exited $?"
+    head -n 1 err | grep -qx "$E ${cc%% *} failed under a file-size limit of [0-9]* bytes (ulimit -f):" ||
+        fail "a build under ulimit -f 150 said: $(cat err)"
+    exit $status
+) || status=1
 
 exit $status
