@@ -4,22 +4,31 @@
  * and its exit status is silkc's (a signal N that ends it: 128 + N, as a
  * shell reports it).  While it runs it is known to cleanup.h, so that a
  * signal which ends silkc (and removes the temporary directory the
- * program is in) stops it first.
+ * program is in) stops it first.  A SIGKILL of silkc, which no handler
+ * sees, ends it too: the child asks the kernel for SIGKILL when its
+ * parent dies (PR_SET_PDEATHSIG), and checks that silkc did not die
+ * before it asked.
  */
 #include "program.h"
 
 #include "cleanup.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The child: only async-signal-safe calls between fork and exec. */
-static _Noreturn void start(const char *program, char *const *argv, const sigset_t *saved)
+/* The child: only async-signal-safe calls between fork and exec.  It dies
+ * with `parent` (silkc), or ends now if silkc died before prctl. */
+static _Noreturn void start(const char *program, char *const *argv, const sigset_t *saved,
+                            pid_t parent)
 {
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) == 0 && getppid() != parent)
+        _exit(128 + SIGKILL);
     cleanup_release(saved);
     execv(program, argv);
     int err = errno;
@@ -45,9 +54,9 @@ int program_exec(const char *program, const char *name, const SilkcRequest *r)
     fflush(stderr);
     sigset_t saved;
     cleanup_hold(&saved);
-    pid_t pid = fork();
+    pid_t parent = getpid(), pid = fork();
     if (pid == 0)
-        start(program, argv, &saved);
+        start(program, argv, &saved, parent);
     bool known = pid > 0 && cleanup_add_child(pid);
     cleanup_release(&saved);
     free(argv);

@@ -9,6 +9,8 @@
 #   - a $CC that cannot run is named, never replaced by cc; $CC is split
 #     into words as make splits it; a cc killed by a signal or the
 #     file-size limit, or failing under one, is said as such;
+#   - a SIGKILL of `silkc run` ends the program it runs within a second
+#     (before, it spun on as an orphan);
 # Run by make check from the build directory (SILKC overrides); exits 77
 # (skipped) without a C compiler.
 set -u
@@ -103,5 +105,50 @@ expect 3 "$E $work/killed was killed by signal 9 (Killed)" env CC="$work/killed"
         fail "a build under ulimit -f 150 said: $(cat err)"
     exit $status
 ) || status=1
+
+# ---- silkc run killed ----------------------------------------------------------------------
+# Whether process $1 runs: a zombie does not (its new parent may be slow to reap it).
+running() {
+    [ -r "/proc/$1/stat" ] && [ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)" != Z ]
+}
+if command -v pgrep >/dev/null 2>&1; then
+    cat > spin.silk <<'SILK'
+fn main() -> i32 {
+  var n: u64 = 0
+  while true {
+    n += 1
+  }
+  return 0
+}
+SILK
+    mkdir tmp
+    TMPDIR=$work/tmp "$silkc" run spin.silk >out 2>err &
+    silkc_pid=$!
+    child=
+    for _ in $(seq 100); do # the build, then the program (in $TMPDIR, not cc): up to 20 s
+        for c in $(pgrep -P "$silkc_pid"); do
+            case $(readlink "/proc/$c/exe") in "$work/tmp/"*) child=$c ;; esac
+        done
+        [ -n "$child" ] && break
+        sleep 0.2
+    done
+    if [ -z "$child" ]; then
+        fail "silkc run spin.silk did not start the program: $(cat err)"
+        kill -9 "$silkc_pid"
+    else
+        kill -9 "$silkc_pid"
+        wait "$silkc_pid" 2>/dev/null
+        for _ in 1 2 3 4 5 6 7 8 9 10; do
+            running "$child" || break
+            sleep 0.1
+        done
+        if running "$child"; then
+            fail "the program (pid $child) outlived a SIGKILL of silkc run by a second"
+            kill -9 "$child"
+        fi
+    fi
+else
+    echo "SKIP (part): no pgrep, so no test of silkc run killed"
+fi
 
 exit $status
