@@ -15,7 +15,11 @@
  *
  * A bad index, or a buffer released or never allocated, is a bug of the
  * program, not a status it could test: the program stops with one line
- * naming the Silk source place (silkrt_misuse).
+ * naming the Silk source place (silkrt_misuse).  A failed alloc's {0, 0}
+ * used anyway is one too, and its line says why that alloc failed (the
+ * last failure's last_error is kept for it).  The method's name
+ * ("Buffer.upload_f32") is formatted only for that line: an upload or a
+ * download is a lookup and a copy, on the program's hottest path.
  */
 #include "silkrt_internal.h"
 
@@ -131,19 +135,33 @@ SilkBuffer silkrt_buffer_alloc(uint64_t bytes)
         forget_released(a);
         b = (SilkBuffer){a, bytes};
     }
+    if (b.address == 0) { /* kept, cut to its room, for a later use of {0, 0} */
+        size_t len = strnlen(silkrt_thread.error, sizeof t->alloc_failed - 1);
+        memcpy(t->alloc_failed, silkrt_thread.error, len);
+        t->alloc_failed[len] = '\0';
+    }
     silkrt_leave();
     return b;
 }
 
-/* The live buffer at b.address: its bytes; a misuse when it is not one. */
-static uint64_t live_bytes(SilkBuffer b, const char *method, const SilkSite *site)
+/* The misuse of element `index` of buffer b by "Buffer.VERB_TYPE": a
+ * failed alloc's buffer, a released one, no buffer, or past the end of
+ * its `n` elements. */
+static _Noreturn void bad_element(SilkBuffer b, uint64_t index, uint64_t n, const char *type,
+                                  const char *verb, const SilkSite *site)
 {
-    uint64_t bytes;
-    if (silkrt_buffers_live(b.address, &bytes) || b.address == 0)
-        return bytes; /* {0, 0}, a failed alloc's, holds nothing */
+    char method[64];
+    snprintf(method, sizeof method, "Buffer.%s_%s", verb, type ? type : "bytes");
+    const char *why = silkrt_state.buffers.alloc_failed;
+    if (b.address == 0)
+        silkrt_misuse(site, "%s: index %" PRIu64 " of a buffer whose Buffer.alloc failed: %s", method,
+                      index, why[0] ? why : "(no reason kept)");
     if (silkrt_buffers_released(b.address))
         silkrt_misuse(site, "%s: the buffer at 0x%" PRIx64 " was released", method, b.address);
-    silkrt_misuse(site, "%s: 0x%" PRIx64 " is not the address of a buffer", method, b.address);
+    if (n == UINT64_MAX)
+        silkrt_misuse(site, "%s: 0x%" PRIx64 " is not the address of a buffer", method, b.address);
+    silkrt_misuse(site, "%s: index %" PRIu64 " is past the end of a buffer of %" PRIu64 " %s element%s",
+                  method, index, n, type ? type : "byte", n == 1 ? "" : "s");
 }
 
 void silkrt_buffer_release(SilkBuffer b, const SilkSite *site)
@@ -172,13 +190,12 @@ void silkrt_buffer_release(SilkBuffer b, const SilkSite *site)
 static uint64_t element(SilkBuffer b, uint64_t index, uint32_t size, const char *type,
                         const char *verb, const SilkSite *site)
 {
-    char method[64];
-    snprintf(method, sizeof method, "Buffer.%s_%s", verb, type ? type : "bytes");
-    uint64_t bytes = live_bytes(b, method, site);
+    uint64_t bytes;
+    if (!silkrt_buffers_live(b.address, &bytes))
+        bad_element(b, index, UINT64_MAX, type, verb, site);
     uint64_t n = size ? bytes / size : 0;
     if (index >= n)
-        silkrt_misuse(site, "%s: index %" PRIu64 " is past the end of a buffer of %" PRIu64 " %s element%s",
-                      method, index, n, type ? type : "byte", n == 1 ? "" : "s");
+        bad_element(b, index, n, type, verb, site);
     return b.address + index * size;
 }
 

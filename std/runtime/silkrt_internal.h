@@ -83,6 +83,7 @@ typedef struct SilkrtBuffers {
     uint32_t n_live, cap_live;
     uint64_t *released;       /* addresses released and not allocated again since */
     uint32_t n_released, cap_released;
+    char alloc_failed[1024];  /* the last failed alloc's last_error: why {0, 0} holds nothing */
 } SilkrtBuffers;
 
 struct SilkrtCall;

@@ -329,6 +329,14 @@ static void failed_alloc_used(void *arg)
     silkrt_buffer_upload(b, 0, &v, 4, "i32", &SITE);
 }
 
+static void alloc_unusable_used(void *arg)
+{
+    (void)arg;
+    SilkBuffer b = silkrt_buffer_alloc(64);
+    float f;
+    silkrt_buffer_download(b, 3, &f, 4, "f32", &SITE);
+}
+
 static void *released_twice(void *arg)
 {
     (void)arg;
@@ -403,8 +411,18 @@ START_TEST(misuse_stops)
                             "of 1 u64 element\n");
     child_run(&c, CPU, failed_alloc_used, NULL);
     ck_assert_int_eq(c.status, 70);
-    ck_assert_str_eq(c.err, "prog.silk:4:7: Buffer.upload_i32: index 0 is past the end of a buffer "
-                            "of 0 i32 elements\n");
+    ck_assert_str_eq(c.err, "prog.silk:4:7: Buffer.upload_i32: index 0 of a buffer whose Buffer.alloc "
+                            "failed: SILKRT_BAD_ARGUMENTS: Buffer.alloc: 0 bytes (a buffer holds at "
+                            "least one)\n");
+    /* the backend unusable: every alloc fails, and the stop says why */
+    const char *const cuda_no_driver[] = {"SILK_BACKEND=cuda", "SILK_CUDA_LIBRARY=/nonexistent/libcuda.so.1",
+                                          NULL};
+    child_run(&c, cuda_no_driver, alloc_unusable_used, NULL);
+    ck_assert_int_eq(c.status, 70);
+    ck_assert_str_eq(c.err, "prog.silk:4:7: Buffer.download_f32: index 3 of a buffer whose Buffer.alloc "
+                            "failed: SILKRT_NO_DRIVER: SILK_BACKEND=cuda: no CUDA driver: "
+                            "/nonexistent/libcuda.so.1: cannot open shared object file: No such file or "
+                            "directory\n");
     child_run(&c, CPU, release_twice, NULL);
     ck_assert_int_eq(c.status, 70);
     released_address(&c, hex, sizeof hex);
