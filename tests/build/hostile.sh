@@ -89,7 +89,8 @@ expect 0 "" env CC="$work/wrap  -DWRAPPED" "$silkc" build k.silk -o prog2
 printf '#!/bin/sh\nkill -9 $$\n' > killed
 printf '#!/bin/sh\nkill -XFSZ $$\n' > too_big
 chmod +x killed too_big
-expect 3 "$E $work/killed was killed by signal 9 (Killed)" env CC="$work/killed" "$silkc" build k.silk -o prog3
+expect 3 "$E $work/killed was killed by signal 9 (Killed)" \
+    env CC="$work/killed" "$silkc" build k.silk -o prog3
 (
     # ulimit -f counts blocks of 512 bytes in some shells, 1024 in others
     ulimit -f 150
