@@ -209,6 +209,34 @@ START_TEST(kernel_fault)
     char want[1024];
     snprintf(want, sizeof want, "0\nother 0\n1009\n%s\n0\n0 1009 %s\n", fault, fault);
     ASSERT_OUT(&c, want);
+    /* Each check that fires is on stderr as it happens, whatever the
+     * program does with the status. */
+    const char *line = strchr(fault, ' ') + 1;
+    snprintf(want, sizeof want, "%s\n%s\n", line, line);
+    ck_assert_str_eq(c.err, want);
+}
+END_TEST
+
+/* A fault nobody synchronizes (a statement-position launch block drops
+ * its DispatchResult): its line is on stderr all the same. */
+static void fault_unsynchronized(void *arg)
+{
+    (void)arg;
+    SilkBuffer b = silkrt_buffer_alloc(32 * 8);
+    uint64_t args[2] = {b.address, 1};
+    printf("before\n");
+    silkrt_launch("fill", 64, 32, 2, args);
+    printf("after\n");
+}
+
+START_TEST(kernel_fault_on_stderr)
+{
+    Child c;
+    child_run(&c, CPU, fault_unsynchronized, NULL);
+    ck_assert_int_eq(c.status, 0);
+    ASSERT_OUT(&c, "before\nafter\n");
+    ck_assert_str_eq(c.err, "fill.silk:3:5: kernel fill, CTA 1, thread 0: a store of 8 bytes at byte 256 "
+                            "of buffer 1, which has 256 bytes\n");
 }
 END_TEST
 
@@ -840,6 +868,7 @@ static Suite *runtime_suite(void)
     tcase_add_test(t, launch_fills_buffer);
     tcase_add_test(t, kernel_fault);
     tcase_add_test(t, kernel_fault_no_buffers);
+    tcase_add_test(t, kernel_fault_on_stderr);
     tcase_add_test(t, persistent_sizing);
     suite_add_tcase(s, t);
     t = tcase_create("buffers");
