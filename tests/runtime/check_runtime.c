@@ -767,6 +767,36 @@ static void calls_share_a_worker(void *arg)
     printf("%d: %d %d %d\n", shared.n, shared.order[0], shared.order[1], shared.order[2]);
 }
 
+/* SILK_TASK_WORKERS that is no count from 1 to 4096 stops the program
+ * at its first task call, as an unknown SILK_BACKEND is an error. */
+static const char *const bad_workers[] = {"SILK_TASK_WORKERS=garbage", "SILK_TASK_WORKERS=0",
+                                          "SILK_TASK_WORKERS=-1", "SILK_TASK_WORKERS=999999",
+                                          "SILK_TASK_WORKERS= 4", "SILK_TASK_WORKERS=a\033b"};
+static const char *const bad_workers_shown[] = {"garbage", "0", "-1", "999999", " 4", "a\\x1bb"};
+
+static void one_task(void *arg)
+{
+    (void)arg;
+    printf("spawning\n");
+    silkrt_spawn(SILKRT_TASK, leaf, NULL);
+    silkrt_wait_tasks();
+    printf("not reached\n");
+}
+
+START_TEST(task_workers_checked)
+{
+    Child c;
+    const char *const env[] = {"SILK_BACKEND=cpu", bad_workers[_i], NULL};
+    child_run(&c, env, one_task, NULL);
+    ck_assert_int_eq(c.status, SILKRT_EXIT_MISUSE);
+    ASSERT_OUT(&c, "spawning\n");
+    char want[256];
+    snprintf(want, sizeof want, "silkrt: SILK_TASK_WORKERS=%s is not a number of task workers "
+                                "(1 to 4096)\n", bad_workers_shown[_i]);
+    ck_assert_str_eq(c.err, want);
+}
+END_TEST
+
 START_TEST(calls_start_clean)
 {
     Child c;
@@ -890,6 +920,7 @@ static Suite *runtime_suite(void)
     tcase_add_test(t, nested_waits);
     tcase_add_test(t, main_waits_for_tasks);
     tcase_add_test(t, calls_start_clean);
+    tcase_add_loop_test(t, task_workers_checked, 0, (int)(sizeof bad_workers / sizeof *bad_workers));
     tcase_add_test(t, print_lines_whole);
     suite_add_tcase(s, t);
     return s;
