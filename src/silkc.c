@@ -32,8 +32,9 @@ static void usage(FILE *out)
           "             [--arg VALUE | --buf TYPE:COUNT:INIT]... [--seed S] [--sms S]\n"
           "             [--backend cpu|cuda] [--workers N] [--race] [--dump] [--out FILE]\n"
           "       silkc exec [options] FILE... --list\n"
-          "       silkc build [options] FILE... [-o PROG] [--arch sm_75,...] [-O0] [--emit=c]\n"
-          "       silkc run [options] FILE... [--arch sm_75,...] [-O0] [-- ARGS...]\n"
+          "       silkc build [options] FILE... [-o PROG] [--arch sm_75,...] [-O0] [--race]\n"
+          "             [--emit=c]\n"
+          "       silkc run [options] FILE... [--arch sm_75,...] [-O0] [--race] [-- ARGS...]\n"
           "\n"
           "check: checks Silk source files (together, the root package) and reports every problem.\n"
           "compile: also lowers the GPU functions and writes PTX for each target (or the IR,\n"
@@ -59,6 +60,8 @@ static void usage(FILE *out)
           "run: builds it in a temporary directory and runs it with ARGS, exiting with its status.\n"
           "  The program runs on a GPU when it finds one, else on this machine's cores\n"
           "  (SILK_BACKEND=auto|cpu|cuda; SILK_VERBOSE=1 shows each dispatch).\n"
+          "  --race gives the CPU backend's kernels exec --race's checks; a check that fires\n"
+          "  writes its line to stderr (a GPU run has none of them).\n"
           "Both give the occupancy warnings (-Wocc-low, -Wocc-limit, -Wspill, -Wtail,\n"
           "  -Wblock-size) for each --arch; check only when --arch is given.\n"
           "\n"
@@ -228,6 +231,8 @@ static bool build_option(int argc, char **argv, int *i, SilkcRequest *r, int *rc
         set_once(&r->archs, value, "--arch", rc);
     else if (strcmp(arg, "-O0") == 0)
         r->no_optimize = true;
+    else if (strcmp(arg, "--race") == 0) /* the CPU backend's kernels, as exec --race */
+        r->race = true;
     else if (r->run && strcmp(arg, "--") == 0) {
         r->program_args = (const char *const *)argv + *i + 1;
         r->n_program_args = argc - *i - 1;

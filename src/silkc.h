@@ -45,7 +45,7 @@ typedef struct SilkcRequest {
     int n_bindings;
     bool dump;           /* exec: --dump */
     bool list;           /* exec: --list, the kernels and their parameters */
-    bool race;           /* exec: --race (CompileOptions.race_checks) */
+    bool race;           /* exec, build, run: --race (CompileOptions.race_checks) */
     const char *archs;   /* --arch: "sm_90,sm_80" (check takes it too) */
     const char *output;  /* -o */
     EmitKind emit;       /* --emit= */

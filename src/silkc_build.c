@@ -3,8 +3,8 @@
  * an executable that carries its kernels for every GPU target asked for
  * and for the CPU backend, linked with the runtime (libsilkrt).
  *
- *   silkc build FILE... [-o PROG] [--arch LIST] [-O0] [--emit=c]
- *   silkc run FILE... [--arch LIST] [-O0] [-- ARGS...]
+ *   silkc build FILE... [-o PROG] [--arch LIST] [-O0] [--race] [--emit=c]
+ *   silkc run FILE... [--arch LIST] [-O0] [--race] [-- ARGS...]
  *
  * The steps, each on what the one before made:
  *   the plan     the targets (--arch, default sm_75, whose PTX every

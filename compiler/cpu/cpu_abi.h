@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#define SILK_CPU_ABI_VERSION 4u
+#define SILK_CPU_ABI_VERSION 5u
 /* The symbol every generated module defines: a SilkCpuModule. */
 #define SILK_CPU_MODULE_SYMBOL "silk_cpu_module"
 
@@ -37,7 +37,8 @@ enum {
                           * the offset, operand[1] the bytes | the access's kind
                           * << 32; the other access in SilkCpuRace.other_* */
     SILK_CPU_UNWRITTEN,  /* a shared load (or atomic) of bytes no thread of the CTA
-                          * has written: the operands as for a race */
+                          * has written: the operands as for a race (the executor's
+                          * finding, from SilkCpuRace.unwritten, at the epoch's end) */
     SILK_CPU_UNASSIGNED, /* a var read before it is assigned: the site names it */
 };
 
@@ -66,6 +67,14 @@ typedef struct SilkCpuRace {
                                     * each barrier it releases */
     SilkCpuShadow *shadow;         /* one per byte of the CTA's shared memory */
     uint32_t other_thread, other_site, other_kind; /* a race: the other access */
+    /* The epoch's first read of bytes never written (a load, or an atomic's
+     * read of the old value), not reported at once: when another thread
+     * writes them later in the epoch, the finding is that race (the reader
+     * ran first only because threads run in index order); else the
+     * executor reports this read at the barrier that ends the epoch, or
+     * at the CTA's end.  unwritten_thread SILK_CPU_NO_THREAD: none. */
+    uint32_t unwritten_thread, unwritten_site, unwritten_kind, unwritten_bytes;
+    uint64_t unwritten_offset;
 } SilkCpuRace;
 
 /* What every thread of one CTA shares. */

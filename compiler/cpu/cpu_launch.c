@@ -8,11 +8,10 @@
  *   - a warp whose lanes all wait at the same collective gets its result
  *     (shfl.sync and vote.ballot with every lane, as PTX defines them) and
  *     runs on;
- *   - when every thread that has not exited waits at the same barrier,
- *     all go on together (threads that exited do not hold a barrier back,
- *     as on the GPU);
+ *   - when every thread waits at the same barrier, all go on together;
  *   - anything else is a fault of the kernel: threads waiting at different
- *     barriers, or a collective some lanes of the warp never reach.
+ *     barriers, a barrier some thread exited without reaching, or a
+ *     collective some lanes of the warp never reach.
  * A fault stops the launch with one line naming the source location, the
  * kernel, the CTA and the threads.  Shared memory is zeroed for each CTA,
  * so a run is deterministic.
@@ -149,16 +148,21 @@ static bool warp_collective(Worker *w, const SilkCpuCta *cta, uint32_t first, ui
     return true;
 }
 
+static bool unwritten_read(Worker *w, const SilkCpuCta *cta);
+
 /* Every thread that has not exited waits at a barrier: the same one
- * releases them all; two different ones are a fault. */
+ * releases them all.  Two different ones are a fault, and so is one
+ * that a thread exited without reaching: CUDA's rule is that a barrier
+ * in conditional code needs a condition uniform across the CTA, and a
+ * GPU that counts exited threads as arrived hides the bug. */
 static bool barrier(Worker *w, const SilkCpuCta *cta)
 {
-    const SilkCpuThread *first = NULL;
+    const SilkCpuThread *first = NULL, *exited = NULL;
     for (uint32_t i = 0; i < cta->ntid; i++) {
-        if (w->state[i] == SILK_CPU_EXITED)
-            continue;
         const SilkCpuThread *t = &w->threads[i];
-        if (!first) {
+        if (w->state[i] == SILK_CPU_EXITED) {
+            exited = exited ? exited : t;
+        } else if (!first) {
             first = t;
         } else if (t->site != first->site) {
             const SilkCpuSite *s = &w->run->kernel->sites[t->site];
@@ -168,6 +172,13 @@ static bool barrier(Worker *w, const SilkCpuCta *cta)
             return false;
         }
     }
+    if (first && exited) {
+        fault(w, cta, first, "a barrier not reached by every thread: thread %" PRIu32 " has exited",
+              exited->tid);
+        return false;
+    }
+    if (unwritten_read(w, cta))
+        return false;
     for (uint32_t i = 0; i < cta->ntid; i++)
         if (w->state[i] == SILK_CPU_AT_BARRIER)
             w->state[i] = RUNNABLE;
@@ -261,6 +272,21 @@ static void race_fault(Worker *w, const SilkCpuCta *cta, const SilkCpuThread *t,
           other->file, other->line, other->col);
 }
 
+/* The epoch ends (a barrier, the CTA's end) with no race found: its
+ * first read of bytes never written, if any, is reported now.  Returns
+ * whether it was. */
+static bool unwritten_read(Worker *w, const SilkCpuCta *cta)
+{
+    SilkCpuRace *r = &w->race;
+    if (!r->shadow || r->unwritten_thread == SILK_CPU_NO_THREAD)
+        return false;
+    SilkCpuThread t = {.tid = r->unwritten_thread, .site = r->unwritten_site,
+                       .operand = {r->unwritten_offset,
+                                   r->unwritten_bytes | (uint64_t)r->unwritten_kind << 32}};
+    race_fault(w, cta, &t, SILK_CPU_UNWRITTEN);
+    return true;
+}
+
 /* One round: every runnable thread to its next stop.  Returns how many
  * have not exited, or 0 after a fault. */
 static uint32_t round_of_steps(Worker *w, const SilkCpuCta *cta)
@@ -307,17 +333,21 @@ static void run_cta(Worker *w, uint32_t ctaid)
     if (w->race.shadow) { /* nothing written or read yet */
         memset(w->race.shadow, 0, w->shared_size * sizeof *w->race.shadow);
         w->race.epoch = 1;
+        w->race.unwritten_thread = SILK_CPU_NO_THREAD;
     }
     for (uint32_t i = 0; i < l->threads; i++) {
         w->threads[i] = (SilkCpuThread){.tid = i, .regs = w->regs + (size_t)i * w->run->kernel->n_regs};
         w->state[i] = RUNNABLE;
     }
     bool faulted = false;
-    while (!faulted && round_of_steps(w, &cta) > 0) {
+    uint32_t live = 0;
+    while (!faulted && (live = round_of_steps(w, &cta)) > 0) {
         if (!collectives(w, &cta, &faulted) && !faulted && !barrier(w, &cta))
             break;
         faulted = __atomic_load_n(&w->run->failed, __ATOMIC_ACQUIRE);
     }
+    if (!faulted && live == 0 && !__atomic_load_n(&w->run->failed, __ATOMIC_ACQUIRE))
+        unwritten_read(w, &cta); /* the last epoch ends with the CTA */
 }
 
 static void *work(void *arg)

@@ -111,13 +111,28 @@ static inline void silk_race_record(SilkCpuShadow *s, uint32_t e, uint32_t tid, 
     } /* else an atomic after this thread's own store: the store is kept */
 }
 
+/* A read of bytes never written, kept when it is the epoch's first
+ * (SilkCpuRace.unwritten_thread). */
+static inline void silk_race_unwritten(SilkCpuRace *r, uint32_t tid, uint64_t a, uint32_t bytes,
+                                       int kind, uint32_t site)
+{
+    if (r->unwritten_thread != SILK_CPU_NO_THREAD)
+        return;
+    r->unwritten_thread = tid;
+    r->unwritten_site = site;
+    r->unwritten_kind = (uint32_t)kind;
+    r->unwritten_bytes = bytes;
+    r->unwritten_offset = a;
+}
+
 /* Thread t's shared access of `bytes` at offset `a` (already inside the
  * shared memory), of `kind`, at `site`, against what the other threads did
- * since the last barrier: 0, or SILK_CPU_RACE / SILK_CPU_UNWRITTEN with
- * the finding in t.  Two accesses race when they touch a byte, come from
- * two threads, one writes, and not both are atomics; a load or an atomic
- * (which reads the old value) of a byte no thread has written since the
- * CTA started reads what the GPU leaves there: garbage.  A store of the
+ * since the last barrier: 0, or SILK_CPU_RACE with the finding in t.
+ * Two accesses race when they touch a byte, come from two threads, one
+ * writes, and not both are atomics; a load or an atomic (which reads the
+ * old value) of a byte no thread has written since the CTA started reads
+ * what the GPU leaves there, garbage, and is kept for the executor to
+ * report unless a race is found first (silk_race_unwritten).  A store of the
  * byte the memory already holds (`value`: the bytes a store writes) does
  * not race with the other thread's store that put it there: whichever
  * lands, the byte is the same (lowering's tile reductions have every lane
@@ -131,7 +146,7 @@ static inline int silk_shared_track(const SilkCpuCta *cta, SilkCpuThread *t, uin
     for (uint32_t i = 0; i < bytes; i++) {
         SilkCpuShadow *s = &r->shadow[a + i];
         if (kind != SILK_CPU_STORE && s->write_epoch == 0)
-            return silk_race_found(r, t, a, bytes, kind, site, 0, 0, 0, SILK_CPU_UNWRITTEN);
+            silk_race_unwritten(r, tid, a, bytes, kind, site);
         int w = s->write_epoch == e ? silk_race_other(s->writer, tid) : -1;
         bool same = kind == SILK_CPU_STORE && !s->atomic && value[i] == cta->shared[a + i];
         if (w >= 0 && !(kind == SILK_CPU_ATOMIC && s->atomic) && !same)

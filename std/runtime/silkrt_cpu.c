@@ -9,7 +9,8 @@
  * checked against the live buffers.  A check that fires is what a GPU
  * reports at synchronization: the launch status is 0, and this thread's
  * next synchronize gives KERNEL_FAULT with the check's one line; the
- * first fault is kept until then.
+ * first fault is kept until then.  The line is also written to standard
+ * error as the check fires, whatever the program does with the status.
  *
  * The device emulated has SilkrtProgram.cpu_sms SMs (ctx.sms; 132, an
  * H100 SXM, as silkc exec --sms defaults), and a @persistent kernel gets
@@ -100,6 +101,18 @@ static int32_t cpu_resident(uint32_t k, uint32_t threads, uint64_t *ctas)
     return SILKRT_OK;
 }
 
+/* A check that fired is written to standard error at once, as
+ * compute-sanitizer reports what it finds: a statement-position launch
+ * discards its DispatchResult, and a fault must never pass unseen.  The
+ * runtime's lock is held, so the line is whole; what the program printed
+ * before comes first. */
+static void report_fault(const char *line)
+{
+    fflush(stdout);
+    fprintf(stderr, "%s\n", line);
+    fflush(stderr);
+}
+
 static int32_t cpu_run(uint32_t k, uint64_t ctas, uint32_t threads, const uint64_t *params, uint32_t n)
 {
     static const uint64_t none[1][2];
@@ -116,6 +129,7 @@ static int32_t cpu_run(uint32_t k, uint64_t ctas, uint32_t threads, const uint64
     case CPU_LAUNCH_OK:
         return SILKRT_OK;
     case CPU_LAUNCH_FAULT:
+        report_fault(error);
         if (!silkrt_thread.fault) { /* the first is the one a GPU would report */
             silkrt_thread.fault = SILKRT_KERNEL_FAULT;
             memcpy(silkrt_thread.fault_text, error, sizeof error);

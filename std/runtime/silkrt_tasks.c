@@ -3,8 +3,9 @@
  *
  * A task call runs on a worker of the task pool, tasks in parallel; the
  * pool grows a thread at a time, when a call is queued and no worker is
- * idle, up to SILK_TASK_WORKERS (default: 16, or the number of cores
- * when that is more).  An async call runs on the one async thread, in
+ * idle, up to SILK_TASK_WORKERS (1 to 4096; default: 16, or the number
+ * of cores when that is more; any other value stops the program at the
+ * first task call, exit status 70).  An async call runs on the one async thread, in
  * call order, one at a time.  Both go on in parallel with their caller.
  * The threads start at the first call of their kind and wait for work
  * until the process ends.
@@ -24,10 +25,11 @@
 #include "silkrt_internal.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-enum { DEFAULT_WORKERS = 16 };
+enum { DEFAULT_WORKERS = 16, MAX_WORKERS = 4096 };
 
 typedef struct SilkrtCall {
     void (*body)(void *closure);
@@ -128,13 +130,34 @@ static bool start_thread(int kind)
     return ok;
 }
 
+/* `text` for a message: printable ASCII kept, other bytes as \xNN (the
+ * environment's text is outside text), at most 64 bytes of it. */
+static void printable(const char *text, char *buf, size_t size)
+{
+    size_t n = 0;
+    for (size_t i = 0; text[i] && i < 64 && n + 5 < size; i++) {
+        unsigned char c = (unsigned char)text[i];
+        n += (size_t)snprintf(buf + n, size - n, c >= 0x20 && c < 0x7f ? "%c" : "\\x%02x", c);
+    }
+    buf[n] = '\0';
+}
+
+/* SILK_TASK_WORKERS, else the default.  A value that is no count is a
+ * misuse: the pool's size cannot be a status of some call, and a typo
+ * silently ignored would run the program with another pool than asked. */
 static uint32_t max_workers(void)
 {
     const char *v = getenv("SILK_TASK_WORKERS");
-    char *end;
-    long n = v && *v ? strtol(v, &end, 10) : 0;
-    if (v && *v && *end == '\0' && n >= 1 && n <= 4096)
-        return (uint32_t)n;
+    if (v && *v) {
+        char *end;
+        long n = strtol(v, &end, 10);
+        if (*end == '\0' && n >= 1 && n <= MAX_WORKERS && (v[0] >= '0' && v[0] <= '9'))
+            return (uint32_t)n;
+        char shown[64 * 4 + 1];
+        printable(v, shown, sizeof shown);
+        silkrt_misuse(NULL, "SILK_TASK_WORKERS=%s is not a number of task workers (1 to %d)", shown,
+                      MAX_WORKERS);
+    }
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     return cores > DEFAULT_WORKERS ? (uint32_t)cores : DEFAULT_WORKERS;
 }

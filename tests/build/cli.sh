@@ -3,7 +3,8 @@
 # (default names, --emit=c, whole or absent, never over an input), the
 # runtime and the C compiler found or their absence said in one line
 # (exit 3), a program's exit status and a signal passed through by run,
-# the program stops for a misuse, and every bad command line refused.
+# the program stops for a misuse, a CPU-backend check's line on stderr
+# (run --race and build --race too), and every bad command line refused.
 # Run by `make check` from the build directory (SILKC overrides); exits
 # 77 (skipped) without a C compiler.
 set -u
@@ -136,6 +137,50 @@ got=$?
 [ "$got" -eq 70 ] || fail "a buffer released twice: exit $got, want 70"
 grep -Eqx "twice.silk:6:5: Buffer.release: the buffer at 0x[0-9a-f]+ was released before" err ||
     fail "a buffer released twice: $(cat err)"
+
+# ---- the CPU backend's checks in a whole program (issue 22, items 13 and 14) ----------------
+# A check that fires writes its line to stderr, whatever the program does
+# with the status: a barrier some threads exit without reaching; with
+# --race (run and build), a race, which without it goes unchecked.
+cat > checks.silk <<'SILK'
+import { Buffer } from "std/gpu"
+
+@launch(64)
+kernel half(out: tensor<u32>[64]) {
+  if ctx.tid < 40 {
+    sync()
+  }
+  out[ctx.tid] = ctx.tid
+}
+
+@launch(64)
+kernel shift(out: tensor<u32>[64]) {
+  shared s: u32[64]
+  s[ctx.tid] = ctx.tid
+  out[ctx.tid] = s[(ctx.tid + 63) % 64]
+}
+
+fn main() -> i32 {
+  let out = Buffer.alloc(64 * 4)
+  gpu (grid=64, workspace=64) {
+    half(out.address);
+  }
+  gpu (grid=64, workspace=64) {
+    shift(out.address);
+  }
+  println("done")
+  return 0
+}
+SILK
+DIV="checks.silk:6:5: kernel half, CTA 0, thread 0: a barrier not reached by every thread: thread 40 has exited"
+RACE="checks.silk:15:3: kernel shift, CTA 0, thread 1: a shared-memory load of 4 bytes at byte 0 of shared array s races with the store by thread 0 at checks.silk:14:3 (no barrier between them)"
+expect 0 "$DIV" env SILK_BACKEND=cpu "$silkc" run checks.silk
+[ "$(cat out)" = done ] || fail "run checks.silk printed: $(cat out)"
+expect 0 "$DIV
+$RACE" env SILK_BACKEND=cpu "$silkc" run --race checks.silk
+expect 0 "" "$silkc" build --race checks.silk -o checked
+expect 0 "$DIV
+$RACE" env SILK_BACKEND=cpu ./checked
 
 # ---- the source's own errors: exit 1 -------------------------------------------------------
 expect 1 "$E the program has no fn main: a program starts there (fn main() or fn main() -> i32)" \

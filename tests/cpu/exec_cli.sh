@@ -91,6 +91,57 @@ kernel diverge(out: tensor<u32>[64]) {
 SILK
 expect 1 "div.silk:4:5: kernel diverge, CTA 0, thread 0: a barrier not reached by every thread: thread 40 waits at div.silk:6:5 instead" \
     div.silk --kernel diverge --grid 64 --buf u32:64:0
+# A barrier that some threads exit without reaching (issue 22, item 13):
+# a condition not uniform across the CTA (one warp; the first 40 threads)
+# and a loop whose barriers a thread counts by its index.  The line names
+# the barrier's place and the first thread that skipped it; with --race
+# too.  A condition uniform across the CTA is no fault.
+cat > skip.silk <<'SILK'
+@launch(64)
+kernel warp0(out: tensor<u32>[64]) {
+  if ctx.warp == 0 {
+    sync()
+  }
+  out[ctx.tid] = ctx.tid
+}
+@launch(64)
+kernel first40(out: tensor<u32>[64]) {
+  shared s: u32[64]
+  if ctx.tid < 40 {
+    s[ctx.tid] = ctx.tid
+    sync()
+    out[ctx.tid] = s[(ctx.tid + 1) % 40]
+  }
+}
+@launch(64)
+kernel counted(out: tensor<u32>[64]) {
+  var n: u32 = 0
+  for i in 0..ctx.tid % 4 {
+    sync()
+    n += 1
+  }
+  out[ctx.tid] = n
+}
+@launch(64)
+kernel uniform(n: u64, out: tensor<u32>[64]) {
+  shared s: u32[64]
+  if n > 3 {
+    s[ctx.tid] = ctx.tid
+    sync()
+  }
+  out[ctx.tid] = s[(ctx.tid + 1) % 64]
+}
+SILK
+for race in "" --race; do
+    expect 1 "skip.silk:4:5: kernel warp0, CTA 0, thread 0: a barrier not reached by every thread: thread 32 has exited" \
+        skip.silk --kernel warp0 --grid 64 --buf u32:64:0 $race
+    expect 1 "skip.silk:13:5: kernel first40, CTA 0, thread 0: a barrier not reached by every thread: thread 40 has exited" \
+        skip.silk --kernel first40 --grid 64 --buf u32:64:0 $race
+    expect 1 "skip.silk:21:5: kernel counted, CTA 0, thread 1: a barrier not reached by every thread: thread 0 has exited" \
+        skip.silk --kernel counted --grid 64 --buf u32:64:0 $race
+    expect 0 "" skip.silk --kernel uniform --grid 64 --arg 5 --buf u32:64:0 --dump $race
+    sed -n 2p out | grep -qx "1 2 3 4 5 6 7 8" || fail "uniform $race: $(sed -n 2p out)"
+done
 # Accesses outside the memory a kernel may touch: a buffer's end (one CTA
 # of 64, so the first thread past it is the one named; the tensor's extent
 # is larger than its buffer), and a shared array's extent.
@@ -237,6 +288,12 @@ kernel assigned(out: tensor<u32>[64]) {
   }
   out[ctx.tid] = y
 }
+@launch(64)
+kernel read_first(out: tensor<u32>[64]) {
+  shared s: u32[64]
+  out[ctx.tid] = s[(ctx.tid + 1) % 64]
+  s[ctx.tid] = ctx.tid
+}
 SILK
 for opt in -O0 -O; do
     o=; [ "$opt" = -O0 ] && o=-O0
@@ -256,6 +313,11 @@ for opt in -O0 -O; do
         race.silk --kernel later --grid 128 --buf u32:128:0 --race $o
     expect 1 "race.silk:88:18: kernel unassigned, CTA 0, thread 4: x is read before it is assigned" \
         race.silk --kernel unassigned --grid 64 --buf u32:64:0 --race $o
+    # The reading thread runs first (threads run in index order), so the
+    # finding is at the other's store: the race it is, not a read of
+    # memory never written.
+    expect 1 "race.silk:109:3: kernel read_first, CTA 0, thread 1: a shared-memory store of 4 bytes at byte 4 of shared array s races with the load by thread 0 at race.silk:108:3 (no barrier between them)" \
+        race.silk --kernel read_first --grid 64 --buf u32:64:0 --race $o
     expect 0 "" race.silk --kernel synced --grid 64 --buf u32:64:0 --race --dump $o
     sed -n 2p out | grep -qx "8 9 10 11 12 13 14 15" || fail "synced $opt: $(sed -n 2p out)"
     expect 0 "" race.silk --kernel atomics --grid 64 --buf u32:64:0 --race --dump $o

@@ -209,6 +209,34 @@ START_TEST(kernel_fault)
     char want[1024];
     snprintf(want, sizeof want, "0\nother 0\n1009\n%s\n0\n0 1009 %s\n", fault, fault);
     ASSERT_OUT(&c, want);
+    /* Each check that fires is on stderr as it happens, whatever the
+     * program does with the status. */
+    const char *line = strchr(fault, ' ') + 1;
+    snprintf(want, sizeof want, "%s\n%s\n", line, line);
+    ck_assert_str_eq(c.err, want);
+}
+END_TEST
+
+/* A fault nobody synchronizes (a statement-position launch block drops
+ * its DispatchResult): its line is on stderr all the same. */
+static void fault_unsynchronized(void *arg)
+{
+    (void)arg;
+    SilkBuffer b = silkrt_buffer_alloc(32 * 8);
+    uint64_t args[2] = {b.address, 1};
+    printf("before\n");
+    silkrt_launch("fill", 64, 32, 2, args);
+    printf("after\n");
+}
+
+START_TEST(kernel_fault_on_stderr)
+{
+    Child c;
+    child_run(&c, CPU, fault_unsynchronized, NULL);
+    ck_assert_int_eq(c.status, 0);
+    ASSERT_OUT(&c, "before\nafter\n");
+    ck_assert_str_eq(c.err, "fill.silk:3:5: kernel fill, CTA 1, thread 0: a store of 8 bytes at byte 256 "
+                            "of buffer 1, which has 256 bytes\n");
 }
 END_TEST
 
@@ -757,6 +785,36 @@ static void calls_share_a_worker(void *arg)
     printf("%d: %d %d %d\n", shared.n, shared.order[0], shared.order[1], shared.order[2]);
 }
 
+/* SILK_TASK_WORKERS that is no count from 1 to 4096 stops the program
+ * at its first task call, as an unknown SILK_BACKEND is an error. */
+static const char *const bad_workers[] = {"SILK_TASK_WORKERS=garbage", "SILK_TASK_WORKERS=0",
+                                          "SILK_TASK_WORKERS=-1", "SILK_TASK_WORKERS=999999",
+                                          "SILK_TASK_WORKERS= 4", "SILK_TASK_WORKERS=a\033b"};
+static const char *const bad_workers_shown[] = {"garbage", "0", "-1", "999999", " 4", "a\\x1bb"};
+
+static void one_task(void *arg)
+{
+    (void)arg;
+    printf("spawning\n");
+    silkrt_spawn(SILKRT_TASK, leaf, NULL);
+    silkrt_wait_tasks();
+    printf("not reached\n");
+}
+
+START_TEST(task_workers_checked)
+{
+    Child c;
+    const char *const env[] = {"SILK_BACKEND=cpu", bad_workers[_i], NULL};
+    child_run(&c, env, one_task, NULL);
+    ck_assert_int_eq(c.status, SILKRT_EXIT_MISUSE);
+    ASSERT_OUT(&c, "spawning\n");
+    char want[256];
+    snprintf(want, sizeof want, "silkrt: SILK_TASK_WORKERS=%s is not a number of task workers "
+                                "(1 to 4096)\n", bad_workers_shown[_i]);
+    ck_assert_str_eq(c.err, want);
+}
+END_TEST
+
 START_TEST(calls_start_clean)
 {
     Child c;
@@ -858,6 +916,7 @@ static Suite *runtime_suite(void)
     tcase_add_test(t, launch_fills_buffer);
     tcase_add_test(t, kernel_fault);
     tcase_add_test(t, kernel_fault_no_buffers);
+    tcase_add_test(t, kernel_fault_on_stderr);
     tcase_add_test(t, persistent_sizing);
     suite_add_tcase(s, t);
     t = tcase_create("buffers");
@@ -879,6 +938,7 @@ static Suite *runtime_suite(void)
     tcase_add_test(t, nested_waits);
     tcase_add_test(t, main_waits_for_tasks);
     tcase_add_test(t, calls_start_clean);
+    tcase_add_loop_test(t, task_workers_checked, 0, (int)(sizeof bad_workers / sizeof *bad_workers));
     tcase_add_test(t, print_lines_whole);
     suite_add_tcase(s, t);
     return s;
