@@ -282,8 +282,25 @@ static int build_failed(const char *path, const Build *b, BuildStatus status)
     return EXIT_ENVIRONMENT;
 }
 
+/* silkc compiles for a processor in its default mode only; the +wave64
+ * and +cumode rows count code objects built otherwise. */
+static bool compiled_rows_only(const ReportAmd *amd, const char *path)
+{
+    for (int i = 0; i < amd->n_targets; i++)
+        if (strchr(amd->targets[i]->gfx, '+')) {
+            cli_error(COMMAND, "%s: --arch %s: silkc compiles for %.*s in its default mode only (the "
+                               "row is for .hsaco files and calc)",
+                      path, amd->targets[i]->gfx, (int)processor_length(amd->targets[i]->gfx),
+                      amd->targets[i]->gfx);
+            return false;
+        }
+    return true;
+}
+
 static int measure_silk(ReportAmd *amd, const char *path)
 {
+    if (!compiled_rows_only(amd, path))
+        return EXIT_USAGE;
     Compilation c;
     compile_init(&c, stderr);
     if (!compile_load(&c, path, path, PKG_ROOT)) {

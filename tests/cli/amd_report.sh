@@ -177,4 +177,10 @@ for arch in gfx942 sm_90 sm_90,gfx1100; do
         fail "no kernels, --arch $arch, exited $rc" "$work/out"
 done
 
+# The +wave64 and +cumode rows are for code objects: silkc builds neither.
+"$SILK_OCC" report "$sgemm" --arch gfx1100+wave64 >"$work/out" 2>&1
+rc=$?
+want="silk-occ report: error: $sgemm: --arch gfx1100+wave64: silkc compiles for gfx1100 in its default mode only (the row is for .hsaco files and calc)"
+[ "$rc" = 2 ] && [ "$(cat "$work/out")" = "$want" ] || fail "sgemm.silk on gfx1100+wave64 exited $rc" "$work/out"
+
 exit $status
