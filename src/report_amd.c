@@ -371,7 +371,9 @@ static void limiters_text(const AmdResult *r, char *buf, size_t size)
 /* The products a row's tail covers: --gpu's of its target, else all of it. */
 static bool row_has_product(const ReportAmd *amd, const ReportAmdRow *r, const AmdProduct *gpu)
 {
-    if (strcmp(gpu->gfx, r->target->gfx) != 0)
+    /* A product is its processor's in every mode: gfx1100+wave64 is an RX 7900 XTX's too. */
+    size_t n = processor_length(r->target->gfx);
+    if (strlen(gpu->gfx) != n || strncmp(gpu->gfx, r->target->gfx, n) != 0)
         return false;
     if (amd->n_products == 0)
         return true;

@@ -136,6 +136,10 @@ if object w64 +wavefrontsize64 && object w32 "" && object cu +cumode; then
     check "a wave32 .hsaco" w32 '[["wide","gfx1100",12],["shared","gfx1100",6]]'
     check "--arch gfx1100+cumode" cu '[["wide","gfx1100+cumode",12],["shared","gfx1100+cumode",4]]' \
         --arch gfx1100+cumode
+    # The processor's products are the wave64 row's too: 7 workgroups per WGP x 48.
+    got=$("$SILK_OCC" report "$work/w64.hsaco" --gpu rx-7900-xtx --format json 2>&1 |
+        jq -c '[.amd[] | select(.kernel == "wide") | .products[] | [.id, .wgps, .persistent_grid]]' 2>&1)
+    [ "$got" = '[["rx-7900-xtx",48,336]]' ] || { echo "FAIL: wave64 products: $got"; status=1; }
     "$SILK_OCC" report "$work/w64.hsaco" >"$work/out" 2>&1
     grep -q '^wide  *gfx1100+wave64  *256  *100 .* 7/16 ' "$work/out" || fail "wave64 report text" "$work/out"
     # A wave64 object and a CDNA row of 64 but a wave32 object on gfx942: no such row.
