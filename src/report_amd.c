@@ -223,10 +223,11 @@ static int add_object_kernels(ReportAmd *amd, const char *path, const AmdTarget 
     return rc;
 }
 
-/* A code object's own target, given no --arch: its processor's row. */
+/* A code object's own target, given no --arch: its processor's row (a
+ * processor, never a mode's row named in a forged amdhsa.target). */
 static const AmdTarget *own_target(ReportAmd *amd, const char *path, const UsageReport *u)
 {
-    const AmdTarget *t = u->arch ? amd_table_find(&amd->table, u->arch) : NULL;
+    const AmdTarget *t = u->arch && !strchr(u->arch, '+') ? amd_table_find(&amd->table, u->arch) : NULL;
     if (!t)
         cli_error(COMMAND, "%s: a code object for %s, which the AMD table has no row for", path,
                   u->arch ? u->arch : "an unknown target");
