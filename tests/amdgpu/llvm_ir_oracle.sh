@@ -70,6 +70,9 @@ configs() {
             split("62:1 61:3 57:8 63:2 125:3 128:128 256:256 1:256", pair, " ")
             for (e in pair) { split(pair[e], va, ":"); print 64, va[1], va[2], 16, 0, "-" }
         }
+        # amdgpu-waves-per-eu that LLVM ignores: min above max, max above the slots.
+        print 256, 100, 0, 16, 0, "5,1"
+        print 256, 100, 0, 16, 0, "2," (maxwaves + 1)
         split("16384 16385 21845 21846 32768 32769 65536", edge, " ")
         for (e in edge) print 64 * (1 + e % 4), 16, 0, 16, edge[e], "-"
     }'
