@@ -277,8 +277,8 @@ END_TEST
 
 /* msgpack-c would allocate count x 24 bytes (48 a pair) on reading these
  * headers, before finding the elements absent: 8 GiB from a 6.5 KiB file.
- * Each is refused first, naming the count; run under ASan, an allocation
- * that size would fail the test (allocator_may_return_null=0). */
+ * Each is refused before msgpack-c runs, naming the count (it used to ask
+ * for the memory and, given none, say only "not valid MessagePack"). */
 START_TEST(test_counts_past_the_note)
 {
     static const struct {
