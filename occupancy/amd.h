@@ -141,6 +141,20 @@ static inline double amd_occupancy(const AmdResult *r)
  * granule: VGPRs and AGPRs combined as the target's file does. */
 int amd_combined_vgprs(const AmdTarget *t, int vgprs, int agprs);
 
+/* Whether LLVM takes a kernel's amdgpu-waves-per-eu, or why it ignores it
+ * (AMDGPUSubtarget::getWavesPerEU: then the target's 1 to
+ * max_waves_per_simd apply); *implied_min is the waves per SIMD that the
+ * largest workgroup (flat_workgroup_max) needs. */
+typedef enum AmdWavesPerEu {
+    AMD_WPE_NOT_GIVEN,
+    AMD_WPE_TAKEN,
+    AMD_WPE_MIN_ABOVE_MAX,
+    AMD_WPE_MAX_ABOVE_SLOTS,
+    AMD_WPE_MIN_BELOW_WORKGROUP,
+} AmdWavesPerEu;
+
+AmdWavesPerEu amd_waves_per_eu(const AmdTarget *t, const AmdKernel *k, int *implied_min);
+
 /* Waves per SIMD for workgroups of `threads` work-items.  OCC_ERR_INVALID_INPUT
  * for a size or count the target cannot run (threads above the workgroup
  * limit or the kernel's flat-work-group-size, registers above the

@@ -28,28 +28,50 @@ static AmdKernel with_value(const AmdTarget *t, const AmdKernel *k, Variable var
     return c;
 }
 
+/* The engine's answer at `value`; false where the value cannot run. */
+static bool result_at(const AmdTarget *t, const AmdKernel *k, int threads, Variable var,
+                      int64_t value, AmdResult *r)
+{
+    AmdKernel c = with_value(t, k, var, value);
+    return amd_occupancy_calc(t, &c, threads, r) == OCC_OK;
+}
+
 /* Waves per SIMD at `value`; 0 where the value cannot run. */
 static int waves_at(const AmdTarget *t, const AmdKernel *k, int threads, Variable var,
                     int64_t value)
 {
-    AmdKernel c = with_value(t, k, var, value);
     AmdResult r;
-    return amd_occupancy_calc(t, &c, threads, &r) == OCC_OK ? r.waves_per_simd : 0;
+    return result_at(t, k, threads, var, value, &r) ? r.waves_per_simd : 0;
 }
 
-/* The least cut that gains a wave (the largest value below `now` with more
- * waves), and the waves there; -1 and -1 when none does. */
+/* Whether `value` is a step on from `now`: a wave more per SIMD; or, where
+ * no whole workgroup fits (a workgroup of 1024 needs 4 waves on each of 4
+ * SIMDs), one that fits, since a wave more that still fits none is no
+ * step at all. */
+static bool better_at(const AmdTarget *t, const AmdKernel *k, int threads, Variable var,
+                      int64_t value, const AmdResult *now)
+{
+    AmdResult r;
+    if (!result_at(t, k, threads, var, value, &r))
+        return false;
+    if (now->workgroups_per_unit == 0)
+        return r.workgroups_per_unit > 0;
+    return r.waves_per_simd > now->waves_per_simd;
+}
+
+/* The least cut that is a step on (the largest value below `now` that is
+ * better_at), and the waves there; -1 and -1 when none is. */
 static void least_cut(const AmdTarget *t, const AmdKernel *k, int threads, Variable var,
-                      int64_t now, int waves, int64_t *cut, int *gained)
+                      int64_t now, const AmdResult *r, int64_t *cut, int *gained)
 {
     *cut = -1;
     *gained = -1;
-    if (now == 0 || waves_at(t, k, threads, var, 0) <= waves)
+    if (now == 0 || !better_at(t, k, threads, var, 0, r))
         return;
-    int64_t lo = 0, hi = now; /* waves(lo) > waves, waves(hi) == waves */
+    int64_t lo = 0, hi = now; /* better at lo, not at hi */
     while (hi - lo > 1) {
         int64_t mid = lo + (hi - lo) / 2;
-        if (waves_at(t, k, threads, var, mid) > waves)
+        if (better_at(t, k, threads, var, mid, r))
             lo = mid;
         else
             hi = mid;
@@ -83,12 +105,12 @@ OccStatus amd_next_step(const AmdTarget *t, const AmdKernel *k, int threads, Amd
     int vgprs = amd_combined_vgprs(t, k->vgprs, k->agprs);
     AmdNextStep s = {0};
     int64_t cut;
-    least_cut(t, k, threads, VAR_VGPRS, vgprs, w, &cut, &s.vgprs_gained_waves);
+    least_cut(t, k, threads, VAR_VGPRS, vgprs, &r, &cut, &s.vgprs_gained_waves);
     s.vgprs_to_cut = (int)cut;
     s.vgprs_slack = (int)slack(t, k, threads, VAR_VGPRS, vgprs, t->addressable_vgprs, w);
-    least_cut(t, k, threads, VAR_SGPRS, k->sgprs, w, &cut, &s.sgprs_gained_waves);
+    least_cut(t, k, threads, VAR_SGPRS, k->sgprs, &r, &cut, &s.sgprs_gained_waves);
     s.sgprs_to_cut = (int)cut;
-    least_cut(t, k, threads, VAR_LDS, (int64_t)k->lds, w, &s.lds_to_cut, &s.lds_gained_waves);
+    least_cut(t, k, threads, VAR_LDS, (int64_t)k->lds, &r, &s.lds_to_cut, &s.lds_gained_waves);
     s.lds_slack = slack(t, k, threads, VAR_LDS, (int64_t)k->lds, t->lds_per_workgroup, w);
     *out = s;
     return OCC_OK;

@@ -115,20 +115,34 @@ static int min_sgprs_for(const AmdTarget *t, int waves)
     return min_int(sgprs, t->addressable_sgprs);
 }
 
-/* AMDGPUSubtarget::getWavesPerEU: the attribute's maximum when LLVM accepts
- * the attribute, else the target's.  It is refused (the default kept) when
- * min > max, when it asks for more than the target has, or when its minimum
- * is below what the largest workgroup needs (its waves over the SIMDs). */
-static int waves_per_eu_max(const AmdTarget *t, const AmdKernel *k, int flat_max)
+/* AMDGPUSubtarget::getWavesPerEU: whether LLVM takes the attribute.  It
+ * keeps the default instead (1 to the wave slots) when min > max, when
+ * the maximum is above the wave slots, or when the minimum is below what
+ * the largest workgroup needs (its waves over the SIMDs). */
+AmdWavesPerEu amd_waves_per_eu(const AmdTarget *t, const AmdKernel *k, int *implied_min)
 {
+    int flat_max = k->flat_workgroup_max > 0 ? k->flat_workgroup_max : t->max_workgroup_size;
     int hw = t->max_waves_per_simd;
+    *implied_min = div_ceil(div_ceil(flat_max, t->wave_size), t->simds_per_unit);
     if (k->waves_per_eu_min <= 0)
-        return hw;
-    int implied_min = div_ceil(div_ceil(flat_max, t->wave_size), t->simds_per_unit);
+        return AMD_WPE_NOT_GIVEN;
     int max = k->waves_per_eu_max > 0 ? k->waves_per_eu_max : hw;
-    if (k->waves_per_eu_min > max || max > hw || k->waves_per_eu_min < implied_min)
-        return hw;
-    return max;
+    if (k->waves_per_eu_min > max)
+        return AMD_WPE_MIN_ABOVE_MAX;
+    if (max > hw)
+        return AMD_WPE_MAX_ABOVE_SLOTS;
+    if (k->waves_per_eu_min < *implied_min)
+        return AMD_WPE_MIN_BELOW_WORKGROUP;
+    return AMD_WPE_TAKEN;
+}
+
+/* The attribute's maximum as LLVM takes it: the target's when ignored. */
+static int waves_per_eu_max(const AmdTarget *t, const AmdKernel *k)
+{
+    int implied_min;
+    if (amd_waves_per_eu(t, k, &implied_min) != AMD_WPE_TAKEN || k->waves_per_eu_max <= 0)
+        return t->max_waves_per_simd;
+    return k->waves_per_eu_max;
 }
 
 /* IsaInfo::getMaxWorkGroupsPerCU: one-wave workgroups take no barrier. */
@@ -165,12 +179,11 @@ static bool valid_input(const AmdTarget *t, const AmdKernel *k, int threads, int
            k->sgprs <= t->addressable_sgprs;
 }
 
-static void fill_limits(const AmdTarget *t, const AmdKernel *k, int threads, int flat_max,
-                        AmdResult *r)
+static void fill_limits(const AmdTarget *t, const AmdKernel *k, int threads, AmdResult *r)
 {
     int wpg = div_ceil(threads, t->wave_size);
     int combined = amd_combined_vgprs(t, k->vgprs, k->agprs);
-    int attr_max = waves_per_eu_max(t, k, flat_max);
+    int attr_max = waves_per_eu_max(t, k);
     int groups = lds_groups(t, k->lds);
     r->limit[AMD_LIMITER_WAVES] = t->max_waves_per_simd;
     r->limit[AMD_LIMITER_VGPRS] = waves_with_vgprs(t, combined > 1 ? combined : 1);
@@ -207,7 +220,7 @@ OccStatus amd_occupancy_calc(const AmdTarget *t, const AmdKernel *k, int threads
     if (k->lds > (uint64_t)t->lds_per_workgroup)
         return OCC_ERR_DOES_NOT_FIT;
     AmdResult r = {.max_waves_per_simd = t->max_waves_per_simd};
-    fill_limits(t, k, threads, flat_max, &r);
+    fill_limits(t, k, threads, &r);
     r.waves_per_simd = INT_MAX;
     for (int i = 0; i < AMD_N_LIMITERS; i++)
         r.waves_per_simd = min_int(r.waves_per_simd, r.limit[i]);

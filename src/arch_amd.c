@@ -7,17 +7,30 @@
 #include <cjson/cJSON.h>
 #include <limits.h>
 #include <stdio.h>
+#include <string.h>
 
 static const char *const AGPR_FILES[] = {"none", "separate", "unified"};
+
+/* The width of the gfx column: the longest name ("gfx1100+wave64+cumode"). */
+static int gfx_width(const AmdTable *t)
+{
+    int width = 8;
+    for (size_t i = 0; i < t->n_targets; i++) {
+        int n = (int)strlen(t->targets[i].gfx);
+        width = n > width ? n : width;
+    }
+    return width;
+}
 
 void arch_amd_list_text(const AmdTable *t, FILE *out)
 {
     char lds[32];
-    fprintf(out, "\n%-8s %-7s %5s %-4s %6s %10s %6s %-9s %10s  %s\n", "gfx", "family", "wave",
+    int w = gfx_width(t);
+    fprintf(out, "\n%-*s %-7s %5s %-4s %6s %10s %6s %-9s %10s  %s\n", w, "gfx", "family", "wave",
             "unit", "waves", "VGPRs", "gran.", "AGPRs", "LDS/unit", "aliases");
     for (size_t i = 0; i < t->n_targets; i++) {
         const AmdTarget *a = &t->targets[i];
-        fprintf(out, "%-8s %-7s %5d %-4s %6d %10d %6d %-9s %10s  %s\n", a->gfx, a->family,
+        fprintf(out, "%-*s %-7s %5d %-4s %6d %10d %6d %-9s %10s  %s\n", w, a->gfx, a->family,
                 a->wave_size, a->occupancy_unit, a->max_waves_per_simd, a->vgprs_per_simd,
                 a->vgpr_alloc_granule, AGPR_FILES[a->agpr_file],
                 cli_format_bytes((uint64_t)a->lds_per_unit, lds, sizeof lds), a->aliases);

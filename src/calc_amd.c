@@ -68,13 +68,43 @@ static bool check_options(const CalcAmdOptions *o, const AmdTarget *t)
                   asked, limit, t->gfx);
         return false;
     }
-    if (o->waves_per_eu_max > t->max_waves_per_simd) {
-        cli_error(COMMAND, "--waves-per-eu: %d is above the %d waves a SIMD holds on %s "
-                           "(LLVM would ignore the attribute)",
-                  o->waves_per_eu_max, t->max_waves_per_simd, t->gfx);
-        return false;
-    }
     return true;
+}
+
+/* LLVM compiles a kernel whose amdgpu-waves-per-eu it ignores, and keeps
+ * the target's default: so does calc, saying why. */
+static void warn_ignored_waves_per_eu(const CalcAmdModel *m)
+{
+    const AmdTarget *t = m->target;
+    const AmdKernel *k = &m->kernel;
+    int implied_min;
+    char given[32];
+    snprintf(given, sizeof given, k->waves_per_eu_max ? "%d,%d" : "%d", k->waves_per_eu_min,
+             k->waves_per_eu_max);
+    switch (amd_waves_per_eu(t, k, &implied_min)) {
+    case AMD_WPE_MIN_ABOVE_MAX:
+        if (k->waves_per_eu_max)
+            cli_warning(COMMAND, "--waves-per-eu: %s is ignored, as LLVM ignores it: the minimum %d "
+                                 "is above the maximum %d", given, k->waves_per_eu_min, k->waves_per_eu_max);
+        else
+            cli_warning(COMMAND, "--waves-per-eu: %s is ignored, as LLVM ignores it: the minimum %d "
+                                 "is above the %d waves a SIMD holds on %s",
+                        given, k->waves_per_eu_min, t->max_waves_per_simd, t->gfx);
+        break;
+    case AMD_WPE_MAX_ABOVE_SLOTS:
+        cli_warning(COMMAND, "--waves-per-eu: %s is ignored, as LLVM ignores it: the maximum %d is "
+                             "above the %d waves a SIMD holds on %s",
+                    given, k->waves_per_eu_max, t->max_waves_per_simd, t->gfx);
+        break;
+    case AMD_WPE_MIN_BELOW_WORKGROUP:
+        cli_warning(COMMAND, "--waves-per-eu: %s is ignored, as LLVM ignores it: the minimum %d is "
+                             "below the %d waves per SIMD a workgroup of %d work-items needs",
+                    given, k->waves_per_eu_min, implied_min, m->threads);
+        break;
+    case AMD_WPE_NOT_GIVEN:
+    case AMD_WPE_TAKEN:
+        break;
+    }
 }
 
 static bool resolve(const CalcAmdOptions *o, const AmdTable *table, CalcAmdModel *m)
@@ -103,6 +133,7 @@ static bool build_model(const CalcAmdOptions *o, CalcAmdModel *m)
         cli_error(COMMAND, "the tables' row for %s cannot be used for this calculation", t->gfx);
         return false;
     }
+    warn_ignored_waves_per_eu(m);
     m->have_work = o->have_work;
     m->work = o->work;
     if (o->have_work)

@@ -106,10 +106,7 @@ static bool parse_waves_per_eu(const char *arg, CalcAmdOptions *a)
     if (!cli_parse_integer(COMMAND, "--waves-per-eu", min_text, 1, 64, &min) ||
         (comma && !cli_parse_integer(COMMAND, "--waves-per-eu", comma + 1, 1, 64, &max)))
         return false;
-    if (comma && max < min) {
-        cli_error(COMMAND, "--waves-per-eu: the maximum %lld is below the minimum %lld", max, min);
-        return false;
-    }
+    /* A maximum below the minimum is LLVM's to ignore (calc_amd.c warns). */
     a->waves_per_eu_min = (int)min;
     a->waves_per_eu_max = (int)max;
     return true;
@@ -410,6 +407,10 @@ int cmd_calc(int argc, char **argv)
     int rc = parse_options(argc, argv, &o);
     if (rc != EXIT_OK)
         return rc < 0 ? EXIT_OK : rc;
+    if (o.arch && o.gpu) { /* before either vendor's options are judged against one of them */
+        cli_error(COMMAND, "--arch and --gpu: give one, not both");
+        return EXIT_USAGE;
+    }
     if (o.arch || o.gpu) {
         AmdTable amd;
         OccError err;
@@ -417,7 +418,7 @@ int cmd_calc(int argc, char **argv)
             cli_error(COMMAND, "%s", err.message);
             return EXIT_USAGE;
         }
-        if (calc_is_amd(&amd, o.arch, o.gpu) && !(o.arch && o.gpu)) {
+        if (calc_is_amd(&amd, o.arch, o.gpu)) {
             CalcAmdOptions *a = &o.amd;
             a->arch = o.arch;
             a->gpu = o.gpu;

@@ -681,7 +681,7 @@ static int write_report(const ReportModel *m, OutputFormat format, FILE *out)
  * text's last section, the JSON's "amd" array. */
 static int write_both(const Run *r, const ReportAmd *amd)
 {
-    if (amd->n_targets == 0)
+    if (amd->n_targets == 0) /* none named, none found in code objects */
         return write_report(&r->model, r->options->format, stdout);
     int rc = EXIT_OK;
     if (r->options->format == FORMAT_JSON) {
@@ -710,7 +710,7 @@ static int analyse(Run *r, ReportAmd *amd, char **files, int n_files)
         if (rc == EXIT_OK && r->ptxas)
             check_caps(r);
     }
-    if (rc == EXIT_OK && amd->n_targets > 0)
+    if (rc == EXIT_OK && (amd->n_targets > 0 || amd->from_objects))
         rc = report_amd_measure(amd, files, n_files, r->arena);
     if (rc != EXIT_OK)
         return rc;
@@ -744,6 +744,10 @@ int cmd_report(int argc, char **argv)
     /* The AMD names of --arch go to the AMD side (report_amd.h). */
     ReportAmd amd = {0};
     bool nvidia = true;
+    if (!o.archs && !o.gpus && !o.all && !report_amd_from_objects(o.files, o.n_files, &amd))
+        rc = EXIT_USAGE;
+    if (amd.from_objects)
+        nvidia = false; /* only code objects, each for its own AMD target */
     if (o.archs && !report_amd_take_targets(o.archs, &amd))
         rc = EXIT_USAGE;
     if (o.gpus && !report_amd_take_gpus(o.gpus, &amd))
@@ -752,7 +756,8 @@ int cmd_report(int argc, char **argv)
     amd.have_work = o.settings.have_work && o.settings.work_rows == 0;
     amd.work_2d = o.settings.have_work && o.settings.work_rows > 0;
     amd.work = o.settings.work;
-    if (rc == EXIT_OK && amd.n_targets > 0 && o.format != FORMAT_TEXT && o.format != FORMAT_JSON) {
+    bool amd_side = amd.n_targets > 0 || amd.from_objects;
+    if (rc == EXIT_OK && amd_side && o.format != FORMAT_TEXT && o.format != FORMAT_JSON) {
         cli_error(COMMAND, "--format: the AMD targets are written as text or json");
         rc = EXIT_USAGE;
     }

@@ -115,34 +115,66 @@ static bool push_row(ReportAmd *amd, const ReportAmdRow *row)
     return true;
 }
 
+/* A figure of the code object that no wave on the row can have: one
+ * line naming the metadata field, the limit and the target. */
+static bool figures_fit(const char *file, const KernelUsage *ku, const AmdTarget *t, int threads)
+{
+    char asked[32], limit[32];
+    if (threads > t->max_workgroup_size)
+        cli_error(COMMAND, "%s: %s: .max_flat_workgroup_size %d is above the workgroup limit of %d "
+                           "work-items on %s", file, ku->name, threads, t->max_workgroup_size, t->gfx);
+    else if (ku->registers > t->addressable_vgprs)
+        cli_error(COMMAND, "%s: %s: .vgpr_count %d is above the %d VGPRs a wave may address on %s",
+                  file, ku->name, ku->registers, t->addressable_vgprs, t->gfx);
+    else if (ku->sgprs > t->addressable_sgprs)
+        cli_error(COMMAND, "%s: %s: .sgpr_count %d is above the %d SGPRs a wave may address on %s",
+                  file, ku->name, ku->sgprs, t->addressable_sgprs, t->gfx);
+    else if (ku->static_smem > t->lds_per_workgroup) {
+        cli_format_bytes_pair((uint64_t)ku->static_smem, asked, (uint64_t)t->lds_per_workgroup, limit,
+                              sizeof asked);
+        cli_error(COMMAND, "%s: %s: .group_segment_fixed_size %s is above the %s of LDS a workgroup "
+                           "may allocate on %s", file, ku->name, asked, limit, t->gfx);
+    } else
+        return true;
+    return false;
+}
+
 /* The code object's .vgpr_count is the unified file's total on gfx90a and
  * gfx942 (the AGPRs after the VGPRs), so it goes to the engine whole. */
+static int add_kernel(ReportAmd *amd, const char *file, const AmdTarget *t, const KernelUsage *ku,
+                      const Compilation *c)
+{
+    ReportAmdRow row = {.file = file, .kernel = ku->name, .target = t, .usage = *ku,
+                        .threads = ku->max_threads > 0 ? ku->max_threads : t->max_workgroup_size,
+                        .have_work = amd->have_work, .work = amd->work};
+    if (!row.have_work && !amd->work_2d && c) { /* the launch block's grid, as the NVIDIA side takes it */
+        row.work = report_launch_work(c, ku->name);
+        row.have_work = row.work_from_launch = row.work > 0;
+    }
+    if (!figures_fit(file, ku, t, row.threads))
+        return EXIT_USAGE;
+    AmdKernel kernel = {.vgprs = ku->registers, .agprs = 0, .sgprs = ku->sgprs,
+                        .lds = (uint64_t)ku->static_smem, .flat_workgroup_max = row.threads};
+    if (amd_occupancy_calc(t, &kernel, row.threads, &row.result) != OCC_OK ||
+        amd_next_step(t, &kernel, row.threads, &row.next) != OCC_OK) {
+        cli_error(COMMAND, "%s: %s on %s: figures the %s row cannot use (%d VGPRs, %d SGPRs)",
+                  file, ku->name, t->gfx, t->gfx, ku->registers, ku->sgprs);
+        return EXIT_FINDINGS;
+    }
+    if (!push_row(amd, &row)) {
+        cli_error(COMMAND, "out of memory");
+        return EXIT_ENVIRONMENT;
+    }
+    return EXIT_OK;
+}
+
 static int add_kernels(ReportAmd *amd, const char *file, const AmdTarget *t,
                        const UsageReport *u, const Compilation *c)
 {
-    for (int k = 0; k < u->n_kernels; k++) {
-        const KernelUsage *ku = &u->kernels[k];
-        ReportAmdRow row = {.file = file, .kernel = ku->name, .target = t, .usage = *ku,
-                            .threads = ku->max_threads > 0 ? ku->max_threads : t->max_workgroup_size,
-                            .have_work = amd->have_work, .work = amd->work};
-        if (!row.have_work && !amd->work_2d && c) { /* the launch block's grid, as the NVIDIA side takes it */
-            row.work = report_launch_work(c, ku->name);
-            row.have_work = row.work_from_launch = row.work > 0;
-        }
-        AmdKernel kernel = {.vgprs = ku->registers, .agprs = 0, .sgprs = ku->sgprs,
-                            .lds = (uint64_t)ku->static_smem, .flat_workgroup_max = row.threads};
-        if (amd_occupancy_calc(t, &kernel, row.threads, &row.result) != OCC_OK ||
-            amd_next_step(t, &kernel, row.threads, &row.next) != OCC_OK) {
-            cli_error(COMMAND, "%s: %s on %s: figures the %s row cannot use (%d VGPRs, %d SGPRs)",
-                      file, ku->name, t->gfx, t->gfx, ku->registers, ku->sgprs);
-            return EXIT_FINDINGS;
-        }
-        if (!push_row(amd, &row)) {
-            cli_error(COMMAND, "out of memory");
-            return EXIT_ENVIRONMENT;
-        }
-    }
-    return EXIT_OK;
+    int rc = EXIT_OK;
+    for (int k = 0; k < u->n_kernels && rc == EXIT_OK; k++)
+        rc = add_kernel(amd, file, t, &u->kernels[k], c);
+    return rc;
 }
 
 static bool ends_with(const char *s, const char *tail)
@@ -151,7 +183,61 @@ static bool ends_with(const char *s, const char *tail)
     return n >= m && strcmp(s + n - m, tail) == 0;
 }
 
-/* A .hsaco file is measured already, for its own target only. */
+/* The length of the processor in a row's name: "gfx1100" of
+ * "gfx1100+wave64+cumode". */
+static size_t processor_length(const char *gfx)
+{
+    return strcspn(gfx, "+");
+}
+
+/* The row of `row`'s processor and CU mode for waves of `wave_size`: a
+ * wave64 kernel on RDNA counts on the +wave64 row, as LLVM's
+ * +wavefrontsize64 counts it (half the VGPRs per lane).  NULL when the
+ * table has none (waves of 32 on CDNA). */
+static const AmdTarget *row_for_wave_size(const ReportAmd *amd, const AmdTarget *row, int wave_size)
+{
+    if (row->wave_size == wave_size)
+        return row;
+    char name[OCC_NAME_MAX];
+    snprintf(name, sizeof name, "%.*s%s%s", (int)processor_length(row->gfx), row->gfx,
+             wave_size == 64 ? "+wave64" : "", strstr(row->gfx, "+cumode") ? "+cumode" : "");
+    const AmdTarget *t = amd_table_find(&amd->table, name);
+    return t && t->wave_size == wave_size ? t : NULL;
+}
+
+/* Each kernel of a code object on `row`, or the row of its wave size. */
+static int add_object_kernels(ReportAmd *amd, const char *path, const AmdTarget *row,
+                              const UsageReport *u)
+{
+    int rc = EXIT_OK;
+    for (int k = 0; k < u->n_kernels && rc == EXIT_OK; k++) {
+        const KernelUsage *ku = &u->kernels[k];
+        const AmdTarget *t = row_for_wave_size(amd, row, ku->wavefront_size);
+        if (!t) {
+            cli_error(COMMAND, "%s: %s: .wavefront_size %d, but %s runs waves of %d", path, ku->name,
+                      ku->wavefront_size, row->gfx, row->wave_size);
+            return EXIT_USAGE;
+        }
+        rc = add_kernel(amd, path, t, ku, NULL);
+    }
+    return rc;
+}
+
+/* A code object's own target, given no --arch: its processor's row (a
+ * processor, never a mode's row named in a forged amdhsa.target). */
+static const AmdTarget *own_target(ReportAmd *amd, const char *path, const UsageReport *u)
+{
+    const AmdTarget *t = u->arch && !strchr(u->arch, '+') ? amd_table_find(&amd->table, u->arch) : NULL;
+    if (!t)
+        cli_error(COMMAND, "%s: a code object for %s, which the AMD table has no row for", path,
+                  u->arch ? u->arch : "an unknown target");
+    else if (add_target(amd, t) < 0)
+        t = NULL;
+    return t;
+}
+
+/* A .hsaco file is measured already, for its own processor only: on each
+ * --arch row of it (gfx1100, gfx1100+cumode), or on its own row. */
 static int measure_hsaco(ReportAmd *amd, const char *path, Arena *arena)
 {
     UsageReport u;
@@ -159,12 +245,23 @@ static int measure_hsaco(ReportAmd *amd, const char *path, Arena *arena)
         cli_error(COMMAND, "%s: %s", path, u.errors ? u.errors : "not a code object");
         return EXIT_USAGE;
     }
-    for (int i = 0; i < amd->n_targets; i++)
-        if (u.arch && strcmp(u.arch, amd->targets[i]->gfx) == 0)
-            return add_kernels(amd, path, amd->targets[i], &u, NULL);
-    cli_warning(COMMAND, "%s: a code object for %s, which --arch does not name", path,
-                u.arch ? u.arch : "an unknown target");
-    return EXIT_OK;
+    if (amd->from_objects) {
+        const AmdTarget *t = own_target(amd, path, &u);
+        return t ? add_object_kernels(amd, path, t, &u) : EXIT_USAGE;
+    }
+    bool named = false;
+    int rc = EXIT_OK;
+    for (int i = 0; i < amd->n_targets && rc == EXIT_OK; i++) {
+        const char *gfx = amd->targets[i]->gfx;
+        if (u.arch && strlen(u.arch) == processor_length(gfx) && strncmp(u.arch, gfx, strlen(u.arch)) == 0) {
+            named = true;
+            rc = add_object_kernels(amd, path, amd->targets[i], &u);
+        }
+    }
+    if (!named)
+        cli_warning(COMMAND, "%s: a code object for %s, which --arch does not name", path,
+                    u.arch ? u.arch : "an unknown target");
+    return rc;
 }
 
 static int build_failed(const char *path, const Build *b, BuildStatus status)
@@ -186,8 +283,25 @@ static int build_failed(const char *path, const Build *b, BuildStatus status)
     return EXIT_ENVIRONMENT;
 }
 
+/* silkc compiles for a processor in its default mode only; the +wave64
+ * and +cumode rows count code objects built otherwise. */
+static bool compiled_rows_only(const ReportAmd *amd, const char *path)
+{
+    for (int i = 0; i < amd->n_targets; i++)
+        if (strchr(amd->targets[i]->gfx, '+')) {
+            cli_error(COMMAND, "%s: --arch %s: silkc compiles for %.*s in its default mode only (the "
+                               "row is for .hsaco files and calc)",
+                      path, amd->targets[i]->gfx, (int)processor_length(amd->targets[i]->gfx),
+                      amd->targets[i]->gfx);
+            return false;
+        }
+    return true;
+}
+
 static int measure_silk(ReportAmd *amd, const char *path)
 {
+    if (!compiled_rows_only(amd, path))
+        return EXIT_USAGE;
     Compilation c;
     compile_init(&c, stderr);
     if (!compile_load(&c, path, path, PKG_ROOT)) {
@@ -215,6 +329,21 @@ static int measure_silk(ReportAmd *amd, const char *path)
     return rc;
 }
 
+bool report_amd_from_objects(char *const files[], int n, ReportAmd *amd)
+{
+    OccError err;
+    *amd = (ReportAmd){0};
+    for (int i = 0; i < n; i++)
+        if (!ends_with(files[i], ".hsaco"))
+            return true;
+    if (amd_table_load_builtin(&amd->table, &err) != 0) {
+        cli_error(COMMAND, "%s", err.message);
+        return false;
+    }
+    amd->from_objects = true;
+    return true;
+}
+
 int report_amd_measure(ReportAmd *amd, char *const files[], int n, Arena *arena)
 {
     for (int i = 0; i < n; i++) {
@@ -222,6 +351,10 @@ int report_amd_measure(ReportAmd *amd, char *const files[], int n, Arena *arena)
                                                : measure_silk(amd, files[i]);
         if (rc != EXIT_OK)
             return rc;
+    }
+    if (amd->n_rows == 0) { /* as the NVIDIA side says it */
+        cli_error(COMMAND, "the input has no kernels");
+        return EXIT_USAGE;
     }
     return EXIT_OK;
 }
@@ -239,7 +372,9 @@ static void limiters_text(const AmdResult *r, char *buf, size_t size)
 /* The products a row's tail covers: --gpu's of its target, else all of it. */
 static bool row_has_product(const ReportAmd *amd, const ReportAmdRow *r, const AmdProduct *gpu)
 {
-    if (strcmp(gpu->gfx, r->target->gfx) != 0)
+    /* A product is its processor's in every mode: gfx1100+wave64 is an RX 7900 XTX's too. */
+    size_t n = processor_length(r->target->gfx);
+    if (strlen(gpu->gfx) != n || strncmp(gpu->gfx, r->target->gfx, n) != 0)
         return false;
     if (amd->n_products == 0)
         return true;

@@ -38,6 +38,7 @@ typedef struct ReportAmd {
     bool have_work; /* --work N (1-D) */
     bool work_2d;   /* --work COLSxROWS: the NVIDIA side's; no AMD tail */
     uint64_t work;
+    bool from_objects; /* no --arch, --gpu, --all: .hsaco files on their own targets */
     ReportAmdRow *rows;
     int n_rows, cap_rows;
 } ReportAmd;
@@ -51,7 +52,14 @@ bool report_amd_take_targets(char *list, ReportAmd *amd);
  * and its row of the tail. */
 bool report_amd_take_gpus(char *list, ReportAmd *amd);
 
-/* Every kernel of the n files on every AMD target.  EXIT_OK, or the
+/* Given no target and only .hsaco files: loads the AMD tables and sets
+ * amd->from_objects, so that each code object is reported on its own
+ * target (as cubins are); nothing when another file is among them.
+ * False after one error line. */
+bool report_amd_from_objects(char *const files[], int n, ReportAmd *amd);
+
+/* Every kernel of the n files on every AMD target; no kernels at all is
+ * an error, as on the NVIDIA side.  EXIT_OK, or the
  * exit status after the reasons were said. */
 int report_amd_measure(ReportAmd *amd, char *const files[], int n, Arena *arena);
 

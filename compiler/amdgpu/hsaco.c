@@ -146,6 +146,106 @@ static const unsigned char *find_metadata(Reader *r, size_t *desc_len)
     return NULL;
 }
 
+/* ---- bounding msgpack-c ---------------------------------------------------------------- */
+
+/* msgpack-c's msgpack_unpack_next allocates count x sizeof(msgpack_object)
+ * (48 bytes a pair for a map) from its zone as soon as it reads an array
+ * or map header, before it knows the elements exist, and its zone has no
+ * cap to set: a 172-byte note can ask for 8 GiB.  So before it runs, the
+ * headers are walked once and every count checked against the bytes left.
+ * This is a count check, not a second parser: values are stepped over by
+ * their length and never read.  Each element takes at least one byte, so
+ * the elements announced and not yet seen ("pending") can never exceed
+ * the bytes after the header that announces them; then the zone holds at
+ * most about 2 x len objects.  Whatever else is wrong (a byte MessagePack
+ * never uses, a value cut short) is left to msgpack-c to report. */
+
+static uint64_t read_be(const unsigned char *p, int n)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < n; i++)
+        v = v << 8 | p[i];
+    return v;
+}
+
+/* The forms 0xc4 .. 0xdf: the width of the size field after the type
+ * byte (a length, or a container's count), and the payload bytes of the
+ * fixed-size forms (an ext's type byte counted). */
+typedef struct MsgpackForm {
+    unsigned char size_bytes, fixed;
+} MsgpackForm;
+
+static const MsgpackForm FORMS[] = {
+    [0xc4 - 0xc4] = {1, 0}, [0xc5 - 0xc4] = {2, 0}, [0xc6 - 0xc4] = {4, 0},  /* bin */
+    [0xc7 - 0xc4] = {1, 1}, [0xc8 - 0xc4] = {2, 1}, [0xc9 - 0xc4] = {4, 1},  /* ext */
+    [0xca - 0xc4] = {0, 4}, [0xcb - 0xc4] = {0, 8},                          /* float */
+    [0xcc - 0xc4] = {0, 1}, [0xcd - 0xc4] = {0, 2}, [0xce - 0xc4] = {0, 4}, [0xcf - 0xc4] = {0, 8},
+    [0xd0 - 0xc4] = {0, 1}, [0xd1 - 0xc4] = {0, 2}, [0xd2 - 0xc4] = {0, 4}, [0xd3 - 0xc4] = {0, 8},
+    [0xd4 - 0xc4] = {0, 2}, [0xd5 - 0xc4] = {0, 3}, [0xd6 - 0xc4] = {0, 5}, /* fixext */
+    [0xd7 - 0xc4] = {0, 9}, [0xd8 - 0xc4] = {0, 17},
+    [0xd9 - 0xc4] = {1, 0}, [0xda - 0xc4] = {2, 0}, [0xdb - 0xc4] = {4, 0},  /* str */
+    [0xdc - 0xc4] = {2, 0}, [0xdd - 0xc4] = {4, 0},                          /* array */
+    [0xde - 0xc4] = {2, 0}, [0xdf - 0xc4] = {4, 0},                          /* map */
+};
+
+static bool is_map(unsigned b) { return (b >= 0x80 && b <= 0x8f) || b == 0xde || b == 0xdf; }
+static bool is_array(unsigned b) { return (b >= 0x90 && b <= 0x9f) || b == 0xdc || b == 0xdd; }
+
+/* The object at p (left bytes from p on): its header's length (the type
+ * byte and size field), the payload after it, and the elements it
+ * announces (two a pair for a map).  False where the header is cut short
+ * or the byte is 0xc1, which no object starts with. */
+static bool msgpack_header(const unsigned char *p, size_t left, size_t *header, uint64_t *payload,
+                           uint64_t *elements)
+{
+    unsigned b = p[0];
+    *header = 1, *payload = 0, *elements = 0;
+    if (b <= 0x9f && b >= 0x80) /* fixmap, fixarray */
+        *elements = (uint64_t)(b & 0x0f) << is_map(b);
+    else if (b >= 0xa0 && b <= 0xbf) /* fixstr */
+        *payload = b & 0x1f;
+    else if (b >= 0xc4 && b <= 0xdf) {
+        const MsgpackForm *f = &FORMS[b - 0xc4];
+        *header = 1u + f->size_bytes;
+        if (*header > left)
+            return false;
+        uint64_t size = read_be(p + 1, f->size_bytes);
+        if (is_map(b) || is_array(b))
+            *elements = size << is_map(b);
+        else
+            *payload = size + f->fixed;
+    } else if (b == 0xc1) {
+        return false;
+    }
+    return true; /* 0x00-0x7f, 0xe0-0xff fixints; 0xc0 nil, 0xc2, 0xc3 booleans */
+}
+
+/* Whether the first object of the note announces no more elements than
+ * there are bytes for; false with r->error naming the first that does. */
+static bool counts_fit(Reader *r, const unsigned char *data, size_t len)
+{
+    uint64_t pending = 1; /* the root object */
+    for (size_t at = 0; pending > 0 && at < len;) {
+        size_t header;
+        uint64_t payload, elements;
+        if (!msgpack_header(data + at, len - at, &header, &payload, &elements) ||
+            payload > len - at - header)
+            return true; /* msgpack-c reports it, having allocated nothing for it */
+        size_t left = len - at - header - (size_t)payload;
+        pending = pending - 1 + elements;
+        if (elements > 0 && pending > left) { /* only a container allocates */
+            unsigned b = data[at];
+            return fail(r, "the AMDGPU metadata note is not valid MessagePack: %s of %llu %s at byte "
+                           "%zu of %zu, more than the bytes left",
+                        is_map(b) ? "a map" : "an array",
+                        (unsigned long long)(is_map(b) ? elements / 2 : elements),
+                        is_map(b) ? "pairs" : "elements", at, len);
+        }
+        at += header + (size_t)payload;
+    }
+    return true;
+}
+
 /* ---- the metadata --------------------------------------------------------------------- */
 
 /* The value of `key` in the map `map`; NULL when absent. */
@@ -190,6 +290,15 @@ static const char *string_field(Reader *r, const msgpack_object *kernel, const c
     return arena_strndup(r->arena, v->via.str.ptr, v->via.str.size);
 }
 
+/* AMD GPUs run waves of 32 or 64 work-items; another size would give a
+ * workgroup a wave count no target has. */
+static bool wave_size_known(Reader *r, int k, int wave_size)
+{
+    if (wave_size == 32 || wave_size == 64)
+        return true;
+    return fail(r, "kernel %d of the AMDGPU metadata: .wavefront_size %d is not 32 or 64", k, wave_size);
+}
+
 static bool read_kernel(Reader *r, const msgpack_object *kernel, int k, KernelUsage *u)
 {
     *u = (KernelUsage){.spill_stores = -1, .spill_loads = -1, .barriers = -1};
@@ -203,6 +312,7 @@ static bool read_kernel(Reader *r, const msgpack_object *kernel, int k, KernelUs
            int_field(r, kernel, k, ".group_segment_fixed_size", true, 0, &u->static_smem) &&
            int_field(r, kernel, k, ".private_segment_fixed_size", true, 0, &u->stack_frame) &&
            int_field(r, kernel, k, ".wavefront_size", true, 0, &u->wavefront_size) &&
+           wave_size_known(r, k, u->wavefront_size) &&
            int_field(r, kernel, k, ".vgpr_spill_count", false, 0, &u->vgpr_spills) &&
            int_field(r, kernel, k, ".sgpr_spill_count", false, 0, &u->sgpr_spills) &&
            int_field(r, kernel, k, ".max_flat_workgroup_size", false, 0, &u->max_threads);
@@ -230,6 +340,8 @@ static bool read_metadata(Reader *r, const unsigned char *desc, size_t len, Usag
     msgpack_unpacked msg;
     msgpack_unpacked_init(&msg);
     size_t used = 0;
+    if (!counts_fit(r, desc, len))
+        return false;
     bool ok = msgpack_unpack_next(&msg, (const char *)desc, len, &used) == MSGPACK_UNPACK_SUCCESS;
     const msgpack_object *root = &msg.data;
     const msgpack_object *kernels = ok ? lookup(root, "amdhsa.kernels") : NULL;

@@ -11,9 +11,13 @@
 # remark's VGPRs, AGPRs, SGPRs and LDS go to `silk-occ calc`, whose waves
 # per SIMD must be the remark's "Occupancy [waves/SIMD]", on every one.
 #
+# A row named GFX+wave64, GFX+cumode or GFX+wave64+cumode is compiled for
+# -mcpu=GFX with -mattr=+wavefrontsize64 and/or +cumode.
+#
 # Needs llc-19 ($SILK_LLC overrides); exits 77 naming it when absent.
 # Run by make check, which sets SILK_OCC and SILK_ARCH_TABLES.
-# CASES (default 40) is the number of kernels per target.
+# CASES (default 40) is the number of kernels per target; ONLY (a
+# grep -E pattern on the row's name) picks some rows.
 set -u
 : "${SILK_OCC:?}" "${SILK_ARCH_TABLES:?}"
 LLC=${SILK_LLC:-llc-19}
@@ -24,7 +28,16 @@ fi
 CASES=${CASES:-40}
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
-TARGETS=$(sed -e '/^#/d' -e '/^gfx,/d' -e 's/,.*//' "$SILK_ARCH_TABLES/amd-targets.csv")
+TARGETS=$(sed -e '/^#/d' -e '/^gfx,/d' -e 's/,.*//' "$SILK_ARCH_TABLES/amd-targets.csv" |
+    grep -E -- "${ONLY:-.}")
+
+# llc_target ROW: llc's -mcpu and -mattr options for a row.
+llc_target() {
+    echo "-mcpu=${1%%+*}"
+    case $1 in
+    *+*) echo "-mattr=$(echo "${1#*+}" | sed -e 's/wave64/wavefrontsize64/' -e 's/^/+/' -e 's/+/,+/g' -e 's/^,//')" ;;
+    esac
+}
 
 # configs GFX: one line "threads vgprs agprs sgprs lds wpe" per case, from a
 # 31-bit linear congruential generator seeded by the target's name, so
@@ -57,6 +70,9 @@ configs() {
             split("62:1 61:3 57:8 63:2 125:3 128:128 256:256 1:256", pair, " ")
             for (e in pair) { split(pair[e], va, ":"); print 64, va[1], va[2], 16, 0, "-" }
         }
+        # amdgpu-waves-per-eu that LLVM ignores: min above max, max above the slots.
+        print 256, 100, 0, 16, 0, "5,1"
+        print 256, 100, 0, 16, 0, "2," (maxwaves + 1)
         split("16384 16385 21845 21846 32768 32769 65536", edge, " ")
         for (e in edge) print 64 * (1 + e % 4), 16, 0, 16, edge[e], "-"
     }'
@@ -94,7 +110,8 @@ for t in $TARGETS; do
     while read -r threads v a s lds wpe; do
         i=$((i + 1))
         kernel "$threads" "$v" "$a" "$s" "$lds" "$wpe" >"$work/k.ll"
-        if ! "$LLC" -mtriple=amdgcn-amd-amdhsa -mcpu="$t" -filetype=null \
+        # shellcheck disable=SC2046 # one or two options, no spaces in them
+        if ! "$LLC" -mtriple=amdgcn-amd-amdhsa $(llc_target "$t") -filetype=null \
             -pass-remarks-analysis=kernel-resource-usage "$work/k.ll" 2>"$work/remarks"; then
             echo "FAIL: $t case $i: llc rejected the kernel:"; cat "$work/remarks"
             fail=1; continue

@@ -83,4 +83,108 @@ want='[null,["mi300x",null,2432]]'
 "$SILK_OCC" report "$sgemm" --gpu mi300x,nosuch >"$work/out" 2>&1
 rc=$?
 [ "$rc" = 2 ] && grep -q "nosuch" "$work/out" || fail "--gpu mi300x,nosuch exited $rc" "$work/out"
+# A code object is reported on its own target, given no --arch; a wave64
+# one on RDNA counts as LLVM's +wavefrontsize64 does (issue 22, item 10):
+# @wide's 100 VGPRs are 108 of 768 per lane, 7 waves per SIMD, not
+# wave32's 120 of 1536, 12.  @shared's 40000 bytes of LDS leave room for
+# 3 workgroups in a WGP's 128 KiB: 12 waves of 64 over 4 SIMDs, 3 (24
+# waves of 32, 6); --arch gfx1100+cumode counts a CU of 2 SIMDs and 64
+# KiB: 1 workgroup, 8 waves of 32 over 2 SIMDs, 4.  Each is llc-19's
+# remark for the same -mattr.
+cat >"$work/wide.ll" <<'LL'
+target triple = "amdgcn-amd-amdhsa"
+@lds = internal addrspace(3) global [10000 x i32] poison, align 4
+define amdgpu_kernel void @wide() #0 {
+  call void asm sideeffect "", "~{v99}"()
+  ret void
+}
+define amdgpu_kernel void @shared(i32 %i) #0 {
+  %q = getelementptr [10000 x i32], ptr addrspace(3) @lds, i32 0, i32 %i
+  store volatile i32 %i, ptr addrspace(3) %q, align 4
+  ret void
+}
+attributes #0 = { "amdgpu-flat-work-group-size"="256,256" }
+LL
+# object NAME MATTR: wide.ll for gfx1100 with -mattr=MATTR ("" none) as
+# NAME.hsaco; llc-19's Occupancy [waves/SIMD] of each kernel, as a JSON
+# list, in NAME.remark.
+object() {
+    "$llc" -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1100 ${2:+-mattr=$2} -filetype=obj \
+        -pass-remarks-analysis=kernel-resource-usage -o "$work/$1.o" "$work/wide.ll" 2>"$work/$1.log" &&
+        ld.lld-19 -shared -o "$work/$1.hsaco" "$work/$1.o" ||
+        { fail "llc-19 or ld.lld-19 on wide.ll ($2)" "$work/$1.log"; return 1; }
+    sed -n 's/.*Occupancy \[waves\/SIMD\]: \([0-9]*\)$/\1/p' "$work/$1.log" | paste -sd, |
+        sed 's/.*/[&]/' >"$work/$1.remark"
+}
+# check WHAT NAME WANT ARGS: report NAME.hsaco ARGS: the JSON's arch and
+# waves per SIMD of each kernel are WANT, and the waves llc-19's.
+check() {
+    what=$1 name=$2 want=$3
+    shift 3
+    got=$("$SILK_OCC" report "$work/$name.hsaco" "$@" --format json 2>"$work/err" |
+        jq -c '[.amd[] | [.kernel, .arch, .waves_per_simd]]' 2>&1)
+    llc_waves=$(echo "$got" | jq -c 'map(.[2])' 2>&1)
+    if [ "$got" != "$want" ] || [ "$llc_waves" != "$(cat "$work/$name.remark")" ]; then
+        echo "FAIL: $what: $got (want $want; llc-19 says $(cat "$work/$name.remark"))"
+        status=1
+    fi
+}
+if object w64 +wavefrontsize64 && object w32 "" && object cu +cumode; then
+    check "a wave64 .hsaco" w64 '[["wide","gfx1100+wave64",7],["shared","gfx1100+wave64",3]]'
+    check "a wave64 .hsaco, --arch gfx1100" w64 '[["wide","gfx1100+wave64",7],["shared","gfx1100+wave64",3]]' \
+        --arch gfx1100
+    check "a wave32 .hsaco" w32 '[["wide","gfx1100",12],["shared","gfx1100",6]]'
+    check "--arch gfx1100+cumode" cu '[["wide","gfx1100+cumode",12],["shared","gfx1100+cumode",4]]' \
+        --arch gfx1100+cumode
+    # The processor's products are the wave64 row's too: 7 workgroups per WGP x 48.
+    got=$("$SILK_OCC" report "$work/w64.hsaco" --gpu rx-7900-xtx --format json 2>&1 |
+        jq -c '[.amd[] | select(.kernel == "wide") | .products[] | [.id, .wgps, .persistent_grid]]' 2>&1)
+    [ "$got" = '[["rx-7900-xtx",48,336]]' ] || { echo "FAIL: wave64 products: $got"; status=1; }
+    "$SILK_OCC" report "$work/w64.hsaco" >"$work/out" 2>&1
+    grep -q '^wide  *gfx1100+wave64  *256  *100 .* 7/16 ' "$work/out" || fail "wave64 report text" "$work/out"
+    # A wave64 object and a CDNA row of 64 but a wave32 object on gfx942: no such row.
+    "$SILK_OCC" report "$work/w32.hsaco" --arch gfx1100+wave64 --format json 2>&1 |
+        jq -c '[.amd[] | .arch] | unique' >"$work/out" 2>&1
+    [ "$(cat "$work/out")" = '["gfx1100"]' ] || fail "a wave32 object on --arch gfx1100+wave64" "$work/out"
+fi
+
+# A code object's figure no target can have is named, exit 2 (item 9):
+# @plain's .max_flat_workgroup_size, 1024 (0xcd 0x04 0x00 after the key),
+# made 0x4000 = 16384.
+cp "$SILK_SRCDIR/tests/data/amdgpu/pinned.gfx942.hsaco" "$work/big.hsaco"
+for at in $(grep -obUa '\.max_flat_workgroup_size' "$work/big.hsaco" | cut -d: -f1); do
+    value=$(od -An -tx1 -j $((at + 24)) -N 3 "$work/big.hsaco" | tr -d ' ')
+    [ "$value" = cd0400 ] && printf '\100' | dd of="$work/big.hsaco" bs=1 seek=$((at + 25)) conv=notrunc 2>/dev/null
+done
+"$SILK_OCC" report "$work/big.hsaco" >"$work/out" 2>&1
+rc=$?
+want="silk-occ report: error: $work/big.hsaco: plain: .max_flat_workgroup_size 16384 is above the workgroup limit of 1024 work-items on gfx942"
+[ "$rc" = 2 ] && [ "$(cat "$work/out")" = "$want" ] || fail "a huge .max_flat_workgroup_size exited $rc" "$work/out"
+
+# A wave size the code object's target does not run: .wavefront_size 32
+# (0x20 for 0x40) on gfx942.
+cp "$SILK_SRCDIR/tests/data/amdgpu/pinned.gfx942.hsaco" "$work/w32on942.hsaco"
+at=$(grep -obUa '\.wavefront_size' "$work/w32on942.hsaco" | head -n 1 | cut -d: -f1)
+printf '\040' | dd of="$work/w32on942.hsaco" bs=1 seek=$((at + 15)) conv=notrunc 2>/dev/null
+"$SILK_OCC" report "$work/w32on942.hsaco" >"$work/out" 2>&1
+rc=$?
+want="silk-occ report: error: $work/w32on942.hsaco: pinned: .wavefront_size 32, but gfx942 runs waves of 64"
+[ "$rc" = 2 ] && [ "$(cat "$work/out")" = "$want" ] || fail "a wave32 gfx942 object exited $rc" "$work/out"
+
+# An input with no kernels is an error on AMD targets as on NVIDIA ones
+# (item 12; it was an empty table and exit 0).
+printf 'fn helper(x: i32) -> i32 { return x; }\n' >"$work/none.silk"
+for arch in gfx942 sm_90 sm_90,gfx1100; do
+    "$SILK_OCC" report "$work/none.silk" --arch $arch >"$work/out" 2>&1
+    rc=$?
+    [ "$rc" = 2 ] && [ "$(cat "$work/out")" = "silk-occ report: error: the input has no kernels" ] ||
+        fail "no kernels, --arch $arch, exited $rc" "$work/out"
+done
+
+# The +wave64 and +cumode rows are for code objects: silkc builds neither.
+"$SILK_OCC" report "$sgemm" --arch gfx1100+wave64 >"$work/out" 2>&1
+rc=$?
+want="silk-occ report: error: $sgemm: --arch gfx1100+wave64: silkc compiles for gfx1100 in its default mode only (the row is for .hsaco files and calc)"
+[ "$rc" = 2 ] && [ "$(cat "$work/out")" = "$want" ] || fail "sgemm.silk on gfx1100+wave64 exited $rc" "$work/out"
+
 exit $status

@@ -1341,7 +1341,9 @@ START_TEST(test_arch_list)
     int lines = 0;
     for (const char *p = products + 2; *p && !(p[0] == '\n' && p[-1] == '\n'); p++)
         lines += *p == '\n';
-    ck_assert_ptr_nonnull(strstr(text.out.data, "\ngfx942   CDNA3"));
+    /* The gfx column is as wide as the longest name, gfx1100+wave64+cumode. */
+    ck_assert_ptr_nonnull(strstr(text.out.data, "\ngfx942                CDNA3"));
+    ck_assert_ptr_nonnull(strstr(text.out.data, "\ngfx1100+wave64+cumode RDNA3"));
     ck_assert_int_eq(lines, 1 + n_gpus);
     csv_free_table(&t);
     cJSON_Delete(root);

@@ -3,11 +3,12 @@
 #
 #   run.sh SRCDIR BUILDDIR SECONDS TARGET...
 #
-# Each TARGET (frontend, cubin, arch_table, options, replay) is the program
+# Each TARGET (frontend, cubin, hsaco, arch_table, options, replay) is the program
 # BUILDDIR/tests/fuzz/fuzz_TARGET.  Its corpus starts afresh each time in
 # BUILDDIR/fuzz-work/TARGET/corpus from the committed seeds, the files of
 # SRCDIR/tests/fuzz/seeds/TARGET (not its subdirectories; for frontend,
-# the golden cases' .silk files too), with SRCDIR/tests/fuzz/TARGET.dict
+# the golden cases' .silk files too; for hsaco, the code objects of
+# SRCDIR/tests/data/amdgpu), with SRCDIR/tests/fuzz/TARGET.dict
 # as its dictionary when there is one; it runs SECONDS seconds on one core.
 # libFuzzer's output goes to BUILDDIR/fuzz-work/TARGET/fuzz.log and what it
 # finds (crash-*, leak-*, timeout-*, oom-*) beside it.
@@ -29,6 +30,7 @@ max_len() {
     case $1 in
     frontend) echo 8192 ;;
     cubin) echo 16384 ;;
+    hsaco) echo 16384 ;;
     arch_table) echo 4096 ;;
     options) echo 512 ;;
     replay) echo 8192 ;;
@@ -40,6 +42,9 @@ max_len() {
 copy_seeds() {
     if [ "$1" = frontend ]; then
         find "$srcdir/tests/golden" -name '*.silk' -exec cp {} "$2/" \;
+    fi
+    if [ "$1" = hsaco ]; then
+        find "$srcdir/tests/data/amdgpu" -name '*.hsaco' -exec cp {} "$2/" \;
     fi
     if [ -d "$srcdir/tests/fuzz/seeds/$1" ]; then
         find "$srcdir/tests/fuzz/seeds/$1" -maxdepth 1 -type f -exec cp {} "$2/" \;

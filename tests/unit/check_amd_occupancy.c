@@ -80,7 +80,43 @@ static const Case cases[] = {
     {"gfx1201", 64, {128, 0, 10, 16, 64, 0, 0}, 10, V, {16, 10, NONE, 16, 16, NONE}, 20, 144, 16},
     /* gfx1030: 128 -> 128: 1024/128 = 8.  llc-19: 8. */
     {"gfx1030", 64, {128, 0, 10, 16, 64, 0, 0}, 8, V, {16, 8, NONE, 16, 16, NONE}, 16, 128, 16},
+    /* +wavefrontsize64: 100 -> 108 of 768: 7 (wave32: 120 of 1536, 12); wpg 4, slots
+     * min(64/4, 32) = 16 -> 16; wg 7*4/4 = 7.  llc-19: 7. */
+    {"gfx1100+wave64", 256, {100, 0, 10, 0, 256, 0, 0}, 7, V, {16, 7, NONE, NONE, 16, NONE}, 7, 108, 16},
+    /* +cumode: a CU of 2 SIMDs, 64 KiB: 65536/40000 = 1 group x 8 waves / 2 = 4; slots
+     * min(32/8, 16) = 4 -> 16; wg min(4*2/8, 1, 4) = 1.  llc-19: 4 (a WGP: 6). */
+    {"gfx1100+cumode", 256, {30, 0, 10, 40000, 256, 0, 0}, 4, L, {16, 16, NONE, 4, 16, NONE}, 1, 48, 16},
+    /* waves-per-eu 5,1 is ignored (min above max): 100 -> 104: 512/104 = 4.  llc-19: 4. */
+    {"gfx942", 256, {100, 0, 16, 0, 256, 5, 1}, 4, V, {8, 4, 10, NONE, 8, NONE}, 4, 104, 8},
 };
+
+typedef struct WavesPerEuCase {
+    const char *gfx;
+    AmdKernel kernel;
+    AmdWavesPerEu status;
+    int implied_min;
+} WavesPerEuCase;
+
+/* AMDGPUSubtarget::getWavesPerEU's reasons to keep the default. */
+static const WavesPerEuCase wpe_cases[] = {
+    {"gfx942", {8, 0, 8, 0, 256, 0, 0}, AMD_WPE_NOT_GIVEN, 1},
+    {"gfx942", {8, 0, 8, 0, 256, 2, 4}, AMD_WPE_TAKEN, 1},
+    {"gfx942", {8, 0, 8, 0, 256, 5, 1}, AMD_WPE_MIN_ABOVE_MAX, 1},
+    {"gfx942", {8, 0, 8, 0, 256, 9, 0}, AMD_WPE_MIN_ABOVE_MAX, 1}, /* above the default 8 */
+    {"gfx942", {8, 0, 8, 0, 256, 1, 9}, AMD_WPE_MAX_ABOVE_SLOTS, 1},
+    {"gfx942", {8, 0, 8, 0, 1024, 1, 3}, AMD_WPE_MIN_BELOW_WORKGROUP, 4},
+    {"gfx1100+wave64", {8, 0, 8, 0, 1024, 3, 8}, AMD_WPE_MIN_BELOW_WORKGROUP, 4},
+    {"gfx1100", {8, 0, 8, 0, 1024, 8, 16}, AMD_WPE_TAKEN, 8}, /* 32 waves of 32 over 4 SIMDs */
+};
+
+START_TEST(test_waves_per_eu)
+{
+    const WavesPerEuCase *c = &wpe_cases[_i];
+    int implied_min;
+    ck_assert_int_eq(amd_waves_per_eu(target(c->gfx), &c->kernel, &implied_min), c->status);
+    ck_assert_int_eq(implied_min, c->implied_min);
+}
+END_TEST
 
 START_TEST(test_cases)
 {
@@ -139,6 +175,9 @@ static const Step step_cases[] = {
     /* SGPR-bound 7 at 101: 100 gives 8 (cut 1); VGPRs for 7: 256/7 -> 36, slack 28;
      * LDS for 7 waves of one-wave workgroups: 25 groups, 65536/25 = 2621. */
     {"gfx908", 64, {8, 0, 101, 0, 64, 0, 0}, {-1, -1, 28, 1, 8, -1, -1, 2621}},
+    /* No workgroup of 1024 (16 waves, 4 per SIMD) fits at 201 -> 208 (2 waves): the
+     * step is to 128 (4 waves, one workgroup), not to 168 (3 waves, still none). */
+    {"gfx942", 1024, {201, 0, 0, 0, 1024, 0, 0}, {73, 4, 55, -1, -1, -1, -1, 65536}},
 };
 
 START_TEST(test_next_step)
@@ -218,6 +257,7 @@ static Suite *amd_suite(void)
     tcase_add_loop_test(tc, test_cases, 0, (int)(sizeof cases / sizeof *cases));
     tcase_add_loop_test(tc, test_invalid, 0, (int)(sizeof invalid_cases / sizeof *invalid_cases));
     tcase_add_loop_test(tc, test_next_step, 0, (int)(sizeof step_cases / sizeof *step_cases));
+    tcase_add_loop_test(tc, test_waves_per_eu, 0, (int)(sizeof wpe_cases / sizeof *wpe_cases));
     tcase_add_test(tc, test_lookup);
     tcase_add_loop_test(tc, test_bad_tables, 0, (int)(sizeof bad_tables / sizeof *bad_tables));
     tcase_add_test(tc, test_override);

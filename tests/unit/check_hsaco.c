@@ -248,6 +248,66 @@ START_TEST(test_missing_field)
 }
 END_TEST
 
+/* The value byte after the first `key` in the file (a fixint there). */
+static unsigned char *value_after(unsigned char *data, size_t len, const char *key)
+{
+    size_t n = strlen(key);
+    for (size_t i = 0; i + n < len; i++)
+        if (memcmp(data + i, key, n) == 0)
+            return data + i + n;
+    ck_abort_msg("no %s in the test file", key);
+    return NULL;
+}
+
+START_TEST(test_wavefront_size)
+{
+    static const unsigned char bad[] = {0, 7, 16, 0x7f};
+    for (size_t i = 0; i < sizeof bad; i++) {
+        size_t len;
+        unsigned char *data = data_bytes("pinned.gfx942.hsaco", &len);
+        *value_after(data, len, ".wavefront_size") = bad[i];
+        char want[128];
+        snprintf(want, sizeof want, "kernel 0 of the AMDGPU metadata: .wavefront_size %d is not 32 or 64",
+                 bad[i]);
+        ck_assert_str_eq(parse_error(data, len), want);
+        free(data);
+    }
+}
+END_TEST
+
+/* msgpack-c would allocate count x 24 bytes (48 a pair) on reading these
+ * headers, before finding the elements absent: 8 GiB from a 6.5 KiB file.
+ * Each is refused before msgpack-c runs, naming the count (it used to ask
+ * for the memory and, given none, say only "not valid MessagePack"). */
+START_TEST(test_counts_past_the_note)
+{
+    static const struct {
+        unsigned char bytes[6];
+        size_t n;
+        const char *what;
+        size_t at;
+    } cases[] = {
+        {{0xdd, 0x15, 0x55, 0x55, 0x55}, 5, "an array of 357913941 elements", 0},  /* 8 GiB */
+        {{0xdf, 0x0a, 0xaa, 0xaa, 0xaa}, 5, "a map of 178956970 pairs", 0},         /* 8 GiB */
+        {{0xdf, 0x7f, 0xff, 0xff, 0xff}, 5, "a map of 2147483647 pairs", 0},        /* 96 GiB */
+        {{0x91, 0xdc, 0xff, 0xff}, 4, "an array of 65535 elements", 1},             /* nested */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t len;
+        unsigned char *data = data_bytes("pinned.gfx942.hsaco", &len);
+        unsigned char *name = note_name(data, len);
+        unsigned desc_size = name[-8] | name[-7] << 8 | name[-6] << 16 | (unsigned)name[-5] << 24;
+        memcpy(name + 8, cases[i].bytes, cases[i].n);
+        char want[256];
+        snprintf(want, sizeof want, "the AMDGPU metadata note is not valid MessagePack: %s at byte %zu "
+                                    "of %u, more than the bytes left",
+                 cases[i].what, cases[i].at, desc_size);
+        ck_assert_str_eq(parse_error(data, len), want);
+        free(data);
+    }
+}
+END_TEST
+
 START_TEST(test_unreadable_path)
 {
     UsageReport r;
@@ -336,6 +396,8 @@ static Suite *reader_suite(void)
     tcase_add_test(tc, test_bad_msgpack);
     tcase_add_test(tc, test_not_a_map);
     tcase_add_test(tc, test_missing_field);
+    tcase_add_test(tc, test_wavefront_size);
+    tcase_add_test(tc, test_counts_past_the_note);
     tcase_add_test(tc, test_unreadable_path);
     suite_add_tcase(s, tc);
     return s;
