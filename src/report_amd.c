@@ -5,6 +5,7 @@
 
 #include "amdgpu/hsaco.h"
 #include "build.h"
+#include "escape.h"
 #include "report_input.h"
 
 #include <cjson/cJSON.h>
@@ -156,14 +157,14 @@ static int measure_hsaco(ReportAmd *amd, const char *path, Arena *arena)
 {
     UsageReport u;
     if (amdgpu_code_object_usage(path, arena, &u) != 0) {
-        cli_error(COMMAND, "%s: %s", path, u.errors ? u.errors : "not a code object");
+        cli_error(COMMAND, "%s: %s", ESCAPED(path), u.errors ? u.errors : "not a code object");
         return EXIT_USAGE;
     }
     for (int i = 0; i < amd->n_targets; i++)
         if (u.arch && strcmp(u.arch, amd->targets[i]->gfx) == 0)
             return add_kernels(amd, path, amd->targets[i], &u, NULL);
-    cli_warning(COMMAND, "%s: a code object for %s, which --arch does not name", path,
-                u.arch ? u.arch : "an unknown target");
+    cli_warning(COMMAND, "%s: a code object for %s, which --arch does not name", ESCAPED(path),
+                u.arch ? ESCAPED(u.arch) : "an unknown target");
     return EXIT_OK;
 }
 
@@ -265,7 +266,7 @@ static int persistent_grid(const ReportAmdRow *r, const AmdProduct *gpu)
 
 static void write_tail_text(const ReportAmd *amd, const ReportAmdRow *r, FILE *out)
 {
-    fprintf(out, "\n%s on %s: ", r->kernel, r->target->gfx);
+    fprintf(out, "\n%s on %s: ", ESCAPED(r->kernel), r->target->gfx);
     if (r->have_work)
         fprintf(out, "%llu work items (%s), %llu workgroups of %d\n", (unsigned long long)r->work,
                 r->work_from_launch ? "the launch block's grid" : "--work",
@@ -316,7 +317,7 @@ void report_amd_write_text(const ReportAmd *amd, FILE *out)
                      r->next.sgprs_gained_waves);
         else
             snprintf(next, sizeof next, "-");
-        fprintf(out, "%-24s %-8s %7d %5d %5d %5d %7d %7d/%-2d %5d/%-3s  %-20s %s\n", r->kernel,
+        fprintf(out, "%-24s %-8s %7d %5d %5d %5d %7d %7d/%-2d %5d/%-3s  %-20s %s\n", ESCAPED(r->kernel),
                 r->target->gfx, r->threads, r->usage.registers, r->usage.agprs, r->usage.sgprs,
                 r->usage.static_smem, r->result.waves_per_simd, r->result.max_waves_per_simd,
                 r->result.workgroups_per_unit, r->target->occupancy_unit, lim, next);
