@@ -195,7 +195,7 @@ int exec_bind(const SilkcRequest *r, const ExecKernel *k, const ExecPlan *plan, 
             rc = bind_buffer(k, i, bind, &seed, a);
         else if (!parse_scalar(bind->text, type, &a->params[i]))
             rc = exec_error("--arg '%s': not a value of parameter %" PRIu32 " (%s: %s)", bind->text,
-                            i + 1, name, type);
+                            i + 1, name, source); /* u64, not the IR's i64 */
         if (rc != EXIT_OK)
             return rc;
     }
