@@ -212,9 +212,9 @@ static bool unknown_warning(Diag *d, const char *arg, const char *name, bool wit
     if (suggestion)
         set_problem(problem, arena_printf(d->arena,
                                           "unknown warning option '%s'; did you mean '%.*s%s'?",
-                                          arg, prefix, arg, suggestion));
+                                          QUOTED(arg), prefix, arg, suggestion));
     else
-        set_problem(problem, arena_printf(d->arena, "unknown warning option '%s'", arg));
+        set_problem(problem, arena_printf(d->arena, "unknown warning option '%s'", QUOTED(arg)));
     return false;
 }
 
@@ -272,7 +272,8 @@ static const char *option_value(Diag *d, const char *arg, const char *name, cons
 {
     const char *rest = arg + strlen(name);
     if (*rest == '\0')
-        set_problem(problem, arena_printf(d->arena, "'%s' needs a value: '%s=...'", arg, arg));
+        set_problem(problem, arena_printf(d->arena, "'%s' needs a value: '%s=...'", QUOTED(arg),
+                                          QUOTED(arg)));
     return *rest == '=' ? rest + 1 : NULL;
 }
 
@@ -285,7 +286,7 @@ static bool error_limit_option(Diag *d, const char *arg, const char **problem)
         set_problem(problem, arena_printf(d->arena,
                                           "invalid value '%s' in '%s': expected a number of "
                                           "errors (0 for no limit)",
-                                          value, arg));
+                                          QUOTED(value), QUOTED(arg)));
         return false;
     }
     return true;
@@ -303,7 +304,7 @@ static bool format_option(Diag *d, const char *arg, const char **problem)
     else {
         set_problem(problem, arena_printf(d->arena,
                                           "invalid value '%s' in '%s': expected 'text' or 'json'",
-                                          value, arg));
+                                          QUOTED(value), QUOTED(arg)));
         return false;
     }
     return true;

@@ -69,7 +69,7 @@ static bool take_names(char *list, ReportAmd *amd, const char *option, TakeName 
         return false;
     }
     if (list[0] == ',' || list[len - 1] == ',' || strstr(list, ",,")) {
-        cli_error(COMMAND, "%s: '%s' has an empty element", option, list);
+        cli_error(COMMAND, "%s: '%s' has an empty element", option, QUOTED(list));
         return false;
     }
     char *kept = list, *p = list;
