@@ -87,12 +87,12 @@ size_t escape_text(const char *text, char *buf, size_t size)
     return total;
 }
 
-/* Writes text, escaped; a newline is written as a line break and
- * `indent` when `indent` is not NULL. */
-static void write_escaped(const char *text, const char *indent, FILE *out)
+/* Writes the first len bytes of text, escaped; a newline is written as a
+ * line break and `indent` when `indent` is not NULL. */
+static void write_escaped(const char *text, size_t len, const char *indent, FILE *out)
 {
-    const unsigned char *p = (const unsigned char *)text;
-    for (size_t used; *p; p += used) {
+    const unsigned char *p = (const unsigned char *)text, *end = p + len;
+    for (size_t used; p < end && *p; p += used) {
         char piece[8];
         size_t n = escape_at(p, piece, &used);
         if (*p == '\n' && indent) {
@@ -108,12 +108,17 @@ static void write_escaped(const char *text, const char *indent, FILE *out)
 
 void escape_fputs(const char *text, FILE *out)
 {
-    write_escaped(text, NULL, out);
+    write_escaped(text, strlen(text), NULL, out);
 }
 
 void escape_fputs_lines(const char *text, const char *indent, FILE *out)
 {
-    write_escaped(text, indent, out);
+    write_escaped(text, strlen(text), indent, out);
+}
+
+void escape_fputs_message(const char *text, size_t len, FILE *out)
+{
+    write_escaped(text, len, "", out);
 }
 
 const char *escape_if_needed(const char *text, char *buf, size_t size)

@@ -39,6 +39,11 @@ void escape_fputs(const char *text, FILE *out);
  * else is escaped as above. */
 void escape_fputs_lines(const char *text, const char *indent, FILE *out);
 
+/* The first len bytes of a tool's message, as escape_fputs_lines writes
+ * them with no indent: ptxas quotes the input's token where it stopped,
+ * ESC and all, and its lines stay lines. */
+void escape_fputs_message(const char *text, size_t len, FILE *out);
+
 /* A name for a writer's printf: escape_if_needed into a buffer that lives
  * to the end of the enclosing block, so that a print call only wraps its
  * argument, ESCAPED(r->kernel).  A hostile name is cut at the buffer's

@@ -8,6 +8,7 @@
  * without nvcc the exit status is 3.
  */
 #include "report_input.h"
+#include "escape.h"
 
 #include "cleanup.h"
 #include "ptx/nvcc.h"
@@ -36,7 +37,9 @@ static int nvcc_failed(const char *path, const char *nvcc, int status, const Usa
     int len = (int)strlen(text);
     while (len > 0 && text[len - 1] == '\n')
         len--;
-    cli_error(COMMAND, "nvcc rejected %s for %s:\n%.*s", path, archs[i], len, text);
+    cli_error(COMMAND, "nvcc rejected %s for %s:", ESCAPED(path), archs[i]);
+    escape_fputs_message(text, (size_t)len, stderr); /* nvcc quotes the source */
+    fputc('\n', stderr);
     return EXIT_USAGE;
 }
 

@@ -9,6 +9,7 @@
  * demangled here for every kind (demangle.h).
  */
 #include "report_input.h"
+#include "escape.h"
 
 #include "build.h"
 #include "cleanup.h"
@@ -271,8 +272,11 @@ int report_ptxas_failed(const char *ptxas, const char *path, ReportInputKind kin
     if (len == 0 && run->exit_status > 128)
         cli_error(COMMAND, "ptxas crashed (signal %d) on %s for %s%s", run->exit_status - 128,
                   path, arch, whose);
-    else
-        cli_error(COMMAND, "ptxas rejected %s for %s%s:\n%.*s", path, arch, whose, len, text);
+    else {
+        cli_error(COMMAND, "ptxas rejected %s for %s%s:", ESCAPED(path), arch, whose);
+        escape_fputs_message(text, (size_t)len, stderr);
+        fputc('\n', stderr);
+    }
     return silk ? EXIT_FINDINGS : EXIT_USAGE;
 }
 
