@@ -175,7 +175,7 @@ static int build_failed(const char *path, const Build *b, BuildStatus status)
     for (int t = 0; t < b->n_targets; t++)
         if (b->targets[t].usage.exit_status != 0) {
             const char *errors = b->targets[t].usage.errors;
-            cli_error(COMMAND, "%s: %s for %s failed%s%s", path, b->tool ? b->tool : "llc",
+            cli_error(COMMAND, "%s: %s for %s failed%s%s", ESCAPED(path), b->tool ? b->tool : "llc",
                       b->targets[t].arch, errors ? ": " : "", errors ? errors : "");
             return EXIT_ENVIRONMENT;
         }
@@ -192,7 +192,7 @@ static int measure_silk(ReportAmd *amd, const char *path)
     Compilation c;
     compile_init(&c, stderr);
     if (!compile_load(&c, path, path, PKG_ROOT)) {
-        cli_error(COMMAND, "%s: cannot read: %s", path, strerror(errno));
+        cli_error(COMMAND, "%s: cannot read: %s", ESCAPED(path), strerror(errno));
         compile_free(&c);
         return EXIT_USAGE;
     }

@@ -333,7 +333,7 @@ static int run(int argc, char **argv, const char *command)
     for (int i = 0; rc == EXIT_OK && i < n_files; i++)
         if (!load_root_file(&c, files[i])) {
             char reason[96];
-            fprintf(stderr, "silkc: error: %s: %s\n", files[i],
+            fprintf(stderr, "silkc: error: %s: %s\n", ESCAPED(files[i]),
                     read_file_error(errno, READ_FILE_CODE_LIMIT_MIB, reason, sizeof reason));
             rc = EXIT_USAGE;
         }

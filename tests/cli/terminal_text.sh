@@ -81,6 +81,14 @@ run 1 "$SILKC" check u.silk
       | 	        ^~~~~~~~" ] || fail "silkc check, ESC under the caret:
 $(cat err)"
 
+# A file name with ESC in an error, of both programs.
+run 2 "$SILK_OCC" report "$(printf 'no\033[1m.ptx')" --arch sm_90
+[ "$(cat err)" = 'silk-occ report: error: no\x1b[1m.ptx: cannot read: No such file or directory' ] ||
+    fail "report, a missing file: $(cat err)"
+run 2 "$SILKC" check "$(printf 'no\033[1m.silk')"
+[ "$(cat err)" = 'silkc: error: no\x1b[1m.silk: cannot read: No such file or directory' ] ||
+    fail "silkc, a missing file: $(cat err)"
+
 # ---- item 12: option values quoted short and escaped ----------------------------
 long=$(printf "x\033[2J%0120000d" 0)
 cut="x\\x1b[2J$(printf '%055d' 0)..." # 5 bytes of the first 60, then 55 zeros
