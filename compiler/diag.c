@@ -499,7 +499,9 @@ static void print_text(Diag *d, DiagLevel level, const char *option, Span at, co
     if (file)
         at = clamp_span(file, at);
     print_heading(d, level, file, at);
-    vfprintf(d->out, fmt, ap);
+    /* A message may quote the source ("cannot read './a\x1b[2J.silk'"):
+     * its control characters escaped, its backslashes ('\q') kept. */
+    escape_fputs_lines(format_in_arena(d->arena, fmt, ap), "", d->out);
     if (option) {
         fputs(" [", d->out);
         begin_colour(d, level_colour[level]);

@@ -89,6 +89,12 @@ run 2 "$SILKC" check "$(printf 'no\033[1m.silk')"
 [ "$(cat err)" = 'silkc: error: no\x1b[1m.silk: cannot read: No such file or directory' ] ||
     fail "silkc, a missing file: $(cat err)"
 
+# A message that quotes the source: an import's path.
+printf 'import { f } from "./a\033[2Jb.silk"\n' >imp.silk
+run 1 "$SILKC" check imp.silk
+raw err
+has err "imp.silk:1:1: error: cannot read './a\\x1b[2Jb.silk': No such file or directory"
+
 # ---- item 12: option values quoted short and escaped ----------------------------
 long=$(printf "x\033[2J%0120000d" 0)
 cut="x\\x1b[2J$(printf '%055d' 0)..." # 5 bytes of the first 60, then 55 zeros
