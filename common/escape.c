@@ -91,12 +91,12 @@ size_t escape_text(const char *text, char *buf, size_t size)
     return total;
 }
 
-/* Writes text, escaped; a newline is written as a line break and
- * `indent` when `indent` is not NULL. */
-static void write_escaped(const char *text, const char *indent, FILE *out)
+/* Writes the first len bytes of text, escaped; a newline is written as a
+ * line break and `indent` when `indent` is not NULL. */
+static void write_escaped(const char *text, size_t len, const char *indent, FILE *out)
 {
-    const unsigned char *p = (const unsigned char *)text;
-    for (size_t used; *p; p += used) {
+    const unsigned char *p = (const unsigned char *)text, *end = p + len;
+    for (size_t used; p < end && *p; p += used) {
         char piece[8];
         size_t n = escape_at(p, SIZE_MAX, piece, &used);
         if (*p == '\n' && indent) {
@@ -112,12 +112,17 @@ static void write_escaped(const char *text, const char *indent, FILE *out)
 
 void escape_fputs(const char *text, FILE *out)
 {
-    write_escaped(text, NULL, out);
+    write_escaped(text, strlen(text), NULL, out);
 }
 
 void escape_fputs_lines(const char *text, const char *indent, FILE *out)
 {
-    write_escaped(text, indent, out);
+    write_escaped(text, strlen(text), indent, out);
+}
+
+void escape_fputs_message(const char *text, size_t len, FILE *out)
+{
+    write_escaped(text, len, "", out);
 }
 
 const char *escape_if_needed(const char *text, char *buf, size_t size)
@@ -160,4 +165,36 @@ void escape_fputs_c_string(const char *text, size_t len, FILE *out)
             fputc(c, out);
     }
     fputc('"', out);
+}
+
+const char *escape_quote(const char *text, char *buf)
+{
+    size_t n = strnlen(text, ESCAPE_QUOTE_BYTES + 1);
+    bool cut = n > ESCAPE_QUOTE_BYTES;
+    if (cut) { /* back to a character's first byte: never half a UTF-8 sequence */
+        n = ESCAPE_QUOTE_BYTES;
+        while (n > 0 && ((unsigned char)text[n] & 0xc0) == 0x80)
+            n--;
+    }
+    char head[ESCAPE_QUOTE_BYTES + 1];
+    memcpy(head, text, n);
+    head[n] = '\0';
+    size_t len = escape_text(head, buf, ESCAPE_QUOTE_SIZE - 4);
+    if (cut)
+        memcpy(buf + len, "...", 4);
+    return buf;
+}
+
+size_t escape_source_at(const char *p, char *out, size_t *used)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    const unsigned char *u = (const unsigned char *)p;
+    size_t n = utf8_length(u);
+    *used = n ? n : 1;
+    if (n == 0) /* clang's form for a byte that starts no character */
+        return (size_t)snprintf(out, 12, "<%c%c>", hex[u[0] >> 4], hex[u[0] & 15]);
+    unsigned code = n == 1 ? u[0] : n == 2 ? (unsigned)(u[0] & 0x1f) << 6 | (u[1] & 0x3f) : 0xa0;
+    if ((code >= 0x20 && code < 0x7f) || code >= 0xa0 || code == '\t')
+        return 0;
+    return (size_t)snprintf(out, 12, "<U+%04X>", code);
 }

@@ -62,4 +62,33 @@ void escape_fputs_comment(const char *text, size_t len, FILE *out);
  * so a digit after it stays a digit). */
 void escape_fputs_c_string(const char *text, size_t len, FILE *out);
 
+/* The first len bytes of a tool's message, as escape_fputs_lines writes
+ * them with no indent: ptxas quotes the input's token where it stopped,
+ * ESC and all, and its lines stay lines. */
+void escape_fputs_message(const char *text, size_t len, FILE *out);
+
+/* A name for a writer's printf: escape_if_needed into a buffer that lives
+ * to the end of the enclosing block, so that a print call only wraps its
+ * argument, ESCAPED(r->kernel).  A hostile name is cut at the buffer's
+ * size; a plain one is never copied, however long. */
+enum { ESCAPE_BUFFER = 1024 };
+#define ESCAPED(text) escape_if_needed((text), (char[ESCAPE_BUFFER]){0}, ESCAPE_BUFFER)
+
+/* An option's value quoted in an error message: its first
+ * ESCAPE_QUOTE_BYTES bytes (cut at a character's start) escaped as above,
+ * then "..." when there was more, so that a 120 KB value gives one short
+ * line.  Written to buf (ESCAPE_QUOTE_SIZE bytes); returns buf. */
+enum { ESCAPE_QUOTE_BYTES = 60, ESCAPE_QUOTE_SIZE = ESCAPE_QUOTE_BYTES * 4 + 8 };
+const char *escape_quote(const char *text, char *buf);
+/* The same into a buffer that lives to the end of the enclosing block:
+ * cli_error(..., "'%s'", QUOTED(value)). */
+#define QUOTED(text) escape_quote((text), (char[ESCAPE_QUOTE_SIZE]){0})
+
+/* How a diagnostic shows the source character at p, as clang does: a
+ * control character other than tab as "<U+001B>", a byte that is not valid
+ * UTF-8 as "<FF>".  Writes that form to out (at least 12 bytes) and
+ * returns its length, or returns 0 when the character prints as it is;
+ * *used is how many bytes the character takes (1 for a bad byte). */
+size_t escape_source_at(const char *p, char *out, size_t *used);
+
 #endif

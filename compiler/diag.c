@@ -13,6 +13,7 @@
  * error past -ferror-limit), neither is the note.
  */
 #include "edit_distance.h"
+#include "escape.h"
 #include "diag.h"
 
 #include "arena.h"
@@ -211,9 +212,9 @@ static bool unknown_warning(Diag *d, const char *arg, const char *name, bool wit
     if (suggestion)
         set_problem(problem, arena_printf(d->arena,
                                           "unknown warning option '%s'; did you mean '%.*s%s'?",
-                                          arg, prefix, arg, suggestion));
+                                          QUOTED(arg), prefix, arg, suggestion));
     else
-        set_problem(problem, arena_printf(d->arena, "unknown warning option '%s'", arg));
+        set_problem(problem, arena_printf(d->arena, "unknown warning option '%s'", QUOTED(arg)));
     return false;
 }
 
@@ -271,7 +272,8 @@ static const char *option_value(Diag *d, const char *arg, const char *name, cons
 {
     const char *rest = arg + strlen(name);
     if (*rest == '\0')
-        set_problem(problem, arena_printf(d->arena, "'%s' needs a value: '%s=...'", arg, arg));
+        set_problem(problem, arena_printf(d->arena, "'%s' needs a value: '%s=...'", QUOTED(arg),
+                                          QUOTED(arg)));
     return *rest == '=' ? rest + 1 : NULL;
 }
 
@@ -284,7 +286,7 @@ static bool error_limit_option(Diag *d, const char *arg, const char **problem)
         set_problem(problem, arena_printf(d->arena,
                                           "invalid value '%s' in '%s': expected a number of "
                                           "errors (0 for no limit)",
-                                          value, arg));
+                                          QUOTED(value), QUOTED(arg)));
         return false;
     }
     return true;
@@ -302,7 +304,7 @@ static bool format_option(Diag *d, const char *arg, const char **problem)
     else {
         set_problem(problem, arena_printf(d->arena,
                                           "invalid value '%s' in '%s': expected 'text' or 'json'",
-                                          value, arg));
+                                          QUOTED(value), QUOTED(arg)));
         return false;
     }
     return true;
@@ -362,7 +364,8 @@ static void print_heading(const Diag *d, DiagLevel level, const SourceFile *file
     if (file) {
         uint32_t line, col;
         source_line_col(file, at.start, &line, &col);
-        fprintf(d->out, "%s:%u:%u:", file->path, line, col);
+        escape_fputs(file->path, d->out); /* a path may hold any byte but NUL */
+        fprintf(d->out, ":%u:%u:", line, col);
     } else {
         fputs("silkc:", d->out);
     }
@@ -373,30 +376,64 @@ static void print_heading(const Diag *d, DiagLevel level, const SourceFile *file
     end_colour(d);
 }
 
-/* A UTF-8 continuation byte takes no column of its own: skipping them
- * keeps a caret after "é" under the right character. */
+/* A UTF-8 continuation byte: a cut line's window never starts or ends in
+ * the middle of a character. */
 static bool is_continuation(char c)
 {
     return ((unsigned char)c & 0xC0) == 0x80;
 }
 
+/* The columns the character at text[i] takes in the quoted line: the
+ * width of its escape for a control character or a bad byte
+ * (escape_source_at: "<U+001B>"), else 1, however many bytes its UTF-8
+ * has (a caret after "é" stays under the right character).  *used is its
+ * bytes, never past `end`. */
+static uint32_t source_columns(const char *text, uint32_t i, uint32_t end, uint32_t *used)
+{
+    char form[16];
+    size_t bytes, n = escape_source_at(text + i, form, &bytes);
+    *used = bytes <= end - i ? (uint32_t)bytes : end - i;
+    return n ? (uint32_t)n : 1;
+}
+
 /* Spaces up to byte `caret` of the line, with the line's own tabs copied so
  * that the caret lines up whatever the terminal's tab width; then '^' and
- * a '~' for each further character up to byte `stop`. */
+ * a '~' for each further column up to byte `stop`. */
 static void print_underline(const Diag *d, const char *text, uint32_t caret, uint32_t stop)
 {
-    for (uint32_t i = 0; i < caret; i++) {
+    uint32_t used;
+    for (uint32_t i = 0; i < caret; i += used) {
+        uint32_t columns = source_columns(text, i, caret, &used);
         if (text[i] == '\t')
             fputc('\t', d->out);
-        else if (!is_continuation(text[i]))
-            fputc(' ', d->out);
+        else
+            fprintf(d->out, "%*s", (int)columns, "");
     }
     begin_colour(d, SGR_CARET);
     fputc('^', d->out);
-    for (uint32_t i = caret + 1; i < stop; i++)
-        if (!is_continuation(text[i]))
-            fputc('~', d->out);
+    uint32_t columns = 0;
+    for (uint32_t i = caret; i < stop; i += used)
+        columns += source_columns(text, i, stop, &used);
+    for (uint32_t i = 1; i < columns; i++)
+        fputc('~', d->out);
     end_colour(d);
+}
+
+/* The quoted line's bytes [0, len), with control characters and bad bytes
+ * shown as clang shows them (escape_source_at), so that a line of the
+ * source never moves the cursor or recolours the terminal. */
+static void print_source(const Diag *d, const char *text, uint32_t len)
+{
+    for (uint32_t i = 0; i < len;) {
+        char form[16];
+        size_t used, n = escape_source_at(text + i, form, &used);
+        used = used <= len - i ? used : len - i;
+        if (n)
+            fputs(form, d->out);
+        else
+            fwrite(text + i, 1, used, d->out);
+        i += (uint32_t)used;
+    }
 }
 
 /* GCC's gutter: the line number right-aligned in five columns (wider for
@@ -447,7 +484,9 @@ static void print_snippet(const Diag *d, const SourceFile *file, Span at)
         stop = to;
     const char *before = from > 0 ? "..." : "", *after = to < len ? "..." : "";
     int width = gutter_width(line);
-    fprintf(d->out, "%*u | %s%.*s%s\n", width, line, before, (int)(to - from), text + from, after);
+    fprintf(d->out, "%*u | %s", width, line, before);
+    print_source(d, text + from, to - from);
+    fprintf(d->out, "%s\n", after);
     fprintf(d->out, "%*s | %*s", width, "", (int)strlen(before), "");
     print_underline(d, text + from, caret - from, stop - from);
     fputc('\n', d->out);
@@ -460,7 +499,9 @@ static void print_text(Diag *d, DiagLevel level, const char *option, Span at, co
     if (file)
         at = clamp_span(file, at);
     print_heading(d, level, file, at);
-    vfprintf(d->out, fmt, ap);
+    /* A message may quote the source ("cannot read './a\x1b[2J.silk'"):
+     * its control characters escaped, its backslashes ('\q') kept. */
+    escape_fputs_lines(format_in_arena(d->arena, fmt, ap), "", d->out);
     if (option) {
         fputs(" [", d->out);
         begin_colour(d, level_colour[level]);

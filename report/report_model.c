@@ -7,6 +7,7 @@
  * writers turn them into text or JSON.
  */
 #include "report_model.h"
+#include "escape.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -83,7 +84,7 @@ static bool dynamic_smem_at(const ReportEntry *e, const ReportSettings *s, int t
     char why[SIZE_EXPR_ERROR_SIZE];
     if (size_expr_eval(s->dyn_smem, threads, (threads + warp - 1) / warp, bytes, why, sizeof why))
         return true;
-    snprintf(error, size, "--dyn-smem '%s': at %d thread%s (%s): %s", s->dyn_smem_text, threads,
+    snprintf(error, size, "--dyn-smem '%s': at %d thread%s (%s): %s", QUOTED(s->dyn_smem_text), threads,
              threads == 1 ? "" : "s", e->kernel.cxx_name, why);
     return false;
 }

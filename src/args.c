@@ -4,6 +4,7 @@
  * range, an unknown suffix), and the messages themselves.
  */
 #include "cli.h"
+#include "escape.h"
 #include "colour.h"
 
 #include <cjson/cJSON.h>
@@ -45,7 +46,7 @@ void report_option_error(const char *command, int c, const char *argument)
     if (c == ':')
         cli_error(command, "%s: needs a value", argument);
     else
-        cli_error(command, "unknown option '%s'; 'silk-occ help %s' lists them", argument, command);
+        cli_error(command, "unknown option '%s'; 'silk-occ help %s' lists them", QUOTED(argument), command);
 }
 
 /* Reads the leading unsigned decimal of `text`; false when there is none or
@@ -65,7 +66,7 @@ static bool read_unsigned(const char *text, unsigned long long *value, const cha
  * that integers and sizes read alike (silk-occ(1), OPTIONS). */
 static bool refuse_sign(const char *command, const char *option, const char *text)
 {
-    cli_error(command, "%s: '%s' has a sign; write it without one", option, text);
+    cli_error(command, "%s: '%s' has a sign; write it without one", option, QUOTED(text));
     return false;
 }
 
@@ -77,32 +78,32 @@ bool cli_parse_integer(const char *command, const char *option, const char *text
     bool negative = text[0] == '-';
     const char *digits = negative || text[0] == '+' ? text + 1 : text;
     if (!*text || (!isdigit((unsigned char)*digits) && *digits)) {
-        cli_error(command, "%s: '%s' is not a number", option, text);
+        cli_error(command, "%s: '%s' is not a number", option, QUOTED(text));
         return false;
     }
     if (!read_unsigned(digits, &value, &end)) {
         if (isdigit((unsigned char)*digits))
-            cli_error(command, "%s: '%s' is too large (at most %lld)", option, text, max);
+            cli_error(command, "%s: '%s' is too large (at most %lld)", option, QUOTED(text), max);
         else
-            cli_error(command, "%s: '%s' is not a number", option, text);
+            cli_error(command, "%s: '%s' is not a number", option, QUOTED(text));
         return false;
     }
     if (*end) {
-        cli_error(command, "%s: '%s' is not a whole number", option, text);
+        cli_error(command, "%s: '%s' is not a whole number", option, QUOTED(text));
         return false;
     }
     if (negative && value > 0) {
-        cli_error(command, "%s: '%s' is negative (at least %lld)", option, text, min);
+        cli_error(command, "%s: '%s' is negative (at least %lld)", option, QUOTED(text), min);
         return false;
     }
     if (digits != text)
         return refuse_sign(command, option, text);
     if (value > (unsigned long long)max) {
-        cli_error(command, "%s: '%s' is too large (at most %lld)", option, text, max);
+        cli_error(command, "%s: '%s' is too large (at most %lld)", option, QUOTED(text), max);
         return false;
     }
     if ((long long)value < min) {
-        cli_error(command, "%s: '%s' is too small (at least %lld)", option, text, min);
+        cli_error(command, "%s: '%s' is too small (at least %lld)", option, QUOTED(text), min);
         return false;
     }
     *out = (long long)value;
@@ -115,17 +116,17 @@ bool cli_parse_size(const char *command, const char *option, const char *text, u
     unsigned long long value;
     const char *end;
     if (text[0] == '-' && isdigit((unsigned char)text[1 + strspn(text + 1, "0")])) {
-        cli_error(command, "%s: '%s' is negative", option, text);
+        cli_error(command, "%s: '%s' is negative", option, QUOTED(text));
         return false;
     }
     if ((text[0] == '-' || text[0] == '+') && isdigit((unsigned char)text[1]))
         return refuse_sign(command, option, text);
     if (!read_unsigned(text, &value, &end)) {
         if (isdigit((unsigned char)*text))
-            cli_error(command, "%s: '%s' is too large", option, text);
+            cli_error(command, "%s: '%s' is too large", option, QUOTED(text));
         else
             cli_error(command, "%s: '%s' is not a size (bytes, or a number with K/KiB or M/MiB)",
-                      option, text);
+                      option, QUOTED(text));
         return false;
     }
     unsigned long long scale = 1;
@@ -134,12 +135,12 @@ bool cli_parse_size(const char *command, const char *option, const char *text, u
     else if (strcasecmp(end, "M") == 0 || strcasecmp(end, "MiB") == 0)
         scale = 1024 * 1024;
     else if (*end && strcasecmp(end, "B") != 0) {
-        cli_error(command, "%s: '%s' has an unknown unit '%s' (use K/KiB or M/MiB)", option, text,
-                  end);
+        cli_error(command, "%s: '%s' has an unknown unit '%s' (use K/KiB or M/MiB)", option,
+                  QUOTED(text), QUOTED(end));
         return false;
     }
     if (value > UINT64_MAX / scale / 2) {
-        cli_error(command, "%s: '%s' is too large", option, text);
+        cli_error(command, "%s: '%s' is too large", option, QUOTED(text));
         return false;
     }
     *out = value * scale;
@@ -162,7 +163,7 @@ bool cli_parse_format_among(const char *command, const char *text, unsigned acce
         size_t used = strlen(listed);
         snprintf(listed + used, sizeof listed - used, "%s%s", used ? ", " : "", format_names[f]);
     }
-    cli_error(command, "--format: '%s' is not a format (%s)", text, listed);
+    cli_error(command, "--format: '%s' is not a format (%s)", QUOTED(text), listed);
     return false;
 }
 
@@ -193,7 +194,7 @@ bool cli_parse_carveout(const char *command, const char *text, int *out)
         len--;
     if (len == 0 || len >= sizeof number || !isdigit((unsigned char)text[0])) {
         cli_error(command, "--carveout: '%s' is not default, max-shared, max-l1, half or a percentage 0..100",
-                  text);
+                  QUOTED(text));
         return false;
     }
     memcpy(number, text, len);
@@ -265,7 +266,7 @@ bool cli_split_list(const char *command, const char *option, char *list, CliItem
     for (char *item = list;;) {
         char *comma = strchr(item, ',');
         if (comma == item || !*item) {
-            cli_error(command, "%s: '%s' has an empty element", option, list);
+            cli_error(command, "%s: '%s' has an empty element", option, QUOTED(list));
             return false;
         }
         if (comma)

@@ -4,6 +4,7 @@
  * any --arch-table files), as text, JSON or CSV.
  */
 #include "cli.h"
+#include "escape.h"
 
 #include "arch_amd.h"
 
@@ -238,9 +239,11 @@ static int show(const ArchTable *t, const AmdTable *amd, const char *name, Outpu
         char suggestion[OCC_ALIASES_MAX];
         if (arch_table_suggest(t, name, OCC_SUGGEST_ARCHS | OCC_SUGGEST_PRODUCTS, suggestion,
                                sizeof suggestion))
-            cli_error(COMMAND, "unknown architecture or GPU '%s' (did you mean '%s'?)", name, suggestion);
+            cli_error(COMMAND, "unknown architecture or GPU '%s' (did you mean '%s'?)", QUOTED(name),
+                      suggestion);
         else
-            cli_error(COMMAND, "unknown architecture or GPU '%s'; 'silk-occ arch list' lists them", name);
+            cli_error(COMMAND, "unknown architecture or GPU '%s'; 'silk-occ arch list' lists them",
+                      QUOTED(name));
         return EXIT_USAGE;
     }
     if (format == FORMAT_TEXT) {

@@ -5,6 +5,7 @@
  * it to the writer of the chosen format.
  */
 #include "calc_amd.h"
+#include "escape.h"
 #include "calc_model.h"
 
 #include <getopt.h>
@@ -86,7 +87,7 @@ static bool parse_sweep(const char *text, SweepKind *out)
             *out = (SweepKind)(SWEEP_THREADS + i);
             return true;
         }
-    cli_error(COMMAND, "--sweep: '%s' is not threads, regs or smem", text);
+    cli_error(COMMAND, "--sweep: '%s' is not threads, regs or smem", QUOTED(text));
     return false;
 }
 
@@ -98,7 +99,7 @@ static bool parse_waves_per_eu(const char *arg, CalcAmdOptions *a)
     size_t n = comma ? (size_t)(comma - arg) : strlen(arg);
     long long min, max = 0;
     if (n >= sizeof min_text) {
-        cli_error(COMMAND, "--waves-per-eu: '%s' is not MIN or MIN,MAX", arg);
+        cli_error(COMMAND, "--waves-per-eu: '%s' is not MIN or MIN,MAX", QUOTED(arg));
         return false;
     }
     memcpy(min_text, arg, n);
@@ -188,7 +189,7 @@ static int parse_options(int argc, char **argv, CalcOptions *o)
     if (rc != EXIT_OK)
         return rc;
     if (first < argc) {
-        cli_error(COMMAND, "unexpected argument '%s'", argv[first]);
+        cli_error(COMMAND, "unexpected argument '%s'", QUOTED(argv[first]));
         return EXIT_USAGE;
     }
     return EXIT_OK;

@@ -137,7 +137,8 @@ static bool parse_percent(const char *text, double *out)
     if (*end == '%')
         end++;
     if (!whole || (text[whole] == '.' && !fraction) || *end || !(p > 0 && p <= 100)) {
-        cli_error(COMMAND, "--expect-occupancy: '%s' is not a percentage above 0 and at most 100", text);
+        cli_error(COMMAND, "--expect-occupancy: '%s' is not a percentage above 0 and at most 100",
+                  QUOTED(text));
         return false;
     }
     *out = p;
@@ -152,7 +153,7 @@ static bool parse_dyn_smem(ReportOptions *o, const char *arg)
     size_expr_free(o->dyn_smem);
     o->dyn_smem = size_expr_parse(arg, error, sizeof error);
     if (!o->dyn_smem) {
-        cli_error(COMMAND, "--dyn-smem '%s': %s", arg, error);
+        cli_error(COMMAND, "--dyn-smem '%s': %s", QUOTED(arg), error);
         return false;
     }
     o->settings.dyn_smem = o->dyn_smem;
@@ -173,7 +174,7 @@ static bool parse_work(ReportSettings *s, char *arg)
     if (x)
         *x = 'x';
     if (ok && x && (double)cols * (double)rows >= 9007199254740992.0) {
-        cli_error(COMMAND, "--work %s: more than 2^53 work items", arg);
+        cli_error(COMMAND, "--work %s: more than 2^53 work items", QUOTED(arg));
         ok = false;
     }
     s->have_work = ok;
@@ -657,7 +658,7 @@ static int load_all(Run *r, char **files, int n_files)
         list_kernels(r, names, sizeof names);
         if (r->options->kernel_glob)
             cli_error(COMMAND, "--kernel: no kernel matches '%s' (the kernels: %s)",
-                      r->options->kernel_glob, names[0] ? names : "none");
+                      QUOTED(r->options->kernel_glob), names[0] ? names : "none");
         else
             cli_error(COMMAND, "the input has no kernels");
         return EXIT_USAGE;

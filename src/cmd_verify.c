@@ -14,6 +14,7 @@
  * there is no device to ask.
  */
 #include "verify.h"
+#include "escape.h"
 
 #include "read_file.h"
 
@@ -87,12 +88,12 @@ static bool check_files(const VerifyOptions *o)
     for (int i = 0; i < o->n_files; i++) {
         const char *f = o->files[i];
         if (!has_suffix(f, ".silk") && !has_suffix(f, ".ptx") && !has_suffix(f, ".cubin")) {
-            cli_error(COMMAND, "%s: not a .silk, .ptx or .cubin file", f);
+            cli_error(COMMAND, "%s: not a .silk, .ptx or .cubin file", ESCAPED(f));
             return false;
         }
         FILE *probe = fopen(f, "rb");
         if (!probe) {
-            cli_error(COMMAND, "%s: cannot read: %s", f, strerror(errno));
+            cli_error(COMMAND, "%s: cannot read: %s", ESCAPED(f), strerror(errno));
             return false;
         }
         fclose(probe);
@@ -132,7 +133,7 @@ static char *read_image(const char *path, char *error, size_t size)
     char *data = read_file(path, READ_FILE_CODE_LIMIT_MIB, &len);
     if (!data) {
         char reason[128];
-        snprintf(error, size, "%s: %s", path,
+        snprintf(error, size, "%s: %s", ESCAPED(path),
                  read_file_error(errno, READ_FILE_CODE_LIMIT_MIB, reason, sizeof reason));
     }
     return data;
@@ -166,7 +167,7 @@ static int load_kernels(VerifyRuntime *rt, const VerifyOptions *o, VerifyRecord 
         if (!images[i] ||
             !rt->load(rt, images[i], origin, &rec->kernels, &rec->n_kernels, error, sizeof error)) {
             if (images[i])
-                cli_error(COMMAND, "%s: %s", origin, error);
+                cli_error(COMMAND, "%s: %s", ESCAPED(origin), error);
             else
                 cli_error(COMMAND, "%s", error);
             return o->n_files > 0 ? EXIT_USAGE : EXIT_ENVIRONMENT;

@@ -10,6 +10,7 @@
  * other, to FILE.
  */
 #include "exec.h"
+#include "escape.h"
 
 #include "cpu/cpu_prelude.h" /* f16 conversions, as the kernels make them */
 #include "output.h"
@@ -108,7 +109,7 @@ static int make_buffer(const char *spec, uint64_t *seed, ExecBuffer *b)
     uint64_t count;
     const char *c1 = strchr(spec, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
     if (!c2 || (size_t)(c1 - spec) >= sizeof type || strlen(c2 + 1) >= sizeof init)
-        return exec_error("--buf '%s': give TYPE:COUNT:INIT, as f32:1024:random", spec);
+        return exec_error("--buf '%s': give TYPE:COUNT:INIT, as f32:1024:random", QUOTED(spec));
     snprintf(type, sizeof type, "%.*s", (int)(c1 - spec), spec);
     snprintf(init, sizeof init, "%s", c2 + 1);
     char count_text[32];
@@ -119,19 +120,19 @@ static int make_buffer(const char *spec, uint64_t *seed, ExecBuffer *b)
             b->type = &ELEMENT_TYPES[i];
     if (!b->type)
         return exec_error("--buf '%s': unknown type '%s' (i8 u8 i16 u16 i32 u32 i64 u64 f16 f32 f64)",
-                          spec, type);
+                          QUOTED(spec), QUOTED(type));
     if (!parse_u64(count_text, (UINT64_C(1) << 32), &count) || count == 0)
-        return exec_error("--buf '%s': the count must be a whole number from 1 to 2^32", spec);
+        return exec_error("--buf '%s': the count must be a whole number from 1 to 2^32", QUOTED(spec));
     bool random = strcmp(init, "random") == 0;
     uint64_t bits = 0;
     char *end;
     double value = strtod(init, &end);
     if (!random && (!*init || *end || !parse_scalar(init, b->type->kind == 'f' ? "f64" : "i64", &bits)))
-        return exec_error("--buf '%s': INIT must be a number or 'random'", spec);
+        return exec_error("--buf '%s': INIT must be a number or 'random'", QUOTED(spec));
     b->count = count;
     b->data = calloc(count, (size_t)b->type->bytes);
     if (!b->data) {
-        fprintf(stderr, "silkc: error: --buf '%s': out of memory\n", spec);
+        fprintf(stderr, "silkc: error: --buf '%s': out of memory\n", QUOTED(spec));
         return EXIT_ENVIRONMENT;
     }
     for (uint64_t i = 0; i < count; i++)
@@ -155,7 +156,7 @@ static int bind_buffer(const ExecKernel *k, uint32_t i, const ExecBinding *bind,
     if (!address && (strlen(b->type->name) != elem || strncmp(source + 7, b->type->name, elem) != 0)) {
         free(b->data);
         b->data = NULL;
-        return exec_error("--buf '%s': parameter %" PRIu32 " (%s) is a %s", bind->text, i + 1,
+        return exec_error("--buf '%s': parameter %" PRIu32 " (%s) is a %s", QUOTED(bind->text), i + 1,
                           k->param_names[i], source);
     }
     a->param_buffer[i] = a->n_buffers++;
@@ -188,14 +189,14 @@ int exec_bind(const SilkcRequest *r, const ExecKernel *k, const ExecPlan *plan, 
         int rc = EXIT_OK;
         if (bind->buffer != tensor && !(bind->buffer && address))
             return exec_error("%s '%s': parameter %" PRIu32 " (%s) is %s %s, %s",
-                              bind->buffer ? "--buf" : "--arg", bind->text, i + 1, name,
+                              bind->buffer ? "--buf" : "--arg", QUOTED(bind->text), i + 1, name,
                               tensor ? "a" : "of type", source,
                               tensor ? "given with --buf" : "given with --arg");
         if (bind->buffer)
             rc = bind_buffer(k, i, bind, &seed, a);
         else if (!parse_scalar(bind->text, type, &a->params[i]))
-            rc = exec_error("--arg '%s': not a value of parameter %" PRIu32 " (%s: %s)", bind->text,
-                            i + 1, name, type);
+            rc = exec_error("--arg '%s': not a value of parameter %" PRIu32 " (%s: %s)", QUOTED(bind->text),
+                            i + 1, name, source); /* u64, not the IR's i64 */
         if (rc != EXIT_OK)
             return rc;
     }

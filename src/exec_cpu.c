@@ -7,6 +7,7 @@
  * gets min(logical CTAs, --sms) CTAs.
  */
 #include "exec.h"
+#include "escape.h"
 
 #include "cpu/cpu.h"
 #include "tempdir.h"
@@ -81,7 +82,7 @@ static int run_module(const Build *b, const SilkcRequest *r)
         fprintf(stderr, "silkc: error: %s\n", error);
         rc = EXIT_ENVIRONMENT;
     } else if (!k) {
-        rc = exec_error("--kernel %s: no such kernel in the program", r->kernel);
+        rc = exec_error("--kernel %s: no such kernel in the program", QUOTED(r->kernel));
     } else {
         rc = run_kernel(r, k);
     }

@@ -19,6 +19,7 @@
  * Without bounds checks: the code is the PTX `silkc compile` writes.
  */
 #include "exec.h"
+#include "escape.h"
 
 #include "backend.h"
 #include "cuda_abi.h" /* the CUresult numbers */
@@ -242,7 +243,7 @@ int exec_run_cuda(Compilation *c, const SilkcRequest *r)
         rc = build_run(c, &options, &b) == BUILD_OK ? EXIT_OK : EXIT_FINDINGS;
     const IrFunc *f = rc == EXIT_OK ? find_kernel(b.module, r->kernel) : NULL;
     if (rc == EXIT_OK && !f)
-        rc = exec_error("--kernel %s: no such kernel in the program", r->kernel);
+        rc = exec_error("--kernel %s: no such kernel in the program", QUOTED(r->kernel));
     if (rc == EXIT_OK)
         rc = run_kernel(r, &run, &b, f);
     if (b.c)

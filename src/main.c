@@ -3,6 +3,7 @@
  * lives in the subcommand's own file.
  */
 #include "cli.h"
+#include "escape.h"
 
 #include "output.h"
 
@@ -60,7 +61,7 @@ static int help(int argc, char **argv)
     }
     const Command *c = find_command(argv[2]);
     if (!c) {
-        cli_error(NULL, "help: unknown command '%s'", argv[2]);
+        cli_error(NULL, "help: unknown command '%s'", QUOTED(argv[2]));
         return EXIT_USAGE;
     }
     c->usage(stdout);
@@ -86,7 +87,7 @@ static int dispatch(int argc, char **argv)
         return help(argc, argv);
     const Command *c = find_command(name);
     if (!c) {
-        cli_error(NULL, "unknown command '%s'; 'silk-occ --help' lists the commands", name);
+        cli_error(NULL, "unknown command '%s'; 'silk-occ --help' lists the commands", QUOTED(name));
         return EXIT_USAGE;
     }
     return c->run(argc - 1, argv + 1);

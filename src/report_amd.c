@@ -5,6 +5,7 @@
 
 #include "amdgpu/hsaco.h"
 #include "build.h"
+#include "escape.h"
 #include "report_input.h"
 
 #include <cjson/cJSON.h>
@@ -68,7 +69,7 @@ static bool take_names(char *list, ReportAmd *amd, const char *option, TakeName 
         return false;
     }
     if (list[0] == ',' || list[len - 1] == ',' || strstr(list, ",,")) {
-        cli_error(COMMAND, "%s: '%s' has an empty element", option, list);
+        cli_error(COMMAND, "%s: '%s' has an empty element", option, QUOTED(list));
         return false;
     }
     char *kept = list, *p = list;
@@ -122,18 +123,18 @@ static bool figures_fit(const char *file, const KernelUsage *ku, const AmdTarget
     char asked[32], limit[32];
     if (threads > t->max_workgroup_size)
         cli_error(COMMAND, "%s: %s: .max_flat_workgroup_size %d is above the workgroup limit of %d "
-                           "work-items on %s", file, ku->name, threads, t->max_workgroup_size, t->gfx);
+                           "work-items on %s", ESCAPED(file), ESCAPED(ku->name), threads, t->max_workgroup_size, t->gfx);
     else if (ku->registers > t->addressable_vgprs)
         cli_error(COMMAND, "%s: %s: .vgpr_count %d is above the %d VGPRs a wave may address on %s",
-                  file, ku->name, ku->registers, t->addressable_vgprs, t->gfx);
+                  ESCAPED(file), ESCAPED(ku->name), ku->registers, t->addressable_vgprs, t->gfx);
     else if (ku->sgprs > t->addressable_sgprs)
         cli_error(COMMAND, "%s: %s: .sgpr_count %d is above the %d SGPRs a wave may address on %s",
-                  file, ku->name, ku->sgprs, t->addressable_sgprs, t->gfx);
+                  ESCAPED(file), ESCAPED(ku->name), ku->sgprs, t->addressable_sgprs, t->gfx);
     else if (ku->static_smem > t->lds_per_workgroup) {
         cli_format_bytes_pair((uint64_t)ku->static_smem, asked, (uint64_t)t->lds_per_workgroup, limit,
                               sizeof asked);
         cli_error(COMMAND, "%s: %s: .group_segment_fixed_size %s is above the %s of LDS a workgroup "
-                           "may allocate on %s", file, ku->name, asked, limit, t->gfx);
+                           "may allocate on %s", ESCAPED(file), ESCAPED(ku->name), asked, limit, t->gfx);
     } else
         return true;
     return false;
@@ -158,7 +159,7 @@ static int add_kernel(ReportAmd *amd, const char *file, const AmdTarget *t, cons
     if (amd_occupancy_calc(t, &kernel, row.threads, &row.result) != OCC_OK ||
         amd_next_step(t, &kernel, row.threads, &row.next) != OCC_OK) {
         cli_error(COMMAND, "%s: %s on %s: figures the %s row cannot use (%d VGPRs, %d SGPRs)",
-                  file, ku->name, t->gfx, t->gfx, ku->registers, ku->sgprs);
+                  ESCAPED(file), ESCAPED(ku->name), t->gfx, t->gfx, ku->registers, ku->sgprs);
         return EXIT_FINDINGS;
     }
     if (!push_row(amd, &row)) {
@@ -214,7 +215,7 @@ static int add_object_kernels(ReportAmd *amd, const char *path, const AmdTarget 
         const KernelUsage *ku = &u->kernels[k];
         const AmdTarget *t = row_for_wave_size(amd, row, ku->wavefront_size);
         if (!t) {
-            cli_error(COMMAND, "%s: %s: .wavefront_size %d, but %s runs waves of %d", path, ku->name,
+            cli_error(COMMAND, "%s: %s: .wavefront_size %d, but %s runs waves of %d", ESCAPED(path), ESCAPED(ku->name),
                       ku->wavefront_size, row->gfx, row->wave_size);
             return EXIT_USAGE;
         }
@@ -229,8 +230,8 @@ static const AmdTarget *own_target(ReportAmd *amd, const char *path, const Usage
 {
     const AmdTarget *t = u->arch && !strchr(u->arch, '+') ? amd_table_find(&amd->table, u->arch) : NULL;
     if (!t)
-        cli_error(COMMAND, "%s: a code object for %s, which the AMD table has no row for", path,
-                  u->arch ? u->arch : "an unknown target");
+        cli_error(COMMAND, "%s: a code object for %s, which the AMD table has no row for", ESCAPED(path),
+                  u->arch ? ESCAPED(u->arch) : "an unknown target");
     else if (add_target(amd, t) < 0)
         t = NULL;
     return t;
@@ -242,7 +243,7 @@ static int measure_hsaco(ReportAmd *amd, const char *path, Arena *arena)
 {
     UsageReport u;
     if (amdgpu_code_object_usage(path, arena, &u) != 0) {
-        cli_error(COMMAND, "%s: %s", path, u.errors ? u.errors : "not a code object");
+        cli_error(COMMAND, "%s: %s", ESCAPED(path), u.errors ? u.errors : "not a code object");
         return EXIT_USAGE;
     }
     if (amd->from_objects) {
@@ -259,8 +260,8 @@ static int measure_hsaco(ReportAmd *amd, const char *path, Arena *arena)
         }
     }
     if (!named)
-        cli_warning(COMMAND, "%s: a code object for %s, which --arch does not name", path,
-                    u.arch ? u.arch : "an unknown target");
+        cli_warning(COMMAND, "%s: a code object for %s, which --arch does not name", ESCAPED(path),
+                    u.arch ? ESCAPED(u.arch) : "an unknown target");
     return rc;
 }
 
@@ -271,7 +272,7 @@ static int build_failed(const char *path, const Build *b, BuildStatus status)
     for (int t = 0; t < b->n_targets; t++)
         if (b->targets[t].usage.exit_status != 0) {
             const char *errors = b->targets[t].usage.errors;
-            cli_error(COMMAND, "%s: %s for %s failed%s%s", path, b->tool ? b->tool : "llc",
+            cli_error(COMMAND, "%s: %s for %s failed%s%s", ESCAPED(path), b->tool ? b->tool : "llc",
                       b->targets[t].arch, errors ? ": " : "", errors ? errors : "");
             return EXIT_ENVIRONMENT;
         }
@@ -305,7 +306,7 @@ static int measure_silk(ReportAmd *amd, const char *path)
     Compilation c;
     compile_init(&c, stderr);
     if (!compile_load(&c, path, path, PKG_ROOT)) {
-        cli_error(COMMAND, "%s: cannot read: %s", path, strerror(errno));
+        cli_error(COMMAND, "%s: cannot read: %s", ESCAPED(path), strerror(errno));
         compile_free(&c);
         return EXIT_USAGE;
     }
@@ -400,7 +401,7 @@ static int persistent_grid(const ReportAmdRow *r, const AmdProduct *gpu)
 
 static void write_tail_text(const ReportAmd *amd, const ReportAmdRow *r, FILE *out)
 {
-    fprintf(out, "\n%s on %s: ", r->kernel, r->target->gfx);
+    fprintf(out, "\n%s on %s: ", ESCAPED(r->kernel), r->target->gfx);
     if (r->have_work)
         fprintf(out, "%llu work items (%s), %llu workgroups of %d\n", (unsigned long long)r->work,
                 r->work_from_launch ? "the launch block's grid" : "--work",
@@ -451,7 +452,7 @@ void report_amd_write_text(const ReportAmd *amd, FILE *out)
                      r->next.sgprs_gained_waves);
         else
             snprintf(next, sizeof next, "-");
-        fprintf(out, "%-24s %-8s %7d %5d %5d %5d %7d %7d/%-2d %5d/%-3s  %-20s %s\n", r->kernel,
+        fprintf(out, "%-24s %-8s %7d %5d %5d %5d %7d %7d/%-2d %5d/%-3s  %-20s %s\n", ESCAPED(r->kernel),
                 r->target->gfx, r->threads, r->usage.registers, r->usage.agprs, r->usage.sgprs,
                 r->usage.static_smem, r->result.waves_per_simd, r->result.max_waves_per_simd,
                 r->result.workgroups_per_unit, r->target->occupancy_unit, lim, next);

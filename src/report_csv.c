@@ -13,9 +13,12 @@
  */
 #include "report_writers.h"
 
+#include "escape.h"
+
 #include <assert.h>
 #include <csv.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { MAX_COLUMNS = 48, COLUMN_NAME = 40 };
@@ -74,6 +77,23 @@ static void text_cell(CsvRow *row, const char *column, const char *text)
     csv_fwrite(row->out, text, strlen(text));
 }
 
+/* A name from the input: libcsv quotes the cell, but a control character
+ * in it would still reach the terminal of whoever cats the file, so it is
+ * written as escape.h spells it (\x1b, \n; a backslash as \\), whole. */
+static void name_cell(CsvRow *row, const char *column, const char *text)
+{
+    if (escape_is_plain(text)) {
+        text_cell(row, column, text);
+        return;
+    }
+    size_t size = escape_text(text, NULL, 0) + 1;
+    char *escaped = malloc(size);
+    if (escaped)
+        escape_text(text, escaped, size);
+    text_cell(row, column, escaped ? escaped : "?"); /* out of memory: no raw bytes */
+    free(escaped);
+}
+
 static void empty_cell(CsvRow *row, const char *column)
 {
     text_cell(row, column, "");
@@ -117,9 +137,9 @@ static void write_identity(CsvRow *row, const ReportEntry *e)
     const Target *t = &e->target;
     char cc[16];
     snprintf(cc, sizeof cc, "%d.%d", t->arch->major, t->arch->minor);
-    text_cell(row, "file", e->kernel.file);
-    text_cell(row, "kernel", e->kernel.title);
-    text_cell(row, "symbol", e->kernel.name);
+    name_cell(row, "file", e->kernel.file);
+    name_cell(row, "kernel", e->kernel.title);
+    name_cell(row, "symbol", e->kernel.name);
     text_cell(row, "arch", t->sm_name);
     text_cell(row, "compute_capability", cc);
     text_cell(row, "gpu", t->gpu ? t->gpu->id : "");

@@ -13,6 +13,7 @@
  * register cap ptxas worked under, which becomes the kernel's maxnreg.
  */
 #include "report_input.h"
+#include "escape.h"
 
 #include "ptx/cubin.h"
 
@@ -114,11 +115,11 @@ int report_load_cubin(const char *path, bool quiet, const Target *targets, int n
     char error[512];
     /* Said as for any input; cubin_read_file would put the path inside. */
     if (access(path, R_OK) != 0) {
-        cli_error(COMMAND, "%s: cannot read: %s", path, strerror(errno));
+        cli_error(COMMAND, "%s: cannot read: %s", ESCAPED(path), strerror(errno));
         return EXIT_USAGE;
     }
     if (!cubin_read_file(path, arena, &r, &details, error, sizeof error)) {
-        cli_error(COMMAND, "%s: %s", path, error);
+        cli_error(COMMAND, "%s: %s", ESCAPED(path), error);
         return EXIT_USAGE;
     }
     if (!match_targets(path, r.arch, quiet, targets, n, arena, s))

@@ -8,6 +8,7 @@
  * without nvcc the exit status is 3.
  */
 #include "report_input.h"
+#include "escape.h"
 
 #include "cleanup.h"
 #include "ptx/nvcc.h"
@@ -36,7 +37,9 @@ static int nvcc_failed(const char *path, const char *nvcc, int status, const Usa
     int len = (int)strlen(text);
     while (len > 0 && text[len - 1] == '\n')
         len--;
-    cli_error(COMMAND, "nvcc rejected %s for %s:\n%.*s", path, archs[i], len, text);
+    cli_error(COMMAND, "nvcc rejected %s for %s:", ESCAPED(path), archs[i]);
+    escape_fputs_message(text, (size_t)len, stderr); /* nvcc quotes the source */
+    fputc('\n', stderr);
     return EXIT_USAGE;
 }
 
@@ -84,7 +87,7 @@ static int compile_to_ptx(const char *path, const char *nvcc, char **flags, int 
         size_t len;
         char *text = report_read_file(ptx_paths[job[i]], arena, &len);
         if (!text) {
-            cli_error(COMMAND, "%s: cannot read nvcc's PTX for %s: %s", path, archs[job[i]],
+            cli_error(COMMAND, "%s: cannot read nvcc's PTX for %s: %s", ESCAPED(path), archs[job[i]],
                       strerror(errno ? errno : EIO));
             return EXIT_ENVIRONMENT;
         }
@@ -110,12 +113,12 @@ int report_load_cuda(const char *path, const char *nvcc_flags, const Target *tar
     }
     struct stat st;
     if (access(path, R_OK) != 0 || stat(path, &st) != 0) {
-        cli_error(COMMAND, "%s: cannot read: %s", path, strerror(errno));
+        cli_error(COMMAND, "%s: cannot read: %s", ESCAPED(path), strerror(errno));
         return EXIT_USAGE;
     }
     /* nvcc would read a device or a pipe (a link to /dev/zero) forever. */
     if (!S_ISREG(st.st_mode)) {
-        cli_error(COMMAND, "%s: not a regular file (nvcc compiles files)", path);
+        cli_error(COMMAND, "%s: not a regular file (nvcc compiles files)", ESCAPED(path));
         return EXIT_USAGE;
     }
     return compile_to_ptx(path, nvcc, flags, n_flags, targets, n, tmpdir, arena, s);

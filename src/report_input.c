@@ -9,6 +9,7 @@
  * demangled here for every kind (demangle.h).
  */
 #include "report_input.h"
+#include "escape.h"
 
 #include "build.h"
 #include "cleanup.h"
@@ -40,7 +41,7 @@ const char *report_write_temp(const char *dir, const char *stem, const char *tex
     if (f && fclose(f) != 0)
         ok = false;
     if (!ok) {
-        cli_error(COMMAND, "%s: cannot write: %s", path, strerror(errno));
+        cli_error(COMMAND, "%s: cannot write: %s", ESCAPED(path), strerror(errno));
         return NULL;
     }
     return path;
@@ -71,7 +72,7 @@ char *report_read_file(const char *path, Arena *arena, size_t *len)
 static void cannot_read(const char *path)
 {
     char reason[128];
-    cli_error(COMMAND, "%s: %s", path, read_file_error(errno, READ_FILE_CODE_LIMIT_MIB, reason,
+    cli_error(COMMAND, "%s: %s", ESCAPED(path), read_file_error(errno, READ_FILE_CODE_LIMIT_MIB, reason,
                                                        sizeof reason));
 }
 
@@ -259,20 +260,23 @@ int report_ptxas_failed(const char *ptxas, const char *path, ReportInputKind kin
     bool silk = kind == INPUT_SILK;
     const char *whose = silk ? " (the compiler's PTX: a compiler bug)" : "";
     if (run->exit_status == PTXAS_NO_RESULT) {
-        cli_error(COMMAND, "%s, run as ptxas on %s for %s, %s", ptxas, path, arch, text);
+        cli_error(COMMAND, "%s, run as ptxas on %s for %s, %s", ptxas, ESCAPED(path), arch, text);
         return EXIT_ENVIRONMENT;
     }
     if (len == 0 && run->exit_status > 0 && run->exit_status <= 128) {
         /* Failed without a word: a broken tool, not a rejection. */
-        cli_error(COMMAND, "%s on %s for %s exited %d without a message", ptxas, path, arch,
+        cli_error(COMMAND, "%s on %s for %s exited %d without a message", ptxas, ESCAPED(path), arch,
                   run->exit_status);
         return EXIT_ENVIRONMENT;
     }
     if (len == 0 && run->exit_status > 128)
         cli_error(COMMAND, "ptxas crashed (signal %d) on %s for %s%s", run->exit_status - 128,
-                  path, arch, whose);
-    else
-        cli_error(COMMAND, "ptxas rejected %s for %s%s:\n%.*s", path, arch, whose, len, text);
+                  ESCAPED(path), arch, whose);
+    else {
+        cli_error(COMMAND, "ptxas rejected %s for %s%s:", ESCAPED(path), arch, whose);
+        escape_fputs_message(text, (size_t)len, stderr);
+        fputc('\n', stderr);
+    }
     return silk ? EXIT_FINDINGS : EXIT_USAGE;
 }
 
@@ -381,7 +385,7 @@ int report_load(const char *path, const ReportLoadOptions *options, const Target
             return rc;
         }
     cli_error(COMMAND, "%s: not a .silk, .ptx, .cu or .cubin file (the report reads those kinds)",
-              path);
+              ESCAPED(path));
     return EXIT_USAGE;
 }
 

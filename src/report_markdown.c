@@ -126,7 +126,7 @@ static void print_header(const ReportEntry *e, FILE *out)
     fputs(" on ", out);
     md_text(out, t->gpu ? t->gpu->name : t->sm_name);
     fputs("\n\n- **Input:** ", out);
-    md_code(out, e->kernel.file);
+    md_code(out, ESCAPED(e->kernel.file)); /* the title is escaped already */
     fputs("\n- **Target:** ", out);
     md_text(out, t->gpu ? t->gpu->name : t->sm_name);
     fprintf(out, " (%s, compute capability %d.%d", t->arch->family, t->arch->major, t->arch->minor);

@@ -58,7 +58,7 @@ static void print_header(const ReportEntry *e, FILE *out, Style s)
     char title[REPORT_TITLE_WIDTH * 3 + 8];
     report_short_title(&e->kernel, title, sizeof title);
     fprintf(out, "%s%s%s (%s) on %s%s%s (%s, compute capability %d.%d", s.bold, title, s.reset,
-            e->kernel.file, s.bold, e->target.gpu ? e->target.gpu->name : e->target.sm_name,
+            ESCAPED(e->kernel.file), s.bold, e->target.gpu ? e->target.gpu->name : e->target.sm_name,
             s.reset, a->family, a->major, a->minor);
     if (e->target.gpu)
         fprintf(out, ", %s, %d SMs", e->target.sm_name, e->target.sm_count);

@@ -190,10 +190,33 @@ void report_next_step_sentence(const ReportEntry *e, char *buf, size_t size)
            cli_format_bytes((uint64_t)(n->smem_slack > 0 ? n->smem_slack : 0), slack, sizeof slack));
 }
 
+/* The dynamic shared memory the header states: the selected row's, else
+ * (no size runs, or --dyn-smem fits none) what was asked for, the rows'
+ * one size or their least and greatest, never a 0 B no row has. */
+static void dynamic_smem_words(const ReportEntry *e, char *buf, size_t size)
+{
+    if (report_selected(e) || e->n_rows == 0) {
+        cli_format_bytes(e->dynamic_smem, buf, size);
+        return;
+    }
+    uint64_t least = e->rows[0].dynamic_smem, most = least;
+    for (int i = 1; i < e->n_rows; i++) {
+        uint64_t b = e->rows[i].dynamic_smem;
+        least = b < least ? b : least;
+        most = b > most ? b : most;
+    }
+    char low[32], high[32];
+    cli_format_bytes(least, low, sizeof low);
+    if (least == most)
+        snprintf(buf, size, "%s", low);
+    else
+        snprintf(buf, size, "%s to %s", low, cli_format_bytes(most, high, sizeof high));
+}
+
 void report_usage_sentence(const ReportEntry *e, char *buf, size_t size)
 {
     const KernelUsage *u = &e->kernel.usage;
-    char st[32], dy[32];
+    char st[32], dy[80];
     bool cubin = e->kernel.input == INPUT_CUBIN; /* a cubin records no spills */
     size_t used = 0;
     buf[0] = '\0';
@@ -202,7 +225,7 @@ void report_usage_sentence(const ReportEntry *e, char *buf, size_t size)
            u->registers,
            u->estimated ? " (estimated: no ptxas)" : cubin ? " (from the cubin)" : " (ptxas -v)",
            cli_format_bytes((uint64_t)u->static_smem, st, sizeof st),
-           cli_format_bytes(e->dynamic_smem, dy, sizeof dy), e->resources.barriers,
+           (dynamic_smem_words(e, dy, sizeof dy), dy), e->resources.barriers,
            e->resources.barriers == 1 ? "" : "s");
     if (cubin)
         append(buf, size, &used, "spills unknown (a cubin does not record them)");

@@ -12,6 +12,7 @@
  * on /dev/full).
  */
 #include "silkc.h"
+#include "escape.h"
 
 #include "output.h"
 #include "read_file.h"
@@ -125,7 +126,7 @@ static bool set_emit(const char *arg, SilkcRequest *r, const char **given, int *
             r->emit = emits[k];
             return set_once(given, arg, "--emit", rc);
         }
-    *rc = usage_error("--emit: '%s' is not ptx, ir, cubin, header or llvm", arg + 7);
+    *rc = usage_error("--emit: '%s' is not ptx, ir, cubin, header or llvm", QUOTED(arg + 7));
     return false;
 }
 
@@ -149,7 +150,7 @@ static bool compile_option(int argc, char **argv, int *i, SilkcRequest *r, int *
         r->resource_usage = true;
     else if ((value = option_value(argc, argv, i, "--format"))) {
         if (strcmp(value, "json") != 0 && strcmp(value, "text") != 0)
-            *rc = usage_error("--format: '%s' is not text or json", value);
+            *rc = usage_error("--format: '%s' is not text or json", QUOTED(value));
         else if (set_once(&r->format, value, "--format", rc))
             r->json = strcmp(value, "json") == 0;
     } else
@@ -165,7 +166,7 @@ static bool exec_number(const char *name, const char *value, uint64_t max, uint6
     unsigned long long v = *value >= '0' && *value <= '9' ? strtoull(value, &end, 0) : 0;
     if (*value < '0' || *value > '9' || errno || *end || v == 0 || v > max) {
         fprintf(stderr, "silkc: error: %s: '%s' is not a whole number from 1 to %" PRIu64 "\n",
-                name, value, max);
+                name, QUOTED(value), max);
         *rc = EXIT_USAGE;
         return false;
     }
@@ -177,7 +178,7 @@ static bool exec_number(const char *name, const char *value, uint64_t max, uint6
 static void set_backend(const char *value, SilkcRequest *r, int *rc)
 {
     if (strcmp(value, "cpu") != 0 && strcmp(value, "cuda") != 0)
-        *rc = usage_error("--backend: '%s' is not cpu or cuda", value);
+        *rc = usage_error("--backend: '%s' is not cpu or cuda", QUOTED(value));
     else if (set_once(&r->backend_given, value, "--backend", rc))
         r->backend = strcmp(value, "cuda") == 0 ? EXEC_BACKEND_CUDA : EXEC_BACKEND_CPU;
 }
@@ -246,7 +247,7 @@ static bool build_option(int argc, char **argv, int *i, SilkcRequest *r, int *rc
     } else if (!r->run && strncmp(arg, "--emit=", 7) == 0) {
         if (strcmp(arg + 7, "c") != 0)
             *rc = usage_error("--emit: '%s' is not c (silkc build writes a program, or its C)",
-                              arg + 7);
+                              QUOTED(arg + 7));
         else if (set_once(&r->emit_given, arg, "--emit", rc))
             r->emit = EMIT_C;
     } else
@@ -294,7 +295,7 @@ static int parse_arguments(int argc, char **argv, Compilation *c, const char **f
         } else if (arg[0] != '-' || strcmp(arg, "-") == 0) /* "-": standard input */
             files[(*n_files)++] = arg;
         else if (!diag_option(&c->diag, arg, &problem))
-            return problem ? usage_error("%s", problem) : usage_error("unknown option '%s'", arg);
+            return problem ? usage_error("%s", problem) : usage_error("unknown option '%s'", QUOTED(arg));
     }
     if (*n_files == 0)
         return usage_error("%s", "no input files");
@@ -337,7 +338,7 @@ static int run(int argc, char **argv, const char *command)
     for (int i = 0; rc == EXIT_OK && i < n_files; i++)
         if (!load_root_file(&c, files[i])) {
             char reason[96];
-            fprintf(stderr, "silkc: error: %s: %s\n", files[i],
+            fprintf(stderr, "silkc: error: %s: %s\n", ESCAPED(files[i]),
                     read_file_error(errno, READ_FILE_CODE_LIMIT_MIB, reason, sizeof reason));
             rc = EXIT_USAGE;
         }
@@ -379,7 +380,7 @@ static int dispatch(int argc, char **argv)
         strcmp(argv[1], "run") == 0)
         return run(argc, argv, argv[1]);
     return usage_error("unknown command '%s' (silkc check|compile|exec|build|run FILE...)",
-                       argv[1]);
+                       QUOTED(argv[1]));
 }
 
 int main(int argc, char **argv)

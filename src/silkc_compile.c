@@ -28,6 +28,7 @@
  * without writing anything.
  */
 #include "silkc.h"
+#include "escape.h"
 
 #include "amdgpu/llc.h"
 #include "build.h"
@@ -68,7 +69,7 @@ int silkc_split_targets(Compilation *c, const char *list, const char *cpu, const
     for (const char *p = list;; p++) {
         size_t len = strcspn(p, ",");
         if (len == 0) {
-            fprintf(stderr, "silkc: error: --arch: '%s' has an empty element\n", list);
+            fprintf(stderr, "silkc: error: --arch: '%s' has an empty element\n", QUOTED(list));
             return EXIT_USAGE;
         }
         char *arch = arena_strndup(c->arena, p, len);
@@ -77,7 +78,7 @@ int silkc_split_targets(Compilation *c, const char *list, const char *cpu, const
             return EXIT_USAGE;
         }
         if (!backend_find(arch)) {
-            fprintf(stderr, "silkc: error: --arch: unknown target '%s' (sm_75 to sm_121, %s)\n", arch,
+            fprintf(stderr, "silkc: error: --arch: unknown target '%s' (sm_75 to sm_121, %s)\n", QUOTED(arch),
                     backend_amdgpu.target_range);
             return EXIT_USAGE;
         }

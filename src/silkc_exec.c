@@ -52,7 +52,8 @@ int exec_plan(const SilkcRequest *r, const ExecKernel *k, ExecPlan *plan)
     if (k->fixed_threads && threads != k->fixed_threads)
         return exec_error("--workspace %" PRIu64 ": kernel %s runs CTAs of %" PRIu32 " threads "
                           "(@launch)", threads, k->name, k->fixed_threads);
-    uint64_t ctas = (r->grid + threads - 1) / threads;
+    /* grid + threads - 1 wrapped near 2^64 to a grid of 0 CTAs. */
+    uint64_t ctas = r->grid / threads + (r->grid % threads != 0);
     if (ctas > UINT32_MAX)
         return exec_error("--grid %" PRIu64 ": more than 2^32 - 1 CTAs of %" PRIu64 " threads",
                           r->grid, threads);

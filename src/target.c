@@ -3,6 +3,7 @@
  * with "did you mean" when a name is not known.
  */
 #include "cli.h"
+#include "escape.h"
 
 #include <stdlib.h>
 
@@ -46,13 +47,13 @@ static void unknown_name(const char *command, const ArchTable *table, bool want_
     char suggestion[OCC_ALIASES_MAX];
     if (arch_table_suggest(table, name, same, suggestion, sizeof suggestion))
         cli_error(command, "%s: unknown %s '%s' (did you mean '%s'?); 'silk-occ arch list' lists them",
-                  option, kind, name, suggestion);
+                  option, kind, QUOTED(name), suggestion);
     else if (arch_table_suggest(table, name, different, suggestion, sizeof suggestion))
         cli_error(command, "%s: unknown %s '%s' (did you mean %s %s?); 'silk-occ arch list' lists them",
-                  option, kind, name, other, suggestion);
+                  option, kind, QUOTED(name), other, suggestion);
     else
         cli_error(command, "%s: unknown %s '%s'; 'silk-occ arch list' lists them", option, kind,
-                  name);
+                  QUOTED(name));
 }
 
 bool target_resolve_arch(const char *command, const ArchTable *table, const char *name, Target *out)
@@ -62,7 +63,7 @@ bool target_resolve_arch(const char *command, const ArchTable *table, const char
     if (!out->arch) {
         if (arch_table_find_product(table, name))
             cli_error(command, "--arch: '%s' is a GPU product, not an architecture: use --gpu %s",
-                      name, name);
+                      QUOTED(name), QUOTED(name));
         else
             unknown_name(command, table, true, name);
         return false;
@@ -78,7 +79,7 @@ bool target_resolve_gpu(const char *command, const ArchTable *table, const char 
     if (!out->gpu) {
         if (arch_table_find(table, name))
             cli_error(command, "--gpu: '%s' is an architecture, not a GPU product: use --arch %s",
-                      name, name);
+                      QUOTED(name), QUOTED(name));
         else
             unknown_name(command, table, false, name);
         return false;

@@ -11,6 +11,7 @@
  * that they differ, and verify reads them back.
  */
 #include "verify.h"
+#include "escape.h"
 
 #include "build.h"
 #include "read_file.h"
@@ -92,7 +93,7 @@ char *verify_silk_ptx(const char *path, const char *text, size_t len, const char
     char *ptx = NULL;
     if (!loaded) {
         char reason[128];
-        fprintf(stderr, "silk-occ: error: %s: %s\n", path,
+        fprintf(stderr, "silk-occ: error: %s: %s\n", ESCAPED(path),
                 read_file_error(errno, READ_FILE_CODE_LIMIT_MIB, reason, sizeof reason));
     } else if (backend_find(arch) && build_run(&c, &options, &b) == BUILD_OK) {
         ptx = strdup(b.targets[0].code);

@@ -20,6 +20,7 @@
 #ifdef HAVE_CUDART
 
 #include <cuda_runtime_api.h>
+#include <dlfcn.h>
 
 bool verify_have_cuda(void)
 {
@@ -55,13 +56,30 @@ static void copy_props(const struct cudaDeviceProp *p, DeviceProps *out)
         out->max_grid[i] = p->maxGridSize[i];
 }
 
+/* The runtime answers "driver version is insufficient" both for an old
+ * driver and for none at all (it cannot load libcuda.so.1); a machine with
+ * no driver is told so, naming the library it looked for. */
+static void driver_error(cudaError_t e, char *error, size_t size)
+{
+    void *driver = e == cudaErrorInsufficientDriver ? dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL)
+                                                    : NULL;
+    const char *why = driver ? NULL : dlerror(); /* read once: a call clears it */
+    if (e == cudaErrorInsufficientDriver && !driver)
+        snprintf(error, size, "the NVIDIA driver (libcuda.so.1) cannot be loaded: %s",
+                 why ? why : "not found");
+    else
+        snprintf(error, size, "%s", cudaGetErrorString(e));
+    if (driver)
+        dlclose(driver);
+}
+
 static bool cuda_open(VerifyRuntime *rt, int device, DeviceProps *props, char *error, size_t size)
 {
     (void)rt;
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess) {
-        snprintf(error, size, "%s", cudaGetErrorString(e));
+        driver_error(e, error, size);
         return false;
     }
     if (device >= count) {
