@@ -524,9 +524,27 @@ static void check_params(Checker *k, FuncInfo *f)
     k->scope = outer;
 }
 
+/* Why PTX cannot carry `name` as a GPU function's name, or NULL.  The PTX
+ * ISA's identifiers are [a-zA-Z]{followsym}* or [_$%]{followsym}+, so a
+ * lone '_' is none; of its predefined identifiers only WARP_SZ lacks the
+ * '%' a Silk name cannot spell.  Its reserved instruction keywords (add,
+ * ret, ...) ptxas takes as entry names, so they stay allowed: checked by
+ * tests/cli/ptx_names.sh, which compiles a kernel of each name. */
+static const char *ptx_unnameable(const char *name)
+{
+    if (strcmp(name, "_") == 0)
+        return "a PTX name that starts with '_' needs a second character";
+    if (strcmp(name, "WARP_SZ") == 0)
+        return "PTX predefines it as the warp size";
+    return NULL;
+}
+
 static void check_function_form(Checker *k, FuncInfo *f)
 {
     Node *fn = f->decl;
+    const char *why = f->gpu ? ptx_unnameable(fn->name) : NULL;
+    if (why)
+        diag_error(k->diag, fn->name_span, "a GPU function cannot be named '%s': %s", fn->name, why);
     if (!sema_is_std(k) && strchr(fn->name, '.'))
         diag_error(k->diag, fn->name_span, "methods are declared only by the standard library");
     else if (!sema_is_std(k) && !fn->b)
