@@ -10,17 +10,29 @@
  * function that does the same for an exit() the owners did not see
  * coming.
  */
+#ifdef __linux__
+#define _DEFAULT_SOURCE /* syscall(SYS_getdents64): the handler's listing */
+#endif
 #include "cleanup.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/syscall.h>
+#endif
+
+/* What an entry is: a file, a directory, or a directory that a child
+ * fills with names of its own (nvcc's TMPDIR), emptied before removal. */
+typedef enum { ENTRY_FILE, ENTRY_DIR, ENTRY_SCRATCH } EntryKind;
 
 typedef struct Entry {
     char *path;
-    bool is_dir;
+    EntryKind kind;
 } Entry;
 
 static struct {
@@ -64,12 +76,46 @@ static void stop_children(void)
             continue;
 }
 
+/* Removes the files of a scratch directory, whose names nobody told us.
+ * opendir is not async-signal-safe (it allocates); open, the getdents64
+ * system call into a buffer on the stack, unlinkat and close are.  Only
+ * files and links go (unlinkat without AT_REMOVEDIR), so a link to a
+ * directory is removed, never followed.  Elsewhere than Linux the files
+ * stay, as before. */
+static void empty_scratch(const char *dir)
+{
+#ifdef __linux__
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    _Alignas(8) char buf[4096];
+    long got;
+    while ((got = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
+        for (long at = 0; at < got;) {
+            /* struct linux_dirent64: d_ino, d_off, d_reclen, d_type, d_name */
+            const char *ent = buf + at;
+            unsigned short reclen;
+            memcpy(&reclen, ent + 16, sizeof reclen);
+            const char *name = ent + 19;
+            if (strcmp(name, ".") != 0 && strcmp(name, "..") != 0)
+                (void)unlinkat(fd, name, 0);
+            at += reclen;
+        }
+    close(fd);
+#else
+    (void)dir;
+#endif
+}
+
 /* Newest first: a directory's files before it. */
 static void remove_entries(void)
 {
-    for (size_t i = list.n_entries; i-- > 0;)
-        (void)(list.entries[i].is_dir ? rmdir(list.entries[i].path)
-                                      : unlink(list.entries[i].path));
+    for (size_t i = list.n_entries; i-- > 0;) {
+        const Entry *e = &list.entries[i];
+        if (e->kind == ENTRY_SCRATCH)
+            empty_scratch(e->path);
+        (void)(e->kind == ENTRY_FILE ? unlink(e->path) : rmdir(e->path));
+    }
 }
 
 static void on_signal(int sig)
@@ -131,7 +177,7 @@ static void *reserve(void *items, size_t n, size_t *capacity, size_t size)
     return bigger;
 }
 
-static bool add_entry(const char *path, bool is_dir)
+static bool add_entry(const char *path, EntryKind kind)
 {
     char *copy = strdup(path);
     if (!copy)
@@ -143,7 +189,7 @@ static bool add_entry(const char *path, bool is_dir)
                              sizeof *entries);
     bool ok = entries != NULL;
     if (ok) {
-        entries[list.n_entries++] = (Entry){copy, is_dir};
+        entries[list.n_entries++] = (Entry){copy, kind};
         list.entries = entries;
     }
     cleanup_release(&saved);
@@ -154,12 +200,17 @@ static bool add_entry(const char *path, bool is_dir)
 
 bool cleanup_add_file(const char *path)
 {
-    return add_entry(path, false);
+    return add_entry(path, ENTRY_FILE);
 }
 
 bool cleanup_add_dir(const char *path)
 {
-    return add_entry(path, true);
+    return add_entry(path, ENTRY_DIR);
+}
+
+bool cleanup_add_scratch_dir(const char *path)
+{
+    return add_entry(path, ENTRY_SCRATCH);
 }
 
 /* Whether `path` is `dir` or lies under it. */

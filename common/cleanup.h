@@ -29,6 +29,11 @@
 bool cleanup_add_file(const char *path);
 bool cleanup_add_dir(const char *path);
 
+/* A directory that a child fills with files named by the child (nvcc's
+ * TMPDIR): on a signal, the files in it, whatever their names, are removed
+ * before it is (on Linux; elsewhere only the registered ones). */
+bool cleanup_add_scratch_dir(const char *path);
+
 /* Drops `path` from the list (its owner removed or kept it). */
 void cleanup_forget(const char *path);
 

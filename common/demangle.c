@@ -10,6 +10,7 @@
 
 #include <libiberty/demangle.h>
 
+#include <setjmp.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,9 +21,52 @@
  * back as "int". */
 enum { DEMANGLE_OPTIONS = DMGL_ANSI | DMGL_VERBOSE | DMGL_GNU_V3 };
 
+/* Where the demangled text goes: a fixed buffer, and the way out when it
+ * is full. */
+typedef struct Sink {
+    char text[DEMANGLE_MAX_LENGTH + 1];
+    size_t len;
+    jmp_buf full;
+} Sink;
+
+/* A few hundred bytes of substitutions (S_, T_) can print gigabytes, and
+ * libiberty's callback cannot say stop: it is left by longjmp once the
+ * bound is passed.  That is safe because the callback interface is
+ * allocation-less (demangle.h: its arrays are on the stack), so nothing
+ * is leaked or left half-done. */
+static void sink_append(const char *s, size_t n, void *opaque)
+{
+    Sink *sink = opaque;
+    if (n > DEMANGLE_MAX_LENGTH - sink->len)
+        longjmp(sink->full, 1);
+    memcpy(sink->text + sink->len, s, n);
+    sink->len += n;
+}
+
+/* What cplus_demangle(symbol, options) gives (its GNU v3 path is this same
+ * callback demangler), or NULL past DEMANGLE_MAX_LENGTH bytes. */
+static char *demangle_bounded(const char *symbol, int options)
+{
+    if (!symbol)
+        return NULL;
+    Sink *sink = malloc(sizeof *sink);
+    if (!sink)
+        return NULL;
+    sink->len = 0;
+    if (setjmp(sink->full) != 0) {
+        free(sink);
+        return NULL;
+    }
+    char *out = NULL;
+    if (cplus_demangle_v3_callback(symbol, options, sink_append, sink) && sink->len > 0)
+        out = strndup(sink->text, sink->len);
+    free(sink);
+    return out;
+}
+
 char *demangle_symbol(const char *symbol)
 {
-    return symbol ? cplus_demangle(symbol, DEMANGLE_OPTIONS | DMGL_PARAMS) : NULL;
+    return demangle_bounded(symbol, DEMANGLE_OPTIONS | DMGL_PARAMS);
 }
 
 /* Without DMGL_PARAMS libiberty drops the parameters, the cv-qualifiers of
@@ -30,7 +74,7 @@ char *demangle_symbol(const char *symbol)
  * rest: exactly c++filt -p. */
 char *demangle_base_name(const char *symbol)
 {
-    return symbol ? cplus_demangle(symbol, DEMANGLE_OPTIONS) : NULL;
+    return demangle_bounded(symbol, DEMANGLE_OPTIONS);
 }
 
 /* ---- shortening ---------------------------------------------------------- */
@@ -53,23 +97,43 @@ static bool is_ident(char c)
 }
 
 /* A template argument list: the offsets of its '<' and '>', how many lists
- * enclose it plus one, and the parenthesis depth at its '<'. */
+ * enclose it plus one, the parenthesis depth at its '<', the list that
+ * encloses it (-1 for none), and its width as the rules go: the columns
+ * between its brackets once every list inside it is shortened. */
 typedef struct Span {
     size_t open, close;
     int depth, parens;
+    long parent;
+    size_t width, lost; /* lost: columns its inner lists give up */
+    long keep;          /* bytes of arguments kept; -1: left as it is */
+    size_t comma0, n_own_commas; /* its commas in Lists.commas, once grouped */
 } Span;
 
-/* A comma between two arguments of the list opened at owner. */
+/* A comma between two arguments of the list spans[owner]. */
 typedef struct Comma {
-    size_t at, owner;
+    size_t at;
+    long owner;
 } Comma;
 
-/* Every list and top-level comma of a name; arrays sized for the worst. */
+/* Every list and top-level comma of a name, lists in opening order (so an
+ * enclosing list comes before the lists inside it); arrays sized for the
+ * worst.  columns[i] is the width of the name's first i bytes. */
 typedef struct Lists {
-    Span *spans, *stack;
-    Comma *commas;
+    Span *spans;
+    long *stack;
+    Comma *commas, *scratch;
+    size_t *columns;
+    struct Key *order;
     size_t n_spans, n_stack, n_commas;
 } Lists;
+
+/* A list's place in the rules' order: deeper first, then wider, then
+ * further left. */
+typedef struct Key {
+    int depth;
+    size_t width, open;
+    long index;
+} Key;
 
 /* The length of the operator symbol after "operator" at s, 0 if none of
  * those containing '<', '>', '(' or '['. */
@@ -101,8 +165,10 @@ static size_t skip_operator(const char *s, size_t i, bool *template_follows)
 
 static void open_list(Lists *l, size_t at, int parens)
 {
-    l->stack[l->n_stack] = (Span){.open = at, .depth = (int)l->n_stack + 1, .parens = parens};
-    l->n_stack++;
+    long parent = l->n_stack ? l->stack[l->n_stack - 1] : -1;
+    l->spans[l->n_spans] = (Span){.open = at, .depth = (int)l->n_stack + 1, .parens = parens,
+                                  .parent = parent, .keep = -1};
+    l->stack[l->n_stack++] = (long)l->n_spans++;
 }
 
 /* A '>' closes the innermost list when it is at that list's parenthesis
@@ -111,162 +177,267 @@ static bool close_list(Lists *l, size_t at, int parens)
 {
     if (l->n_stack == 0)
         return parens > 0;
-    Span top = l->stack[l->n_stack - 1];
-    if (parens > top.parens)
+    Span *top = &l->spans[l->stack[l->n_stack - 1]];
+    if (parens > top->parens)
         return true;
-    top.close = at;
-    l->spans[l->n_spans++] = top;
+    top->close = at;
     l->n_stack--;
     return true;
 }
 
 static void note_comma(Lists *l, size_t at, int parens)
 {
-    if (l->n_stack > 0 && l->stack[l->n_stack - 1].parens == parens)
-        l->commas[l->n_commas++] = (Comma){.at = at, .owner = l->stack[l->n_stack - 1].open};
+    if (l->n_stack > 0 && l->spans[l->stack[l->n_stack - 1]].parens == parens)
+        l->commas[l->n_commas++] = (Comma){.at = at, .owner = l->stack[l->n_stack - 1]};
 }
 
 /* A ')' must close a parenthesis opened inside the innermost list. */
 static bool close_paren(const Lists *l, int *parens)
 {
-    if (*parens == 0 || (l->n_stack > 0 && l->stack[l->n_stack - 1].parens == *parens))
+    if (*parens == 0 || (l->n_stack > 0 && l->spans[l->stack[l->n_stack - 1]].parens == *parens))
         return false;
     --*parens;
     return true;
 }
 
-/* Pairs the brackets of s; false when they do not pair up. */
+/* Pairs the brackets of s in one pass, and counts its columns; false when
+ * the brackets do not pair up. */
 static bool scan_lists(const char *s, Lists *l)
 {
     l->n_spans = l->n_stack = l->n_commas = 0;
     int parens = 0;
     bool template_follows = false;
+    l->columns[0] = 0;
     for (size_t i = 0; s[i];) {
         size_t next = skip_operator(s, i, &template_follows);
-        if (next != i) {
-            i = next;
-            continue;
+        if (next == i) {
+            char c = s[i];
+            if (c == '<' && (template_follows || (i > 0 && is_ident(s[i - 1]))))
+                open_list(l, i, parens);
+            else if (c == '>' && !close_list(l, i, parens))
+                return false;
+            else if (c == '(')
+                parens++;
+            else if (c == ')' && !close_paren(l, &parens))
+                return false;
+            else if (c == ',')
+                note_comma(l, i, parens);
+            template_follows = false;
+            next = i + (c == '-' && s[i + 1] == '>' ? 2 : 1);
         }
-        char c = s[i];
-        if (c == '<' && (template_follows || (i > 0 && is_ident(s[i - 1]))))
-            open_list(l, i, parens);
-        else if (c == '>' && !close_list(l, i, parens))
-            return false;
-        else if (c == '(')
-            parens++;
-        else if (c == ')' && !close_paren(l, &parens))
-            return false;
-        else if (c == ',')
-            note_comma(l, i, parens);
-        template_follows = false;
-        i += c == '-' && s[i + 1] == '>' ? 2 : 1;
+        for (; i < next; i++)
+            l->columns[i + 1] = l->columns[i] + (((unsigned char)s[i] & 0xC0) != 0x80);
     }
     return l->n_stack == 0 && parens == 0;
 }
 
-/* s with bytes [from, to) replaced by keep bytes of s from from, then an
- * ellipsis after sep; NULL when out of memory. */
-static char *splice(const char *s, size_t from, size_t to, size_t keep, const char *sep)
+static size_t content_width(const Lists *l, const Span *sp)
 {
-    size_t len = strlen(s), seplen = strlen(sep);
-    char *out = malloc(len - (to - from) + keep + seplen + ELLIPSIS_LEN + 1);
-    if (!out)
-        return NULL;
-    char *p = out;
-    memcpy(p, s, from + keep);
-    p += from + keep;
-    memcpy(p, sep, seplen);
-    p += seplen;
-    memcpy(p, ELLIPSIS, ELLIPSIS_LEN);
-    p += ELLIPSIS_LEN;
-    memcpy(p, s + to, len - to + 1);
-    return out;
+    return l->columns[sp->close] - l->columns[sp->open + 1];
 }
 
-static size_t content_width(const char *s, const Span *sp)
+/* Each list's width once every list inside it is shortened to <…> (or
+ * left, at one column or none): inner lists come after their parent, so
+ * one backward pass settles each before its parent needs it. */
+static void settle_widths(Lists *l)
 {
-    return width_of(s + sp->open + 1, sp->close - sp->open - 1);
+    for (size_t i = 0; i < l->n_spans; i++)
+        l->spans[i].lost = 0;
+    for (size_t i = l->n_spans; i-- > 0;) {
+        Span *sp = &l->spans[i];
+        sp->width = content_width(l, sp) - sp->lost;
+        size_t shortened = sp->width > 1 ? 1 : sp->width;
+        if (sp->parent >= 0)
+            l->spans[sp->parent].lost += content_width(l, sp) - shortened;
+    }
 }
 
-static bool ends_with_ellipsis(const char *s, const Span *sp)
+static int by_rule(const void *a, const void *b)
 {
+    const Key *x = a, *y = b;
+    if (x->depth != y->depth)
+        return x->depth > y->depth ? -1 : 1;
+    if (x->width != y->width)
+        return x->width > y->width ? -1 : 1;
+    return x->open < y->open ? -1 : x->open > y->open;
+}
+
+/* The lists that `want` says may be shortened, in the rules' order. */
+static size_t order_spans(Lists *l, bool (*want)(const char *, const Lists *, const Span *),
+                          const char *s)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < l->n_spans; i++) {
+        const Span *sp = &l->spans[i];
+        if (sp->width > 1 && want(s, l, sp))
+            l->order[n++] = (Key){.depth = sp->depth, .width = sp->width, .open = sp->open,
+                                  .index = (long)i};
+    }
+    qsort(l->order, n, sizeof *l->order, by_rule);
+    return n;
+}
+
+static bool is_inner(const char *s, const Lists *l, const Span *sp)
+{
+    (void)s, (void)l;
+    return sp->depth >= 2;
+}
+
+static bool ends_with_ellipsis(const char *s, const Lists *l, const Span *sp)
+{
+    (void)l;
     size_t n = sp->close - sp->open - 1;
     return n >= ELLIPSIS_LEN && memcmp(s + sp->close - ELLIPSIS_LEN, ELLIPSIS, ELLIPSIS_LEN) == 0;
 }
 
-/* Rule 1: the most deeply nested inner list, then the longest, then the
- * leftmost (spans are in closing order, so compare openings). */
-static const Span *pick_inner(const char *s, const Lists *l)
+static bool is_outer_whole(const char *s, const Lists *l, const Span *sp)
 {
-    const Span *best = NULL;
-    size_t best_w = 0;
+    return sp->depth == 1 && !ends_with_ellipsis(s, l, sp);
+}
+
+/* s with each list that has keep >= 0 rewritten to its first keep bytes,
+ * ", " when there are any, and "…"; lists inside a rewritten one go with
+ * it.  NULL when out of memory. */
+static char *rewrite(const char *s, const Lists *l)
+{
+    char *out = malloc(strlen(s) + 1 + l->n_spans * (ELLIPSIS_LEN + 2));
+    if (!out)
+        return NULL;
+    size_t from = 0, n = 0;
     for (size_t i = 0; i < l->n_spans; i++) {
         const Span *sp = &l->spans[i];
-        size_t w = content_width(s, sp);
-        if (sp->depth < 2 || w <= 1)
+        if (sp->keep < 0 || sp->open < from)
             continue;
-        if (!best || sp->depth > best->depth ||
-            (sp->depth == best->depth && (w > best_w || (w == best_w && sp->open < best->open)))) {
-            best = sp;
-            best_w = w;
-        }
+        size_t upto = sp->open + 1 + (size_t)sp->keep;
+        memcpy(out + n, s + from, upto - from);
+        n += upto - from;
+        if (sp->keep > 0)
+            out[n++] = ',', out[n++] = ' ';
+        memcpy(out + n, ELLIPSIS, ELLIPSIS_LEN);
+        n += ELLIPSIS_LEN;
+        from = sp->close;
     }
-    return best;
+    strcpy(out + n, s + from);
+    return out;
 }
 
-/* Rule 2: the longest outermost list not shortened yet, then the leftmost. */
-static const Span *pick_outer(const char *s, const Lists *l)
+/* Rule 1 on *s: inner lists become <…> until it fits or none is left.
+ * The widths settled beforehand are the ones each list has when its turn
+ * comes, since every deeper list has gone by then.  Returns the width
+ * reached; false when out of memory. */
+static bool shorten_inner(char **s, Lists *l, size_t max_width, size_t *width)
 {
-    const Span *best = NULL;
-    size_t best_w = 0;
-    for (size_t i = 0; i < l->n_spans; i++) {
-        const Span *sp = &l->spans[i];
-        size_t w = content_width(s, sp);
-        if (sp->depth != 1 || w <= 1 || ends_with_ellipsis(s, sp))
-            continue;
-        if (!best || w > best_w || (w == best_w && sp->open < best->open)) {
-            best = sp;
-            best_w = w;
-        }
+    settle_widths(l);
+    size_t n = order_spans(l, is_inner, *s);
+    for (size_t i = 0; i < n && *width > max_width; i++) {
+        Span *sp = &l->spans[l->order[i].index];
+        *width -= sp->width - 1;
+        sp->keep = 0;
     }
-    return best;
-}
-
-/* How many bytes of sp's arguments to keep so that s fits max_width with
- * ", …" after them: up to its last top-level comma that fits, or 0. */
-static size_t arguments_that_fit(const char *s, const Lists *l, const Span *sp, size_t max_width)
-{
-    size_t others = width_of(s, strlen(s)) - content_width(s, sp);
-    size_t keep = 0;
-    for (size_t i = 0; i < l->n_commas; i++) {
-        const Comma *c = &l->commas[i];
-        size_t kept = c->at - sp->open - 1;
-        if (c->owner == sp->open && others + width_of(s + sp->open + 1, kept) + 3 <= max_width &&
-            kept > keep)
-            keep = kept;
-    }
-    return keep;
-}
-
-/* One step of rules 1 and 2 on *s; false when neither applies. */
-static bool shorten_step(char **s, Lists *l, size_t max_width)
-{
-    if (!scan_lists(*s, l))
-        return false;
-    const Span *sp = pick_inner(*s, l);
-    size_t keep = 0;
-    if (!sp) {
-        sp = pick_outer(*s, l);
-        if (!sp)
-            return false;
-        keep = arguments_that_fit(*s, l, sp, max_width);
-    }
-    char *out = splice(*s, sp->open + 1, sp->close, keep, keep ? ", " : "");
+    char *out = rewrite(*s, l);
     if (!out)
         return false;
     free(*s);
     *s = out;
     return true;
+}
+
+/* How many bytes of sp's arguments to keep so that the name, `others`
+ * columns outside sp, fits max_width with ", …" after them: up to its
+ * last top-level comma that fits, or 0. */
+static size_t arguments_that_fit(const Lists *l, const Span *sp, size_t others, size_t max_width)
+{
+    size_t keep = 0;
+    for (size_t i = sp->comma0; i < sp->comma0 + sp->n_own_commas; i++) {
+        size_t at = l->commas[i].at;
+        if (others + l->columns[at] - l->columns[sp->open + 1] + 3 <= max_width)
+            keep = at - sp->open - 1;
+    }
+    return keep;
+}
+
+/* The commas of each list made contiguous in l->commas, in order (a
+ * counting sort by list), so that each list reads only its own. */
+static void group_commas(Lists *l)
+{
+    for (size_t i = 0; i < l->n_spans; i++)
+        l->spans[i].n_own_commas = 0;
+    for (size_t i = 0; i < l->n_commas; i++)
+        l->spans[l->commas[i].owner].n_own_commas++;
+    size_t at = 0;
+    for (size_t i = 0; i < l->n_spans; i++) {
+        l->spans[i].comma0 = at;
+        at += l->spans[i].n_own_commas;
+        l->spans[i].n_own_commas = 0;
+    }
+    for (size_t i = 0; i < l->n_commas; i++) {
+        Span *owner = &l->spans[l->commas[i].owner];
+        l->scratch[owner->comma0 + owner->n_own_commas++] = l->commas[i];
+    }
+    memcpy(l->commas, l->scratch, l->n_commas * sizeof *l->commas);
+}
+
+/* Rule 2 on *s (rule 1 done): the widest outermost list first, then the
+ * leftmost, keeps the leading arguments that fit, until the name fits.
+ * False when out of memory. */
+static bool shorten_outer(char **s, Lists *l, size_t max_width, size_t width)
+{
+    for (size_t i = 0; i < l->n_spans; i++)
+        l->spans[i].width = content_width(l, &l->spans[i]);
+    group_commas(l);
+    size_t n = order_spans(l, is_outer_whole, *s);
+    for (size_t i = 0; i < n && width > max_width; i++) {
+        Span *sp = &l->spans[l->order[i].index];
+        size_t others = width - sp->width;
+        size_t keep = arguments_that_fit(l, sp, others, max_width);
+        sp->keep = (long)keep;
+        width = others + (keep ? l->columns[sp->open + 1 + keep] - l->columns[sp->open + 1] + 3 : 1);
+    }
+    char *out = rewrite(*s, l);
+    if (!out)
+        return false;
+    free(*s);
+    *s = out;
+    return true;
+}
+
+static bool lists_alloc(Lists *l, size_t len)
+{
+    l->spans = malloc((len + 1) * sizeof *l->spans);
+    l->stack = malloc((len + 1) * sizeof *l->stack);
+    l->commas = malloc((len + 1) * sizeof *l->commas);
+    l->scratch = malloc((len + 1) * sizeof *l->scratch);
+    l->columns = malloc((len + 1) * sizeof *l->columns);
+    l->order = malloc((len + 1) * sizeof *l->order);
+    return l->spans && l->stack && l->commas && l->scratch && l->columns && l->order;
+}
+
+static void lists_free(Lists *l)
+{
+    free(l->spans);
+    free(l->stack);
+    free(l->commas);
+    free(l->scratch);
+    free(l->columns);
+    free(l->order);
+}
+
+/* Rules 1 and 2 on *s, each one pass over the name and a sort of its lists:
+ * n log n for a name of n bytes, where one list at a time, rescanning the
+ * name after each, was quadratic. */
+static void shorten_lists(char **s, size_t max_width)
+{
+    size_t len = strlen(*s), width = 0;
+    Lists l = {0};
+    bool inner = lists_alloc(&l, len) && scan_lists(*s, &l) &&
+                 (width = l.columns[len], shorten_inner(s, &l, max_width, &width));
+    lists_free(&l);
+    /* Rule 1 may have made the name longer in bytes ("…" is three). */
+    len = strlen(*s);
+    l = (Lists){0};
+    if (inner && width > max_width && lists_alloc(&l, len) && scan_lists(*s, &l))
+        shorten_outer(s, &l, max_width, l.columns[len]);
+    lists_free(&l);
 }
 
 /* Bytes in the UTF-8 character starting at s. */
@@ -305,20 +476,9 @@ void demangle_shorten(const char *name, size_t max_width, char *buf, size_t size
 {
     if (size == 0)
         return;
-    size_t len = strlen(name);
-    char *s = width_of(name, len) > max_width ? strdup(name) : NULL;
-    Lists l = {0};
-    if (s) {
-        l.spans = malloc((len + 1) * sizeof *l.spans);
-        l.stack = malloc((len + 1) * sizeof *l.stack);
-        l.commas = malloc((len + 1) * sizeof *l.commas);
-    }
-    if (s && l.spans && l.stack && l.commas)
-        while (width_of(s, strlen(s)) > max_width && shorten_step(&s, &l, max_width))
-            ;
+    char *s = width_of(name, strlen(name)) > max_width ? strdup(name) : NULL;
+    if (s)
+        shorten_lists(&s, max_width);
     copy_cut(s ? s : name, max_width, buf, size);
-    free(l.spans);
-    free(l.stack);
-    free(l.commas);
     free(s);
 }

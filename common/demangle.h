@@ -12,10 +12,18 @@
 
 #include <stddef.h>
 
+/* The most bytes of demangled text kept: past it the name is not
+ * demangled (NULL below), so the caller shows the symbol itself, exact if
+ * not readable, where a cut would show a name that is no name.  A few
+ * hundred bytes of back-references can demangle to gigabytes; demangling
+ * stops as it passes the bound, so a hostile symbol costs microseconds. */
+enum { DEMANGLE_MAX_LENGTH = 4096 };
+
 /* The demangled symbol as c++filt prints it, with its parameter list
  * ("matmul_forward_kernel4(float*, float const*, ...)"), in memory the
  * caller frees; NULL when symbol is not a mangled C++ name (an extern "C"
- * kernel, or a malformed symbol): the caller shows the symbol itself. */
+ * kernel, or a malformed symbol) and when it would be longer than
+ * DEMANGLE_MAX_LENGTH: the caller shows the symbol itself. */
 char *demangle_symbol(const char *symbol);
 
 /* The name a C++ launch would use: namespaces and template arguments kept,

@@ -129,8 +129,7 @@ static void set_cloexec(int fd)
  * gets pipes there, and the dup2 calls would overwrite them.  The tool
  * gets the signal mask the program had and the default file-size-limit
  * action (output.h ignores SIGXFSZ in the program). */
-static _Noreturn void exec_child(const char *path, char *const argv[], int output, int report,
-                                 const sigset_t *mask)
+static _Noreturn void exec_child(const JobRun *run, int output, int report, const sigset_t *mask)
 {
     signal(SIGXFSZ, SIG_DFL);
     cleanup_release(mask);
@@ -144,7 +143,10 @@ static _Noreturn void exec_child(const char *path, char *const argv[], int outpu
             close(output);
         if (null > STDERR_FILENO)
             close(null);
-        execv(path, argv);
+        if (run->envp)
+            execve(run->path, run->argv, run->envp);
+        else
+            execv(run->path, run->argv);
     }
     int err = errno;
     (void)!write(rep >= 0 ? rep : report, &err, sizeof err);
@@ -173,7 +175,7 @@ static pid_t wait_child(pid_t pid, int *status)
 }
 
 /* Starts one job; false with errno when it cannot start. */
-static bool start_job(const char *path, char *const argv[], Job *job)
+static bool start_job(const JobRun *run, Job *job)
 {
     int output[2], report[2];
     if (pipe(output) != 0)
@@ -195,7 +197,7 @@ static bool start_job(const char *path, char *const argv[], Job *job)
     if (pid == 0) {
         close(output[0]);
         close(report[0]);
-        exec_child(path, argv, output[1], report[1], &mask);
+        exec_child(run, output[1], report[1], &mask);
     }
     int err = pid < 0 ? errno : 0;
     if (pid > 0 && !cleanup_add_child(pid))
@@ -284,7 +286,7 @@ static void start_run(Pool *pool, int i)
     Job *job = &pool->jobs[pool->n_running];
     JobRun *run = &pool->runs[i];
     *job = (Job){.index = i};
-    if (run->path && start_job(run->path, run->argv, job)) {
+    if (run->path && start_job(run, job)) {
         pool->n_running++;
         return;
     }

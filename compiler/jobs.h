@@ -31,6 +31,7 @@ typedef struct JobRun {
     const char *path;        /* the program to execv (jobs_resolve_command); NULL:
                               * it was not found, and the job fails with ENOENT */
     char *const *argv;       /* NULL-terminated, argv[0] included */
+    char *const *envp;       /* the tool's environment; NULL: the program's own */
     int status;              /* exit status, 128 + N after signal N, or JOBS_NOT_STARTED */
     int signal;              /* N when signal N ended it, else 0 */
     int error;               /* errno, when not started */

@@ -331,8 +331,15 @@ static void resolve_struct_fields(Checker *k, Symbol *s)
 
 /* ---- attributes --------------------------------------------------------------- */
 
-/* An attribute argument that must be an integer constant. */
-static bool attribute_integer(Checker *k, Node *arg, const char *rule, int64_t *out)
+/* The most CTAs any multiprocessor holds (max_blocks_per_sm, 32 from 5.0
+ * to 10.3 in arch-tables/compute-capabilities.csv). */
+enum { MAX_MIN_BLOCKS = 32 };
+
+/* An attribute argument that must be an integer constant, with its value
+ * as written in `text` (room for 24) for the messages.  A u64 past
+ * INT64_MAX saturates to a value of the same remainder mod 32, so the
+ * checks below see a huge positive number with its true divisibility. */
+static bool attribute_integer(Checker *k, Node *arg, const char *rule, int64_t *out, char *text)
 {
     Type *t = sema_check_expr(k, arg, NULL);
     if (t->kind == TY_ERROR) /* already reported, overflow included */
@@ -342,12 +349,18 @@ static bool attribute_integer(Checker *k, Node *arg, const char *rule, int64_t *
         diag_error(k->diag, arg->span, "%s", rule);
         return false;
     }
-    *out = const_is_negative(v) ? (int64_t)v.bits : (v.bits > INT64_MAX ? INT64_MAX : (int64_t)v.bits);
+    bool negative = const_is_negative(v);
+    *out = negative || v.bits <= INT64_MAX ? (int64_t)v.bits : INT64_MAX - 31 + (int64_t)(v.bits % 32);
+    if (negative)
+        snprintf(text, 24, "%lld", (long long)(int64_t)v.bits);
+    else
+        snprintf(text, 24, "%llu", (unsigned long long)v.bits);
     return true;
 }
 
 /* @launch(threads[, min_blocks[, max_regs]]), with the seed's four
- * rejections, each positioned on its argument. */
+ * rejections, each positioned on its argument, and an upper bound on
+ * each: no value reaches FuncInfo's int, nor a PTX directive, wrapped. */
 static void check_launch_attribute(Checker *k, FuncInfo *f, Node *attr)
 {
     static const char *const arity = "@launch takes 1 to 3 integer arguments";
@@ -359,24 +372,33 @@ static void check_launch_attribute(Checker *k, FuncInfo *f, Node *attr)
         return;
     }
     int64_t value[3] = {0, 1, 0};
+    char text[3][24];
     for (uint32_t i = 0; i < args->count; i++)
-        if (!attribute_integer(k, args->items[i], arity, &value[i]))
+        if (!attribute_integer(k, args->items[i], arity, &value[i], text[i]))
             return;
     if (value[0] <= 0 || value[0] % 32 != 0) {
         diag_error(k->diag, args->items[0]->span,
-                   "@launch threads must be a positive multiple of 32: with %lld the CTA would "
-                   "not be a whole number of warps", (long long)value[0]);
+                   "@launch threads must be a positive multiple of 32: with %s the CTA would "
+                   "not be a whole number of warps", text[0]);
         return;
     }
     if (value[0] > 1024) {
         diag_error(k->diag, args->items[0]->span,
-                   "@launch threads must be at most 1024, the block limit: %lld is too many",
-                   (long long)value[0]);
+                   "@launch threads must be at most 1024, the block limit: %s is too many",
+                   text[0]);
         return;
     }
     if (args->count > 1 && value[1] <= 0) {
         diag_error(k->diag, args->items[1]->span,
                    "@launch min_blocks must be positive: it is the CTAs per multiprocessor to aim for");
+        return;
+    }
+    /* ptxas ignores a larger .minnctapersm on every target, and past
+     * INT_MAX the directive would wrap. */
+    if (args->count > 1 && value[1] > MAX_MIN_BLOCKS) {
+        diag_error(k->diag, args->items[1]->span,
+                   "@launch min_blocks must be at most %d, the most CTAs a multiprocessor holds: "
+                   "%s is too many", MAX_MIN_BLOCKS, text[1]);
         return;
     }
     if (args->count > 2 && (value[2] < 16 || value[2] > 255)) {
@@ -394,11 +416,13 @@ static void check_launch_attribute(Checker *k, FuncInfo *f, Node *attr)
 static void check_smem_attribute(Checker *k, FuncInfo *f, Node *attr)
 {
     int64_t bytes;
+    char text[24];
     if (attr->list.count != 1) {
         diag_error(k->diag, attr->span, "@smem takes one argument: the dynamic shared memory in bytes");
         return;
     }
-    if (!attribute_integer(k, attr->list.items[0], "@smem takes an integer constant number of bytes", &bytes))
+    if (!attribute_integer(k, attr->list.items[0], "@smem takes an integer constant number of bytes", &bytes,
+                           text))
         return;
     if (bytes < 0)
         diag_error(k->diag, attr->list.items[0]->span, "@smem cannot be negative");
@@ -500,9 +524,27 @@ static void check_params(Checker *k, FuncInfo *f)
     k->scope = outer;
 }
 
+/* Why PTX cannot carry `name` as a GPU function's name, or NULL.  The PTX
+ * ISA's identifiers are [a-zA-Z]{followsym}* or [_$%]{followsym}+, so a
+ * lone '_' is none; of its predefined identifiers only WARP_SZ lacks the
+ * '%' a Silk name cannot spell.  Its reserved instruction keywords (add,
+ * ret, ...) ptxas takes as entry names, so they stay allowed: checked by
+ * tests/cli/ptx_names.sh, which compiles a kernel of each name. */
+static const char *ptx_unnameable(const char *name)
+{
+    if (strcmp(name, "_") == 0)
+        return "a PTX name that starts with '_' needs a second character";
+    if (strcmp(name, "WARP_SZ") == 0)
+        return "PTX predefines it as the warp size";
+    return NULL;
+}
+
 static void check_function_form(Checker *k, FuncInfo *f)
 {
     Node *fn = f->decl;
+    const char *why = f->gpu ? ptx_unnameable(fn->name) : NULL;
+    if (why)
+        diag_error(k->diag, fn->name_span, "a GPU function cannot be named '%s': %s", fn->name, why);
     if (!sema_is_std(k) && strchr(fn->name, '.'))
         diag_error(k->diag, fn->name_span, "methods are declared only by the standard library");
     else if (!sema_is_std(k) && !fn->b)

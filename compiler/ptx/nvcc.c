@@ -7,8 +7,19 @@
  * (jobs_operand).  The cubins are written to a private directory
  * (tempdir.h), one file per target (t0.cubin, t1.cubin, ...: the target
  * names are the user's and never become paths), removed with the
- * directory once read, whatever happened, a signal included.  Flags come after -cubin -arch=ARCH, so a user's own -arch or
- * -o is the one nvcc sees last; they are the user's business.
+ * directory once read, whatever happened, a signal included.  Flags
+ * come after -cubin -arch=ARCH, so a user's own -arch or -o is the one
+ * nvcc sees last; they are the user's business.
+ *
+ * nvcc itself runs its host steps through sh -c with the input's name
+ * unquoted (a file named 'a$(touch X).cu' runs touch), and resolves a
+ * symbolic link to put the real name there; so it is given only names
+ * made here (stage_input): a copy of the file, DIR/in/input.cu, and
+ * -I DIR/inc, a link to the file's directory (nvcc passes an -I as it is
+ * given), so that #include "x.h" still finds the file's neighbours.  Its
+ * messages name the user's file again (relay_names).  Its own temporary
+ * files (tmpxft_*) go to DIR too, by its TMPDIR, so that a signal that
+ * ends the run removes them with DIR (cleanup_add_scratch_dir).
  */
 #include <config.h>
 
@@ -20,10 +31,15 @@
 #include "tempdir.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+extern char **environ;
 
 static const char *const NVCC_CANDIDATES[] = {
 #ifdef NVCC_PATH
@@ -100,15 +116,157 @@ bool nvcc_split_flags(const char *flags, Arena *arena, char ***words, int *count
     return true;
 }
 
+/* ---- the input, under names of our own ------------------------------------------ */
+
+/* The file handed to nvcc and what maps its messages back. */
+typedef struct Staged {
+    char *in_dir;         /* DIR/in: holds only the copy, so "x.h" is not found beside it */
+    char *copy;           /* DIR/in/input.cu */
+    char *inc;            /* DIR/inc, a link to the user's file's directory */
+    char *inc_flag;       /* -IDIR/inc */
+    const char *cu_path;  /* the user's file, as given */
+    char *user_dir;       /* its directory, as given ("." for none) */
+    char **envp;          /* the environment with TMPDIR=DIR */
+} Staged;
+
+static char *join(const char *a, const char *b, Arena *arena)
+{
+    size_t size = strlen(a) + strlen(b) + 1;
+    char *s = arena_alloc(arena, size, 1);
+    snprintf(s, size, "%s%s", a, b);
+    return s;
+}
+
+/* Copies the file at `from` to a new file `to` (mode 0600). */
+static bool copy_file(const char *from, const char *to)
+{
+    int in = open(from, O_RDONLY | O_CLOEXEC);
+    int out = in < 0 ? -1 : open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    char buf[65536];
+    ssize_t got = out < 0 ? -1 : 0;
+    while (out >= 0 && (got = read(in, buf, sizeof buf)) != 0) {
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0 || write(out, buf, (size_t)got) != got)
+            break;
+    }
+    int err = errno;
+    bool ok = got == 0 && out >= 0 && close(out) == 0;
+    if (!ok && out >= 0)
+        close(out);
+    if (in >= 0)
+        close(in);
+    errno = ok ? 0 : (err ? err : EIO);
+    return ok;
+}
+
+/* The environment for nvcc: this program's, with TMPDIR=dir. */
+static char **child_env(const char *dir, Arena *arena)
+{
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **envp = ARENA_ARRAY(arena, char *, n + 2);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "TMPDIR=", 7) != 0)
+            envp[k++] = environ[i];
+    envp[k++] = join("TMPDIR=", dir, arena);
+    envp[k] = NULL;
+    return envp;
+}
+
+/* The directory of `path` as given: "." when it has no slash. */
+static char *directory_of(const char *path, Arena *arena)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return arena_strndup(arena, ".", 1);
+    return arena_strndup(arena, path, slash == path ? 1 : (size_t)(slash - path));
+}
+
+/* `dir` from the root, as the link's target (relative, it would be read
+ * from the link's own directory); NULL with errno when the working
+ * directory cannot be named. */
+static const char *absolute(const char *dir, Arena *arena)
+{
+    if (dir[0] == '/')
+        return dir;
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        return NULL;
+    return join(join(cwd, "/", arena), dir, arena);
+}
+
+/* Makes DIR/in/input.cu (a copy of cu_path) and DIR/inc (a link to its
+ * directory), each known to cleanup.h before it exists; false with errno
+ * set when one cannot be made (what was made is removed by unstage). */
+static bool stage_input(const char *dir, const char *cu_path, Arena *arena, Staged *st)
+{
+    *st = (Staged){.in_dir = join(dir, "/in", arena), .inc = join(dir, "/inc", arena),
+                   .cu_path = cu_path, .user_dir = directory_of(cu_path, arena),
+                   .envp = child_env(dir, arena)};
+    st->copy = join(st->in_dir, "/input.cu", arena);
+    st->inc_flag = join("-I", st->inc, arena);
+    if (!cleanup_add_scratch_dir(dir) || !cleanup_add_dir(st->in_dir) ||
+        !cleanup_add_file(st->copy) || !cleanup_add_file(st->inc)) {
+        errno = ENOMEM;
+        return false;
+    }
+    const char *target = absolute(st->user_dir, arena);
+    return target && mkdir(st->in_dir, 0700) == 0 && copy_file(cu_path, st->copy) &&
+           symlink(target, st->inc) == 0;
+}
+
+static void unstage(const Staged *st)
+{
+    unlink(st->copy);
+    unlink(st->inc);
+    rmdir(st->in_dir);
+    cleanup_forget(st->copy);
+    cleanup_forget(st->inc);
+    cleanup_forget(st->in_dir);
+}
+
+/* `text` with every `from` replaced by `to`, in the arena. */
+static char *replace_all(const char *text, const char *from, const char *to, Arena *arena)
+{
+    size_t n = 0, from_len = strlen(from), to_len = strlen(to);
+    for (const char *p = text; (p = strstr(p, from)); p += from_len)
+        n++;
+    if (n == 0)
+        return (char *)text;
+    size_t len = strlen(text);
+    char *out = arena_alloc(arena, len - n * from_len + n * to_len + 1, 1), *o = out;
+    for (const char *p = text, *hit; (hit = strstr(p, from)); p = hit + from_len) {
+        memcpy(o, p, (size_t)(hit - p));
+        o += hit - p;
+        memcpy(o, to, to_len);
+        o += to_len;
+        text = hit + from_len;
+    }
+    strcpy(o, text);
+    return out;
+}
+
+/* nvcc's messages naming the user's file and its neighbours, not the
+ * copy and the link. */
+static char *relay_names(const char *text, const Staged *st, Arena *arena)
+{
+    char *named = replace_all(text, st->copy, st->cu_path, arena);
+    char *inc = join(st->inc, "/", arena), *user = join(st->user_dir, "/", arena);
+    return replace_all(named, inc, user, arena);
+}
+
 /* ---- compiling ----------------------------------------------------------------- */
 
-/* `NVCC KIND -arch=ARCH FLAGS... -o OUTPUT CU` (KIND -cubin or -ptx), in
- * the arena. */
+/* `NVCC KIND -arch=ARCH -IINC FLAGS... -o OUTPUT COPY` (KIND -cubin or
+ * -ptx), in the arena. */
 static char **nvcc_argv(const char *program, const char *kind, const char *arch,
-                        char *const flags[], int n_flags, const char *output, const char *cu_path,
+                        char *const flags[], int n_flags, const char *output, const Staged *st,
                         Arena *arena)
 {
-    char **argv = ARENA_ARRAY(arena, char *, (size_t)n_flags + 7);
+    char **argv = ARENA_ARRAY(arena, char *, (size_t)n_flags + 8);
     size_t arch_len = strlen("-arch=") + strlen(arch) + 1;
     char *arch_flag = arena_alloc(arena, arch_len, 1);
     snprintf(arch_flag, arch_len, "-arch=%s", arch);
@@ -116,11 +274,12 @@ static char **nvcc_argv(const char *program, const char *kind, const char *arch,
     argv[k++] = (char *)program;
     argv[k++] = (char *)kind;
     argv[k++] = arch_flag;
+    argv[k++] = st->inc_flag; /* first, where the file's own directory stood */
     for (int i = 0; i < n_flags; i++)
         argv[k++] = flags[i];
     argv[k++] = "-o";
     argv[k++] = (char *)jobs_operand(output, arena);
-    argv[k++] = (char *)jobs_operand(cu_path, arena);
+    argv[k++] = st->copy; /* absolute: no option */
     argv[k] = NULL;
     return argv;
 }
@@ -185,6 +344,34 @@ static bool output_paths(const char *dir, int n, const char *ext, Arena *arena,
     return true;
 }
 
+/* Runs nvcc KIND once per target on a staged copy of cu_path, writing
+ * outputs[i], with its temporary files in `dir`; nvcc's messages name the
+ * user's file.  NULL with errno set when the copy could not be made. */
+static JobRun *run_nvcc(const char *nvcc, const char *kind, const char *cu_path,
+                        char *const flags[], int n_flags, const char *archs[], int n,
+                        const char *dir, const char *outputs[], Arena *arena)
+{
+    Staged st;
+    if (!stage_input(dir, cu_path, arena, &st)) {
+        int err = errno;
+        unstage(&st);
+        errno = err;
+        return NULL;
+    }
+    const char *path = jobs_resolve_command(nvcc, arena);
+    JobRun *runs = ARENA_ARRAY(arena, JobRun, (size_t)n);
+    for (int i = 0; i < n; i++)
+        runs[i] = (JobRun){.path = path, .envp = st.envp,
+                           .argv = nvcc_argv(path ? path : nvcc, kind, archs[i], flags, n_flags,
+                                             outputs[i], &st, arena)};
+    jobs_run(runs, n, arena);
+    unstage(&st);
+    for (int i = 0; i < n; i++)
+        if (runs[i].output)
+            runs[i].output = relay_names(runs[i].output, &st, arena);
+    return runs;
+}
+
 int nvcc_compile_targets(const char *nvcc, const char *cu_path, char *const flags[], int n_flags,
                          const char *archs[], int n, Arena *arena, UsageReport *out)
 {
@@ -201,13 +388,12 @@ int nvcc_compile_targets(const char *nvcc, const char *cu_path, char *const flag
         tempdir_remove(dir, 0);
         return none_started(archs, n, err, arena, out);
     }
-    const char *path = jobs_resolve_command(nvcc, arena);
-    JobRun *runs = ARENA_ARRAY(arena, JobRun, (size_t)n);
-    for (int i = 0; i < n; i++)
-        runs[i] = (JobRun){.path = path,
-                           .argv = nvcc_argv(path ? path : nvcc, "-cubin", archs[i], flags,
-                                             n_flags, cubins[i], cu_path, arena)};
-    jobs_run(runs, n, arena);
+    JobRun *runs = run_nvcc(nvcc, "-cubin", cu_path, flags, n_flags, archs, n, dir, cubins, arena);
+    if (!runs) {
+        int err = errno;
+        tempdir_remove(dir, 0);
+        return none_started(archs, n, err, arena, out);
+    }
     for (int i = 0; i < n; i++)
         finish_target(&runs[i], cubins[i], archs[i], arena, &out[i]);
     tempdir_remove(dir, 0);
@@ -226,13 +412,9 @@ int nvcc_ptx_targets(const char *nvcc, const char *cu_path, char *const flags[],
     }
     if (!output_paths(dir, n, "ptx", arena, ptx_paths))
         return none_started(archs, n, ENOMEM, arena, out);
-    const char *path = jobs_resolve_command(nvcc, arena);
-    JobRun *runs = ARENA_ARRAY(arena, JobRun, (size_t)n);
-    for (int i = 0; i < n; i++)
-        runs[i] = (JobRun){.path = path,
-                           .argv = nvcc_argv(path ? path : nvcc, "-ptx", archs[i], flags, n_flags,
-                                             ptx_paths[i], cu_path, arena)};
-    jobs_run(runs, n, arena);
+    JobRun *runs = run_nvcc(nvcc, "-ptx", cu_path, flags, n_flags, archs, n, dir, ptx_paths, arena);
+    if (!runs)
+        return none_started(archs, n, errno, arena, out);
     for (int i = 0; i < n; i++) {
         out[i] = (UsageReport){.arch = arena_strndup(arena, archs[i], strlen(archs[i]))};
         if (runs[i].status == JOBS_NOT_STARTED)

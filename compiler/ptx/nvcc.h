@@ -2,9 +2,12 @@
  * nvcc.h: CUDA C++ kernels' resources, by compiling a .cu file with
  * NVIDIA's nvcc to a cubin per target and reading each cubin (cubin.h).
  *
- * `nvcc -cubin -arch=ARCH [flags] -o TMP.cubin FILE.cu` runs once per
- * target, without a shell, at most one per online core (jobs.h); the
- * cubins go to a private temporary directory that is removed afterwards.
+ * `nvcc -cubin -arch=ARCH -IINC [flags] -o TMP.cubin COPY.cu` runs once
+ * per target, on a copy of the file (nvcc's own steps run through a
+ * shell with the name unquoted; INC links to the file's directory), its
+ * TMPDIR the private directory; without a shell of ours, at most one per
+ * online core (jobs.h); the cubins go to a private temporary directory
+ * that is removed afterwards.
  * The results come in ptxas's record (ptxas.h); as with cubin.h, spills
  * are unknown (-1).  nvcc_ptx_targets compiles to PTX instead, for
  * callers that measure with ptxas -v themselves.  Nothing here prints:

@@ -8,7 +8,9 @@
 # record, shown as unknown (the .cu, measured on nvcc -ptx's PTX, has
 # them); a golden text report of the cubin; and the errors: no nvcc (exit
 # 3), a file named .cubin that is not an ELF (exit 2), a .cu that nvcc
-# rejects (nvcc's message, exit 2: an input error), a bad --nvcc-flags.
+# rejects (nvcc's message, exit 2: an input error), a bad --nvcc-flags;
+# a hostile .cu name and directory (no command run, the user's names in
+# nvcc's messages), and nvcc's tmpxft files in silk-occ's own directory.
 # Without nvcc or ptxas the cases that need them are skipped (exit 77).
 # UPDATE=1 rewrites the golden file.  Run by make check, which sets
 # SILK_OCC, SILK_SRCDIR and CHECK_SCHEMA.
@@ -146,6 +148,56 @@ grep -q "error.*N is not defined" "$work/err" || fail "rejected .cu: nvcc's mess
 expect 0 "" "$work/needs_n.cu" --arch sm_80 --nvcc-flags "-DN=4 -lineinfo"
 grep -q "^k ($work/needs_n.cu) on sm_80" "$work/out" || fail "--nvcc-flags -DN=4: $(head -1 "$work/out")"
 expect 2 "$P --nvcc-flags: unterminated ' quote in flags" "$cu" --arch sm_80 --nvcc-flags "-DX='a"
+
+# nvcc runs its host steps through sh -c with the input's name unquoted:
+# it is given a copy and a link named by silk-occ.  A hostile file name in
+# a hostile directory, including a header beside it, runs nothing (no
+# marker), gives the kernel's own numbers, and nvcc's messages name the
+# user's files, not the copy.
+mkdir "$work/plain" "$work/"'d$(touch marker)'
+for d in "$work/plain" "$work/"'d$(touch marker)'; do
+    printf '#define N 4\n' >"$d/n.h"
+    printf '#include "n.h"\nextern "C" __global__ void k(float *p) { p[0] = N; }\n' >"$d/k.cu"
+    printf '#include "n.h"\n#if N == 4\n#error n.h is found\n#endif\n' >"$d/bad.cu"
+done
+mv "$work/"'d$(touch marker)/k.cu' "$work/"'d$(touch marker)/k$(touch marker).cu'
+hostile='d$(touch marker)/k$(touch marker).cu'
+(cd "$work" && "$SILK_OCC" report "$hostile" --arch sm_80 >hostile.txt 2>err) ||
+    fail "hostile .cu name: exit $?: $(cat "$work/err")"
+(cd "$work" && "$SILK_OCC" report plain/k.cu --arch sm_80 >plain.txt 2>&1) || fail "plain/k.cu: exit $?"
+[ ! -e "$work/marker" ] || fail "a .cu file's name ran a shell command (the marker exists)"
+[ "$(head -1 "$work/hostile.txt")" = "k ($hostile) on sm_80 (Ampere, compute capability 8.0)" ] ||
+    fail "hostile .cu name: first line $(head -1 "$work/hostile.txt")"
+[ "$(sed 1d "$work/hostile.txt")" = "$(sed 1d "$work/plain.txt")" ] ||
+    fail "hostile .cu name: the report differs from the same kernel's as plain/k.cu"
+(cd "$work" && "$SILK_OCC" report 'd$(touch marker)/bad.cu' --arch sm_80 >/dev/null 2>err)
+[ "$(sed -n 1,2p "$work/err")" = "$P nvcc rejected d\$(touch marker)/bad.cu for sm_80:
+d\$(touch marker)/bad.cu:3:2: error: #error n.h is found" ] ||
+    fail "hostile dir: nvcc's message: $(cat "$work/err")"
+! grep -q -e input.cu -e /inc/ -e tmpxft "$work/err" ||
+    fail "nvcc's message names the copy: $(cat "$work/err")"
+[ ! -e "$work/marker" ] || fail "a .cu file's directory ran a shell command (the marker exists)"
+
+# nvcc's own temporary files (tmpxft_*) go to silk-occ's private
+# directory: with TMPDIR an empty directory, a report ended by SIGTERM
+# while nvcc runs leaves it empty.
+mkdir "$work/tmp"
+TMPDIR=$work/tmp "$SILK_OCC" report "$cu" --arch sm_80,sm_86 >/dev/null 2>&1 &
+pid=$!
+seen= tries=0
+while [ -z "$seen" ] && [ $tries -lt 400 ] && kill -0 $pid 2>/dev/null; do
+    seen=$(find "$work/tmp" -name 'tmpxft_*' 2>/dev/null | head -1)
+    [ -n "$seen" ] || sleep 0.025
+    tries=$((tries + 1))
+done
+kill -TERM $pid 2>/dev/null
+wait $pid
+case $seen in
+"") fail "nvcc's temporary files: none seen while nvcc ran" ;;
+"$work/tmp"/silk-occ-report-*/*) ;;
+*) fail "nvcc's temporary file $seen is not in silk-occ's directory" ;;
+esac
+[ -z "$(ls -A "$work/tmp")" ] || fail "SIGTERM during a .cu report left: $(find "$work/tmp")"
 
 [ $failures = 0 ] || { echo "$failures failures"; exit 1; }
 exit 0

@@ -11,8 +11,10 @@
 
 #include <check.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* A thrust-like kernel whose base name is 908 characters. */
 static const char LONG_SYMBOL[] =
@@ -209,6 +211,103 @@ START_TEST(test_long_name_fits_80_columns)
 }
 END_TEST
 
+/* ---- hostile names -------------------------------------------------------- */
+
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* k<T_n>() with T_0 = P<int, int> and T_i = P<T_i-1, T_i-1>, mangled as g++
+ * mangles it: "_Z1kI1P" "IS0_" x n "IiiE" "S1_E" ... "Sn_E" (base 36) "Evv".
+ * Each level doubles the demangled text for ten bytes of symbol: n = 7
+ * demangles to 2,174 bytes (base name), n = 8 to 4,358, n = 60 to about
+ * 2^62.  In malloc'd memory. */
+static char *doubling_symbol(int n)
+{
+    char *s = malloc((size_t)n * 10 + 32);
+    ck_assert_ptr_nonnull(s);
+    size_t len = (size_t)sprintf(s, "_Z1kI1P");
+    for (int i = 0; i < n; i++)
+        len += (size_t)sprintf(s + len, "IS0_");
+    len += (size_t)sprintf(s + len, "IiiE");
+    for (int i = 1; i <= n; i++) {
+        static const char digits[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+        char b36[8];
+        int k = (int)sizeof b36 - 1;
+        b36[k] = '\0';
+        for (int v = i; k == (int)sizeof b36 - 1 || v > 0; v /= 36)
+            b36[--k] = digits[v % 36];
+        len += (size_t)sprintf(s + len, "S%s_E", b36 + k);
+    }
+    sprintf(s + len, "Evv");
+    return s;
+}
+
+START_TEST(test_demangled_text_is_bounded)
+{
+    char *sym = doubling_symbol(7);
+    char *base = demangle_base_name(sym), *full = demangle_symbol(sym);
+    ck_assert_ptr_nonnull(base);
+    ck_assert_ptr_nonnull(full);
+    ck_assert_uint_eq(strlen(base), 2174);
+    ck_assert_uint_eq(strlen(full), 2181); /* "void " and "()" */
+    ck_assert_str_eq(full + strlen(full) - 2, "()");
+    free(base);
+    free(full);
+    free(sym);
+    /* Past DEMANGLE_MAX_LENGTH: not demangled, the symbol is shown. */
+    sym = doubling_symbol(8);
+    ck_assert_ptr_null(demangle_base_name(sym));
+    ck_assert_ptr_null(demangle_symbol(sym));
+    free(sym);
+}
+END_TEST
+
+/* Demangling stops as it passes the bound: 2^62 bytes of text would take
+ * years; all of these take microseconds each.  The 2 s is a limit no
+ * loaded machine reaches, not a measurement. */
+START_TEST(test_hostile_symbols_are_fast)
+{
+    double start = seconds();
+    for (int n = 8; n <= 60; n++) {
+        char *sym = doubling_symbol(n);
+        ck_assert_ptr_null(demangle_symbol(sym));
+        ck_assert_ptr_null(demangle_base_name(sym));
+        free(sym);
+    }
+    ck_assert_double_lt(seconds() - start, 2.0);
+}
+END_TEST
+
+/* A name of a quarter megabyte with 32,767 template lists (a cubin's
+ * symbol can be any text): shortening is one pass and a sort, where one
+ * list at a time was quadratic (minutes). */
+START_TEST(test_shortening_a_huge_name_is_fast)
+{
+    size_t size = 1u << 19;
+    char *name = malloc(size), *next = malloc(size);
+    ck_assert_ptr_nonnull(name);
+    ck_assert_ptr_nonnull(next);
+    strcpy(name, "k");
+    for (int i = 0; i < 15; i++) {
+        snprintf(next, size, "P<%s, %s >", name, name);
+        strcpy(name, next);
+    }
+    ck_assert_uint_eq(strlen(name), 229370);
+    double start = seconds();
+    char buf[512];
+    assert_shortens(name, 60, "P<P<P<…>, P<…> >, P<P<P<…>, P<…> >, P<P<…>, P<…> > > >");
+    demangle_shorten(name, 100, buf, sizeof buf);
+    ck_assert_uint_le(columns(buf), 100);
+    ck_assert_double_lt(seconds() - start, 2.0);
+    free(name);
+    free(next);
+}
+END_TEST
+
 START_TEST(test_small_buffer_keeps_whole_characters)
 {
     char buf[8];
@@ -242,6 +341,9 @@ int main(void)
     tcase_add_test(tc, test_operators_are_not_brackets);
     tcase_add_test(tc, test_long_name_fits_80_columns);
     tcase_add_test(tc, test_small_buffer_keeps_whole_characters);
+    tcase_add_test(tc, test_demangled_text_is_bounded);
+    tcase_add_test(tc, test_hostile_symbols_are_fast);
+    tcase_add_test(tc, test_shortening_a_huge_name_is_fast);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
