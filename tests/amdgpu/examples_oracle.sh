@@ -4,14 +4,18 @@
 # that compiles, on gfx90a, gfx942, gfx1100 and gfx1201, as written and at
 # each @launch size of SIZES (the file's @launch(N[, M]) rewritten to N;
 # a program whose host code fixes its launch size then does not compile
-# and is listed): silkc
-# writes the LLVM IR (--emit=llvm), llc-19 compiles it with
-# -pass-remarks-analysis=kernel-resource-usage, and for every kernel the
-# remark's "Occupancy [waves/SIMD]" must be the waves_per_simd that
-# `silk-occ report --arch T --format json` gives for it (its figures read
-# from the code object silkc's AMDGPU target links).  A program the AMD
-# backend refuses (a construct without an AMD form) is listed, not
-# compared; one whose kernels disagree fails the test.
+# and is listed): `silk-occ report --arch gfx90a,gfx942,gfx1100,gfx1201
+# --format json` compiles it as a user's run does, with one change: its
+# llc is a wrapper that runs llc-19 with
+# -pass-remarks-analysis=kernel-resource-usage added and keeps the remarks
+# per target.  For every kernel, the remark's "Occupancy [waves/SIMD]"
+# must be the waves_per_simd that the report gives for it (its figures
+# read from the code object that very llc run wrote and ld.lld linked).
+# A program that silkc refuses (a source error at a rewritten size, or a
+# construct without an AMD form) is listed, not compared; one whose
+# kernels disagree fails the test.  One report for the four targets, not
+# a silkc, an llc and a report per target: the same comparisons in a
+# third of the processes.
 #
 # Needs llc-19 and ld.lld-19 ($SILK_LLC, $SILK_LLD) and jq; exits 77
 # naming what is missing.  Run by make check (SILKC, SILK_OCC, SILK_SRCDIR).
@@ -21,41 +25,73 @@ LLC=${SILK_LLC:-llc-19}
 for tool in "$LLC" "${SILK_LLD:-ld.lld-19}" jq; do
     command -v "$tool" >/dev/null 2>&1 || { echo "SKIP: $tool not found"; exit 77; }
 done
+LLC=$(command -v "$LLC")
 TARGETS="gfx90a gfx942 gfx1100 gfx1201"
 SIZES=${SIZES:-"64 256 1024"}
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
 fail=0 compared=0 refused=0
 
+# llc as the report runs it, with the remarks kept in $work/remarks/CPU.
+cat >"$work/llc" <<WRAPPER
+#!/bin/sh
+for a; do case \$a in -mcpu=*) cpu=\${a#-mcpu=} ;; esac; done
+"$LLC" "\$@" -pass-remarks-analysis=kernel-resource-usage 2>"$work/remarks/\$cpu" && exit 0
+status=\$?
+grep -v '^remark: ' "$work/remarks/\$cpu" >&2
+exit \$status
+WRAPPER
+chmod +x "$work/llc"
+all=$(echo $TARGETS | tr ' ' ,)
+
+# report SRC ARCHS: silk-occ's JSON in $work/json, the remarks in $work/remarks.
+report() {
+    rm -rf "$work/remarks" && mkdir "$work/remarks"
+    SILK_LLC=$work/llc "$SILK_OCC" report "$1" --arch "$2" --format json >"$work/json" 2>"$work/occ_err"
+}
+
+# compare NAME T: the remarks of target T against the report's kernels.
+compare() {
+    awk '/Function Name:/ { k = $NF } /Occupancy \[waves\/SIMD\]:/ { print k, $NF }' \
+        "$work/remarks/$2" 2>/dev/null | sort >"$work/llvm"
+    jq -r --arg t "$2" '.amd[] | select(.arch == $t) | "\(.kernel) \(.waves_per_simd)"' "$work/json" |
+        sort >"$work/ours"
+    compared=$((compared + $(wc -l <"$work/llvm")))
+    if [ ! -s "$work/llvm" ] || ! cmp -s "$work/llvm" "$work/ours"; then
+        echo "FAIL: $1 on $2: llc-19 [$(tr '\n' ';' <"$work/llvm")] silk-occ [$(tr '\n' ';' <"$work/ours")]"
+        fail=1
+    fi
+}
+
 for f in "$SILK_SRCDIR"/examples/*.silk "$SILK_SRCDIR"/tests/golden/programs/*.silk; do
     grep -q '@launch(' "$f" || continue
     for n in as-written $SIZES; do
         src=$work/$(basename "$f" .silk)_$n.silk
+        name="$(basename "$f") @launch($n)"
         if [ "$n" = as-written ]; then cp "$f" "$src"; else sed "s/@launch([0-9]*/@launch($n/" "$f" >"$src"; fi
         # Other files of the program (./ imports) beside it.
         for dep in "$(dirname "$f")"/*.silk; do
             [ -e "$work/$(basename "$dep")" ] || cp "$dep" "$work/"
         done
+        # A source error is every target's: listed once, counted for each.
+        if ! "$SILKC" check "$src" >/dev/null 2>"$work/err"; then
+            refused=$((refused + $(echo $TARGETS | wc -w)))
+            echo "note: $name: not compiled: $(head -n 1 "$work/err")"
+            continue
+        fi
+        if report "$src" "$all"; then
+            for t in $TARGETS; do compare "$name" "$t"; done
+            continue
+        fi
+        # Some target refused it: each target alone, to tell which.
         for t in $TARGETS; do
-            ll=$work/k.$t.ll
-            if ! "$SILKC" compile --arch "$t" --emit=llvm -o "$ll" "$src" >/dev/null 2>"$work/err"; then
+            if ! "$SILKC" compile --arch "$t" --emit=llvm -o "$work/k.ll" "$src" >/dev/null 2>"$work/err"; then
                 refused=$((refused + 1))
-                echo "note: $(basename "$f") @launch($n) on $t: not compiled: $(head -n 1 "$work/err")"
-                continue
-            fi
-            "$LLC" -mtriple=amdgcn-amd-amdhsa -mcpu="$t" -filetype=null \
-                -pass-remarks-analysis=kernel-resource-usage "$ll" 2>"$work/remarks" || {
-                echo "FAIL: $(basename "$f") @launch($n) on $t: llc rejected silkc's IR"; fail=1; continue; }
-            # "kernel occupancy" per kernel, from the remarks and from silk-occ.
-            awk '/Function Name:/ { k = $NF } /Occupancy \[waves\/SIMD\]:/ { print k, $NF }' \
-                "$work/remarks" | sort >"$work/llvm"
-            "$SILK_OCC" report "$src" --arch "$t" --format json >"$work/json" 2>"$work/occ_err" || {
-                echo "FAIL: $(basename "$f") @launch($n) on $t: silk-occ report failed: $(head -n 1 "$work/occ_err")"
-                fail=1; continue; }
-            jq -r '.amd[] | "\(.kernel) \(.waves_per_simd)"' "$work/json" | sort >"$work/ours"
-            compared=$((compared + $(wc -l <"$work/llvm")))
-            if [ ! -s "$work/llvm" ] || ! cmp -s "$work/llvm" "$work/ours"; then
-                echo "FAIL: $(basename "$f") @launch($n) on $t: llc-19 [$(tr '\n' ';' <"$work/llvm")] silk-occ [$(tr '\n' ';' <"$work/ours")]"
+                echo "note: $name on $t: not compiled: $(head -n 1 "$work/err")"
+            elif report "$src" "$t"; then
+                compare "$name" "$t"
+            else
+                echo "FAIL: $name on $t: silk-occ report failed: $(head -n 1 "$work/occ_err")"
                 fail=1
             fi
         done

@@ -78,47 +78,69 @@ configs() {
     }'
 }
 
-# kernel T V A S L WPE: the template.
+# kernel I T V A S L WPE: the template, kernel kI with its own LDS array
+# and attribute group, so that every case of a target shares one module.
 kernel() {
-    clobbers="~{v$(($2 - 1))},~{s$(($4 - 1))}"
-    [ "$3" -gt 0 ] && clobbers="$clobbers,~{a$(($3 - 1))}"
-    attrs="\"amdgpu-flat-work-group-size\"=\"$1,$1\""
-    [ "$6" != - ] && attrs="$attrs \"amdgpu-waves-per-eu\"=\"$6\""
-    echo 'target triple = "amdgcn-amd-amdhsa"'
-    if [ "$5" -gt 0 ]; then
-        echo "@lds = internal addrspace(3) global [$5 x i8] undef, align 4"
+    clobbers="~{v$(($3 - 1))},~{s$(($5 - 1))}"
+    [ "$4" -gt 0 ] && clobbers="$clobbers,~{a$(($4 - 1))}"
+    attrs="\"amdgpu-flat-work-group-size\"=\"$2,$2\""
+    [ "$7" != - ] && attrs="$attrs \"amdgpu-waves-per-eu\"=\"$7\""
+    if [ "$6" -gt 0 ]; then
+        echo "@lds$1 = internal addrspace(3) global [$6 x i8] undef, align 4"
     fi
-    echo 'define amdgpu_kernel void @k() #0 {'
+    echo "define amdgpu_kernel void @k$1() #$1 {"
     echo "  call void asm sideeffect \"; pin\", \"$clobbers\"()"
-    if [ "$5" -gt 0 ]; then
-        echo "  store volatile i8 1, ptr addrspace(3) @lds"
+    if [ "$6" -gt 0 ]; then
+        echo "  store volatile i8 1, ptr addrspace(3) @lds$1"
     fi
     echo '  ret void'
     echo '}'
-    echo "attributes #0 = { $attrs }"
+    echo "attributes #$1 = { $attrs }"
 }
 
-# remark FILE KEY: the number after "KEY: " in the remarks.
-remark() {
-    sed -n "s/.*remark: .*    $2: \([0-9]*\)\$/\1/p" "$1" | head -n 1
+# remarks FILE: "I VGPRs AGPRs SGPRs LDS occupancy" per kernel kI of llc's
+# remarks (each key whole: "SGPRs" is not "SGPRs Spill").
+remarks() {
+    awk '
+        function flush() {
+            if (k != "") print k, f["VGPRs"], f["AGPRs"], f["SGPRs"], f["LDS Size [bytes/block]"], f["Occupancy [waves/SIMD]"]
+        }
+        /remark: .*Function Name: k[0-9]+$/ { flush(); k = substr($NF, 2); split("", f); next }
+        /remark: / {
+            line = $0; sub(/^remark: [^ ]* +/, "", line)
+            key = line; sub(/: [^:]*$/, "", key)
+            f[key] = $NF
+        }
+        END { flush() }' "$1"
 }
 
+# One module and one llc run per target (a process per kernel was most of
+# make check's time); each kernel is still compiled and measured alone by
+# llc, its remark block named by its function.
 fail=0 compared=0
 for t in $TARGETS; do
     configs "$t" >"$work/configs"
-    i=0
-    while read -r threads v a s lds wpe; do
-        i=$((i + 1))
-        kernel "$threads" "$v" "$a" "$s" "$lds" "$wpe" >"$work/k.ll"
-        # shellcheck disable=SC2046 # one or two options, no spaces in them
-        if ! "$LLC" -mtriple=amdgcn-amd-amdhsa $(llc_target "$t") -filetype=null \
-            -pass-remarks-analysis=kernel-resource-usage "$work/k.ll" 2>"$work/remarks"; then
-            echo "FAIL: $t case $i: llc rejected the kernel:"; cat "$work/remarks"
-            fail=1; continue
-        fi
-        rv=$(remark "$work/remarks" VGPRs); ra=$(remark "$work/remarks" AGPRs)
-        rs=$(remark "$work/remarks" SGPRs); rl=$(sed -n 's/.*LDS Size \[bytes\/block\]: \([0-9]*\)$/\1/p' "$work/remarks")
-        occ=$(sed -n 's/.*Occupancy \[waves\/SIMD\]: \([0-9]*\)$/\1/p' "$work/remarks")
+    {
+        echo 'target triple = "amdgcn-amd-amdhsa"'
+        i=0
+        while read -r threads v a s lds wpe; do
+            i=$((i + 1))
+            kernel "$i" "$threads" "$v" "$a" "$s" "$lds" "$wpe"
+        done <"$work/configs"
+    } >"$work/k.ll"
+    # shellcheck disable=SC2046 # one or two options, no spaces in them
+    if ! "$LLC" -mtriple=amdgcn-amd-amdhsa $(llc_target "$t") -filetype=null \
+        -pass-remarks-analysis=kernel-resource-usage "$work/k.ll" 2>"$work/remarks"; then
+        echo "FAIL: $t: llc rejected the kernels:"; grep -v '^remark' "$work/remarks" | head -n 5
+        fail=1; continue
+    fi
+    remarks "$work/remarks" | sort -n >"$work/figures"
+    cases=$(wc -l <"$work/configs")
+    if [ "$(wc -l <"$work/figures")" != "$cases" ]; then
+        echo "FAIL: $t: llc remarked on $(wc -l <"$work/figures") of $cases kernels"; fail=1; continue
+    fi
+    paste -d ' ' "$work/configs" "$work/figures" >"$work/joined"
+    while read -r threads v a s lds wpe i rv ra rs rl occ; do
         set -- --arch "$t" --threads "$threads" --vgprs "$rv" --sgprs "$rs" --lds "$rl"
         [ -n "$ra" ] && [ "$ra" -gt 0 ] && set -- "$@" --agprs "$ra"
         [ "$wpe" != - ] && set -- "$@" --waves-per-eu "$wpe"
@@ -129,7 +151,7 @@ for t in $TARGETS; do
             "$SILK_OCC" calc "$@" 2>&1 | sed -n '1,12p' | sed 's/^/    /'
             fail=1
         fi
-    done <"$work/configs"
+    done <"$work/joined"
 done
 echo "$compared kernels on $(echo $TARGETS | wc -w) targets compared with $LLC"
 [ "$compared" -gt 0 ] || fail=1
