@@ -2,15 +2,16 @@
 # corpus.sh: `silk-occ report` on real CUDA code (tests/cuda/*.cu), checked
 # against the toolchain and cuda_occupancy.h, never against silk-occ itself.
 #
-# For each .cu file and each target (sm_80 sm_86 sm_90 sm_120, or
-# $CORPUS_TARGETS), the script compiles the file itself: `nvcc -cubin
-# -keep -arch=TARGET` (nvcc's cubin, and the PTX `nvcc -ptx` writes, which
-# -keep leaves; for -rdc=true files `nvcc -ptx -rdc=true` alone), then
-# `ptxas -v --gpu-name TARGET` on that PTX (-c for -rdc files).  It reads
-# ptxas's kernels, registers, static shared memory, spills and barriers
-# and the PTX's .maxntid/.reqntid, and runs `silk-occ report --format
-# json` on the .cu (all targets in one run, as a user would), on its .ptx
-# and on its .cubin (not for -rdc files).  Then, per target and form:
+# For each .cu file, `silk-occ report --format json` on the .cu for all
+# targets at once (sm_80 sm_86 sm_90 sm_120, or $CORPUS_TARGETS), as a
+# user would, with one change: its nvcc is a wrapper that runs nvcc and
+# keeps the PTX it wrote for each target, so that nvcc compiles each file
+# once per target, not twice.  Then per target, on that PTX, `ptxas -v
+# --gpu-name TARGET -o NAME.cubin` (-c for -rdc=true files, whose cubin is
+# not a form here): ptxas's kernels, registers, static shared memory,
+# spills and barriers, and the cubin it wrote (the cubin nvcc -cubin
+# makes: nvcc's is ptxas's); the PTX's .maxntid/.reqntid; and `silk-occ
+# report` on the .ptx and on the .cubin.  Then, per target and form:
 #   - the kernel symbols reported ("symbol", the mangled name) are exactly
 #     those ptxas compiled for that target; "kernel" is the demangled name;
 #   - registers and static shared memory are ptxas's, and so are the
@@ -34,58 +35,72 @@
 # SILK_OCC, SILK_SRCDIR, REPORT_ROWS, OCC_ORACLE (and CHECK_SCHEMA).
 set -u
 
-# ---- one compile job (run in parallel through xargs, see below) ----------
-# --job prep FILE TARGET: the file's PTX, ptxas -v, cubin, and silk-occ's
-# reports of the PTX and the cubin, under $work/NAME/TARGET.
-# --job cu FILE: silk-occ's report of the .cu for every target.
-# A failing step writes its message to a file "failed" there.
+# ---- one file's job (run in parallel through xargs, see below) -----------
+# --job FILE: silk-occ's report of the .cu for every target, through the
+# nvcc wrapper (--nvcc below) that leaves each target's PTX in
+# $work/NAME/TARGET; then for each target ptxas -v on that PTX, its cubin,
+# and silk-occ's reports of the PTX and the cubin.  A failing step writes
+# its message to a file "failed" there.
 if [ "${1:-}" = --job ]; then
-    kind=$2 file=$3 target=${4:-}
+    file=$2
     name=${file##*/}
     name=${name%.cu}
     flags=$(sed -n 's|^// corpus-nvcc-flags: *||p' "$file" | head -1)
     dyn=$(sed -n 's|^// corpus-dyn-smem: *||p' "$file" | head -1)
-    if [ "$kind" = cu ]; then
-        set --
-        [ -n "$dyn" ] && set -- --dyn-smem "$dyn"
-        d=$work/$name
-        mkdir -p "$d"
-        [ -n "$flags" ] && set -- "$@" --nvcc-flags "$flags"
-        "$SILK_OCC" report "$file" --arch "$arch_list" --format json "$@" \
-            >"$d/cu.json" 2>"$d/cu.err"
-        echo $? >"$d/cu.rc"
-        exit 0
-    fi
-    d=$work/$name/$target
+    d=$work/$name
     mkdir -p "$d"
-    case " $flags " in *" -rdc=true "*) rdc=1 ;; *) rdc=0 ;; esac
-    # One nvcc run gives the PTX (the file nvcc -ptx writes: -keep leaves
-    # it) and nvcc's cubin; a relocatable cubin is not a form here.
-    if [ $rdc = 1 ]; then
-        set -- -ptx -o "$d/$name.ptx"
-    else
-        set -- -cubin -keep -keep-dir "$d" -o "$d/$name.cubin"
-    fi
-    # shellcheck disable=SC2086 # the flags are words
-    if ! "$nvcc" "$@" -arch="$target" $flags "$file" 2>"$d/nvcc.err"; then
-        echo "nvcc $* -arch=$target $flags $file: $(cat "$d/nvcc.err")" >"$d/failed"
-        exit 0
-    fi
-    c=
-    [ $rdc = 1 ] && c=-c
-    if ! "$ptxas" -v $c --gpu-name "$target" -o /dev/null "$d/$name.ptx" 2>"$d/ptxas-v.txt"; then
-        echo "ptxas -v $c --gpu-name $target $d/$name.ptx: $(cat "$d/ptxas-v.txt")" >"$d/failed"
-        exit 0
-    fi
     set --
     [ -n "$dyn" ] && set -- --dyn-smem "$dyn"
-    "$SILK_OCC" report "$d/$name.ptx" --arch "$target" --format json "$@" \
-        >"$d/ptx.json" 2>"$d/ptx.err"
-    echo $? >"$d/ptx.rc"
-    if [ $rdc = 0 ]; then
-        "$SILK_OCC" report "$d/$name.cubin" --arch "$target" --format json "$@" \
-            >"$d/cubin.json" 2>"$d/cubin.err"
-        echo $? >"$d/cubin.rc"
+    [ -n "$flags" ] && set -- "$@" --nvcc-flags "$flags"
+    CORPUS_PTX_DIR=$d SILK_NVCC=$self_nvcc "$SILK_OCC" report "$file" --arch "$arch_list" \
+        --format json "$@" >"$d/cu.json" 2>"$d/cu.err"
+    echo $? >"$d/cu.rc"
+    case " $flags " in *" -rdc=true "*) rdc=1 ;; *) rdc=0 ;; esac
+    for target in $targets; do
+        t=$d/$target
+        mkdir -p "$t"
+        if [ ! -s "$t/$name.ptx" ]; then
+            echo "nvcc -ptx -arch=$target $flags $file: no PTX (silk-occ report: $(head -3 "$d/cu.err"))" >"$t/failed"
+            continue
+        fi
+        # One ptxas run gives the figures and the cubin.
+        if [ $rdc = 1 ]; then
+            set -- -c -o /dev/null
+        else
+            set -- -o "$t/$name.cubin"
+        fi
+        if ! "$ptxas" -v "$@" --gpu-name "$target" "$t/$name.ptx" 2>"$t/ptxas-v.txt"; then
+            echo "ptxas -v $* --gpu-name $target $t/$name.ptx: $(cat "$t/ptxas-v.txt")" >"$t/failed"
+            continue
+        fi
+        set --
+        [ -n "$dyn" ] && set -- --dyn-smem "$dyn"
+        "$SILK_OCC" report "$t/$name.ptx" --arch "$target" --format json "$@" \
+            >"$t/ptx.json" 2>"$t/ptx.err"
+        echo $? >"$t/ptx.rc"
+        if [ $rdc = 0 ]; then
+            "$SILK_OCC" report "$t/$name.cubin" --arch "$target" --format json "$@" \
+                >"$t/cubin.json" 2>"$t/cubin.err"
+            echo $? >"$t/cubin.rc"
+        fi
+    done
+    exit 0
+fi
+
+# --nvcc ARGS...: nvcc as silk-occ report runs it (-ptx -arch=TARGET ...
+# -o OUT FILE), which then copies OUT to $CORPUS_PTX_DIR/TARGET/NAME.ptx.
+if [ "${1:-}" = --nvcc ]; then
+    shift
+    out= arch= prev=
+    for a; do
+        case $a in -arch=*) arch=${a#-arch=} ;; esac
+        [ "$prev" = -o ] && out=$a
+        prev=$a
+    done
+    "$nvcc" "$@" || exit
+    name=${CORPUS_PTX_DIR##*/}
+    if [ -n "$arch" ] && [ -n "$out" ]; then
+        mkdir -p "$CORPUS_PTX_DIR/$arch" && cp "$out" "$CORPUS_PTX_DIR/$arch/$name.ptx"
     fi
     exit 0
 fi
@@ -110,19 +125,20 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # shellcheck disable=SC2086 # the targets are words
 arch_list=$(printf '%s\n' $targets | paste -sd , -)
-export SILK_OCC nvcc ptxas arch_list work
+# The nvcc wrapper: this script, run with --nvcc.
+self_nvcc=$work/nvcc
+printf '#!/bin/sh\nexec sh "%s" --nvcc "$@"\n' "$self" >"$self_nvcc"
+chmod +x "$self_nvcc"
+export SILK_OCC nvcc ptxas arch_list work targets self_nvcc
 fails=$work/fails
 : >"$fails"
 fail() { printf 'FAIL: %s\n' "$*" >>"$fails"; }
 jobs=$(nproc 2>/dev/null || echo 2)
 
 files=$(ls tests/cuda/*.cu)
-{
-    for f in $files; do
-        echo "cu $f"
-        for t in $targets; do echo "prep $f $t"; done
-    done
-} | xargs -P "$jobs" -L 1 sh "$self" --job
+# The largest files first, so that the last job is a short one.
+# shellcheck disable=SC2086 # the files are words
+ls -S $files | xargs -P "$jobs" -L 1 sh "$self" --job
 
 # ---- what the toolchain says ---------------------------------------------
 
