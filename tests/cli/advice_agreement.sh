@@ -14,23 +14,27 @@
 set -u
 : "${SILKC:?}" "${SILK_OCC:?}" "${SILK_SRCDIR:?}"
 TARGETS="sm_75 sm_80 sm_86 sm_90 sm_120"
-# compare FILE: one line "FILE: T: ..." per disagreement on stdout.
+# compare FILE: one line "FILE: T: ..." per disagreement on stdout.  One
+# silkc check and one report for the five targets (each line and report
+# names its target), not one of each per target: the same comparisons.
 compare() {
     f=$1
+    out=$work/$(echo "$f" | tr / _)
+    arch_list=$(echo $TARGETS | tr ' ' ,)
+    "$SILKC" check --arch "$arch_list" "$f" 2>"$out.err" >/dev/null
+    "$SILK_OCC" report "$f" --arch "$arch_list" --format json --check-caps >"$out.json" 2>/dev/null ||
+        { echo "$f: $arch_list: silk-occ report failed"; return; }
     for t in $TARGETS; do
-        out=$work/$(echo "$f" | tr / _).$t
-        "$SILKC" check --arch "$t" "$f" 2>"$out.err" >/dev/null
         sed -n "s/.*warning: on $t: max_regs \([0-9]*\) would give [0-9]* CTAs\/SM of \([0-9]*\) threads.*ptxas fits '\([^']*\)'.*/\3 \2 \1/p" \
-            "$out.err" | sort >"$out.warn"
-        "$SILK_OCC" report "$f" --arch "$t" --format json --check-caps >"$out.json" 2>/dev/null ||
-            { echo "$f: $t: silk-occ report failed"; continue; }
-        jq -r '.reports[] | select(.launch_bounds.reqntid != null) | .launch_bounds_advice as $a
+            "$out.err" | sort >"$out.$t.warn"
+        jq -r --arg t "$t" '.reports[] | select(.arch == $t and .launch_bounds.reqntid != null)
+               | .launch_bounds_advice as $a
                | select($a.applies and $a.checked_with_ptxas and $a.spill_stores_at_cap == 0
                         and $a.spill_loads_at_cap == 0 and $a.registers_at_cap <= $a.max_registers)
                | "\(.kernel) \(.selected.threads) \($a.max_registers)"' "$out.json" |
-            sort >"$out.report"
-        cmp -s "$out.warn" "$out.report" ||
-            echo "$f: $t: -Wocc-limit [$(tr '\n' ';' <"$out.warn")] report [$(tr '\n' ';' <"$out.report")]"
+            sort >"$out.$t.report"
+        cmp -s "$out.$t.warn" "$out.$t.report" ||
+            echo "$f: $t: -Wocc-limit [$(tr '\n' ';' <"$out.$t.warn")] report [$(tr '\n' ';' <"$out.$t.report")]"
     done
 }
 
