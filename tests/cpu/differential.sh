@@ -156,6 +156,10 @@ command -v "${CC:-cc}" >/dev/null 2>&1 || { echo "SKIP: no C compiler (cc) for t
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
 export silkc src work
+# The kernels' C compiled once each, however many runs share it (cc_cache.sh).
+mkdir "$work/cc-cache"
+CC_CACHE_DIR=$work/cc-cache CC_CACHE_CC=${CC:-cc} CC=$src/tests/cpu/cc_cache.sh
+export CC_CACHE_DIR CC_CACHE_CC CC
 
 # The examples on their shapes: shapes.sh calls run once per shape.
 run() {

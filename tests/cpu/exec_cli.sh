@@ -8,6 +8,10 @@ silkc=${SILKC:-$PWD/src/silkc}
 command -v "${CC:-cc}" >/dev/null 2>&1 || { echo "SKIP: no C compiler (cc) for the CPU backend"; exit 77; }
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
+# The kernels' C compiled once each, however many runs share it (cc_cache.sh).
+mkdir "$work/cc-cache"
+CC_CACHE_DIR=$work/cc-cache CC_CACHE_CC=${CC:-cc} CC=$(cd "$(dirname "$0")" && pwd)/cc_cache.sh
+export CC_CACHE_DIR CC_CACHE_CC CC
 cd "$work" || exit 1
 status=0
 fail() { echo "FAIL: $*"; status=1; }
