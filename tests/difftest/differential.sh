@@ -82,6 +82,13 @@ command -v "${CC:-cc}" >/dev/null 2>&1 || { echo "SKIP: no C compiler (cc) for t
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
 export SILKGEN SILKC work keep
+# make check's seeds have their C compiled at cc -O0 (tests/cpu/cc_O0.sh:
+# both sides of the comparison alike, in half the time); make fuzz-diff
+# (DIFFERENTIAL_CC=as-built) compiles it as users get it, at -O2.
+if [ "${DIFFERENTIAL_CC:-O0}" = O0 ]; then
+    CC_O0_CC=${CC:-cc} CC=$(cd "$(dirname "$0")/../cpu" && pwd)/cc_O0.sh
+    export CC_O0_CC CC
+fi
 
 last=$((first + seeds - 1))
 jobs=$(nproc 2>/dev/null || echo 2)
