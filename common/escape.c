@@ -187,12 +187,12 @@ const char *escape_quote(const char *text, char *buf)
 
 size_t escape_source_at(const char *p, char *out, size_t *used)
 {
-    static const char hex[] = "0123456789ABCDEF";
+    static const char upper[] = "0123456789ABCDEF";
     const unsigned char *u = (const unsigned char *)p;
-    size_t n = utf8_length(u);
+    size_t n = utf8_length(u, SIZE_MAX);
     *used = n ? n : 1;
     if (n == 0) /* clang's form for a byte that starts no character */
-        return (size_t)snprintf(out, 12, "<%c%c>", hex[u[0] >> 4], hex[u[0] & 15]);
+        return (size_t)snprintf(out, 12, "<%c%c>", upper[u[0] >> 4], upper[u[0] & 15]);
     unsigned code = n == 1 ? u[0] : n == 2 ? (unsigned)(u[0] & 0x1f) << 6 | (u[1] & 0x3f) : 0xa0;
     if ((code >= 0x20 && code < 0x7f) || code >= 0xa0 || code == '\t')
         return 0;
