@@ -285,14 +285,21 @@ static int build_failed(const char *path, const Build *b, BuildStatus status)
 }
 
 /* silkc compiles for a processor in its default mode only; the +wave64
- * and +cumode rows count code objects built otherwise. */
+ * and +cumode rows count code objects built otherwise.  And only for the
+ * processors its AMDGPU target knows: the table has more rows (gfx1030,
+ * gfx1101, ...), whose figures a .hsaco or calc gives. */
 static bool compiled_rows_only(const ReportAmd *amd, const char *path)
 {
     for (int i = 0; i < amd->n_targets; i++)
-        if (strchr(amd->targets[i]->gfx, '+')) {
+        if (!strchr(amd->targets[i]->gfx, '+') && !backend_find(amd->targets[i]->gfx)) {
+            cli_error(COMMAND, "%s: --arch %s: silkc compiles for %s only (the row is for .hsaco files "
+                               "and calc)",
+                      ESCAPED(path), amd->targets[i]->gfx, backend_amdgpu.target_range);
+            return false;
+        } else if (strchr(amd->targets[i]->gfx, '+')) {
             cli_error(COMMAND, "%s: --arch %s: silkc compiles for %.*s in its default mode only (the "
                                "row is for .hsaco files and calc)",
-                      path, amd->targets[i]->gfx, (int)processor_length(amd->targets[i]->gfx),
+                      ESCAPED(path), amd->targets[i]->gfx, (int)processor_length(amd->targets[i]->gfx),
                       amd->targets[i]->gfx);
             return false;
         }

@@ -187,4 +187,16 @@ rc=$?
 want="silk-occ report: error: $sgemm: --arch gfx1100+wave64: silkc compiles for gfx1100 in its default mode only (the row is for .hsaco files and calc)"
 [ "$rc" = 2 ] && [ "$(cat "$work/out")" = "$want" ] || fail "sgemm.silk on gfx1100+wave64 exited $rc" "$work/out"
 
+# Nor any processor its AMDGPU target does not know (it once exited 1 without a word).
+"$SILK_OCC" report "$sgemm" --arch gfx1030 >"$work/out" 2>&1
+rc=$?
+want="silk-occ report: error: $sgemm: --arch gfx1030: silkc compiles for gfx90a, gfx942, gfx1100, gfx1201 only (the row is for .hsaco files and calc)"
+[ "$rc" = 2 ] && [ "$(cat "$work/out")" = "$want" ] || fail "sgemm.silk on gfx1030 exited $rc" "$work/out"
+
+# A code object given NVIDIA targets alone is named for what it is.
+"$SILK_OCC" report "$SILK_SRCDIR/tests/data/amdgpu/pinned.gfx942.hsaco" --arch sm_90 >"$work/out" 2>&1
+rc=$?
+want="silk-occ report: error: $SILK_SRCDIR/tests/data/amdgpu/pinned.gfx942.hsaco: an AMD code object, and --arch names no AMD target (give its own, or no --arch)"
+[ "$rc" = 2 ] && [ "$(cat "$work/out")" = "$want" ] || fail "a .hsaco on sm_90 exited $rc" "$work/out"
+
 exit $status
