@@ -384,8 +384,12 @@ int report_load(const char *path, const ReportLoadOptions *options, const Target
                 name_kernels(out, n, arena);
             return rc;
         }
-    cli_error(COMMAND, "%s: not a .silk, .ptx, .cu or .cubin file (the report reads those kinds)",
-              ESCAPED(path));
+    if (has_suffix(path, ".hsaco")) /* read on the AMD side alone */
+        cli_error(COMMAND, "%s: an AMD code object, and --arch names no AMD target (give its own, "
+                           "or no --arch)", ESCAPED(path));
+    else
+        cli_error(COMMAND, "%s: not a .silk, .ptx, .cu, .cubin or .hsaco file (the report reads those kinds)",
+                  ESCAPED(path));
     return EXIT_USAGE;
 }
 
