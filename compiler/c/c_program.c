@@ -143,8 +143,11 @@ static void sites(const CEmit *e, FILE *out)
     fputs("/* ---- the places in the source the runtime names ---------------------------------- */\n\n",
           out);
     for (uint32_t i = 0; i < e->n_sites; i++) {
+        /* The runtime prints this path in its messages: it is written as
+         * the terminal should see it, control characters escaped. */
+        const char *file = ESCAPED(e->sites[i].file);
         fprintf(out, "static const SilkSite %s = {", e->sites[i].name);
-        escape_fputs_c_string(e->sites[i].file, strlen(e->sites[i].file), out);
+        escape_fputs_c_string(file, strlen(file), out);
         fprintf(out, ", %u, %u};\n", e->sites[i].line, e->sites[i].col);
     }
     fputc('\n', out);

@@ -403,7 +403,7 @@ static void kernel_tables(CpuFunc *e)
         uint32_t line, col;
         source_line_col(file, s.start, &line, &col);
         fputs("    {", e->out);
-        string_literal(e->out, file->path);
+        string_literal(e->out, ESCAPED(file->path)); /* printed in fault lines: as the terminal shows it */
         fprintf(e->out, ", %" PRIu32 ", %" PRIu32 ", ", line, col);
         if (e->checks[k]) {
             string_literal(e->out, e->checks[k]->symbol);
