@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +70,28 @@ static bool parse_scalar(const char *text, const char *type, uint64_t *out)
         *out = strtoull(text, &end, 0);
     }
     return *text && !*end && !errno;
+}
+
+/* Whether an integer --arg is a value of its parameter's Silk type (u8 to
+ * u64, i8 to i64): the IR keeps only the width, a u64 is an i64 there, so
+ * parse_scalar alone took -1 for a u64 and 300 for a u8. */
+static bool fits_source_type(const char *text, const char *source)
+{
+    int bits = 0;
+    char sign = source[0];
+    if ((sign != 'u' && sign != 'i') || sscanf(source + 1, "%d", &bits) != 1 || bits < 8 || bits > 64)
+        return true; /* not an integer type: parse_scalar decides */
+    char *end;
+    errno = 0;
+    if (sign == 'u') {
+        if (strchr(text, '-'))
+            return false;
+        unsigned long long v = strtoull(text, &end, 0);
+        return !errno && (bits == 64 || v <= (1ULL << bits) - 1);
+    }
+    long long v = strtoll(text, &end, 0);
+    long long max = bits == 64 ? LLONG_MAX : (1LL << (bits - 1)) - 1;
+    return !errno && v <= max && v >= -max - 1;
 }
 
 /* A splitmix64 stream: the same numbers for the same seed everywhere. */
@@ -194,7 +217,7 @@ int exec_bind(const SilkcRequest *r, const ExecKernel *k, const ExecPlan *plan, 
                               tensor ? "given with --buf" : "given with --arg");
         if (bind->buffer)
             rc = bind_buffer(k, i, bind, &seed, a);
-        else if (!parse_scalar(bind->text, type, &a->params[i]))
+        else if (!parse_scalar(bind->text, type, &a->params[i]) || !fits_source_type(bind->text, source))
             rc = exec_error("--arg '%s': not a value of parameter %" PRIu32 " (%s: %s)", QUOTED(bind->text),
                             i + 1, name, source); /* u64, not the IR's i64 */
         if (rc != EXIT_OK)

@@ -151,6 +151,16 @@ SILK
         fail "--grid past 2^32 CTAs: $(cat err)"
     run 2 "$SILKC" exec k.silk --kernel scale --grid 64 --arg x --buf f32:1:1
     [ "$(cat err)" = "$E --arg 'x': not a value of parameter 1 (n: u64)" ] || fail "--arg u64: $(cat err)"
+    # The IR keeps only a u64's width: -1 is still no u64.
+    run 2 "$SILKC" exec k.silk --kernel scale --grid 64 --arg -1 --buf f32:1:1
+    [ "$(cat err)" = "$E --arg '-1': not a value of parameter 1 (n: u64)" ] || fail "--arg -1 u64: $(cat err)"
+    # A fault of the CPU backend names the source's path as the terminal
+    # shows it: the path is in the module's tables, escaped when written.
+    cp k.silk "$(printf 'f\033[1m.silk')"
+    run 1 "$SILKC" exec "$(printf 'f\033[1m.silk')" --kernel scale --grid 64 --arg 64 --buf f32:1:1
+    raw err
+    grep -q '^f\\x1b\[1m\.silk:4:5: kernel scale, CTA 0, thread 1: ' err ||
+        fail "a fault line in a file named with ESC: $(cat err)"
 else
     echo "note: no C compiler: the silkc exec cases are left out"
 fi
