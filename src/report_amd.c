@@ -435,12 +435,25 @@ static void write_tail_text(const ReportAmd *amd, const ReportAmdRow *r, FILE *o
     }
 }
 
+/* The target column's width: 8, or the longest row's name
+ * (gfx1100+wave64+cumode), so that no row pushes its figures out of line. */
+static int target_width(const ReportAmd *amd)
+{
+    int width = 8;
+    for (int i = 0; i < amd->n_rows; i++) {
+        int len = (int)strlen(amd->rows[i].target->gfx);
+        width = len > width ? len : width;
+    }
+    return width;
+}
+
 void report_amd_write_text(const ReportAmd *amd, FILE *out)
 {
+    int tw = target_width(amd);
     fputs("\nAMD targets (waves per SIMD as LLVM 19 counts them, at the kernel's "
           "flat-work-group-size):\n\n",
           out);
-    fprintf(out, "%-24s %-8s %7s %5s %5s %5s %7s %10s %8s  %-20s %s\n", "kernel", "target",
+    fprintf(out, "%-24s %-*s %7s %5s %5s %5s %7s %10s %8s  %-20s %s\n", "kernel", tw, "target",
             "threads", "VGPRs", "AGPRs", "SGPRs", "LDS", "waves/SIMD", "WG/unit", "limited by",
             "next step");
     for (int i = 0; i < amd->n_rows; i++) {
@@ -459,8 +472,8 @@ void report_amd_write_text(const ReportAmd *amd, FILE *out)
                      r->next.sgprs_gained_waves);
         else
             snprintf(next, sizeof next, "-");
-        fprintf(out, "%-24s %-8s %7d %5d %5d %5d %7d %7d/%-2d %5d/%-3s  %-20s %s\n", ESCAPED(r->kernel),
-                r->target->gfx, r->threads, r->usage.registers, r->usage.agprs, r->usage.sgprs,
+        fprintf(out, "%-24s %-*s %7d %5d %5d %5d %7d %7d/%-2d %5d/%-3s  %-20s %s\n", ESCAPED(r->kernel),
+                tw, r->target->gfx, r->threads, r->usage.registers, r->usage.agprs, r->usage.sgprs,
                 r->usage.static_smem, r->result.waves_per_simd, r->result.max_waves_per_simd,
                 r->result.workgroups_per_unit, r->target->occupancy_unit, lim, next);
     }

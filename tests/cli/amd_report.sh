@@ -142,6 +142,10 @@ if object w64 +wavefrontsize64 && object w32 "" && object cu +cumode; then
     [ "$got" = '[["rx-7900-xtx",48,336]]' ] || { echo "FAIL: wave64 products: $got"; status=1; }
     "$SILK_OCC" report "$work/w64.hsaco" >"$work/out" 2>&1
     grep -q '^wide  *gfx1100+wave64  *256  *100 .* 7/16 ' "$work/out" || fail "wave64 report text" "$work/out"
+    # The columns line up, however long the row's target (it pushed them out).
+    awk '/^kernel  *target/ { h = index($0, "threads") + length("threads") }
+         /^wide  / && !r { r = index($0, " 256 ") + length(" 256") }
+         END { exit !(h && h == r) }' "$work/out" || fail "wave64 report columns" "$work/out"
     # A wave64 object and a CDNA row of 64 but a wave32 object on gfx942: no such row.
     "$SILK_OCC" report "$work/w32.hsaco" --arch gfx1100+wave64 --format json 2>&1 |
         jq -c '[.amd[] | .arch] | unique' >"$work/out" 2>&1
