@@ -649,7 +649,7 @@ static int load_all(Run *r, char **files, int n_files)
         r->n_sources++;
         if (r->sources[i].kind != INPUT_SILK && !r->sources[i].measured && !r->ptxas) {
             cli_error(COMMAND, "%s: PTX input needs ptxas for its register counts, and none was found "
-                               "(put the CUDA toolkit's bin on PATH, or set SILK_PTXAS)", files[i]);
+                               "(put the CUDA toolkit's bin on PATH, or set SILK_PTXAS)", ESCAPED(files[i]));
             return EXIT_ENVIRONMENT;
         }
     }
@@ -692,16 +692,36 @@ static int write_both(const Run *r, const ReportAmd *amd)
     }
     if (r->n_targets > 0)
         rc = write_report(&r->model, r->options->format, stdout);
-    report_amd_write_text(amd, stdout);
+    if (amd->n_rows > 0) /* none when every file was NVIDIA code */
+        report_amd_write_text(amd, stdout);
     return rc;
+}
+
+/* The files the NVIDIA targets read, into `mine`: a code object is the
+ * AMD targets' alone when they are there (else report_load names it). */
+static int nvidia_files(char **files, int n_files, bool amd_side, char **mine)
+{
+    int n = 0;
+    for (int i = 0; i < n_files; i++)
+        if (!amd_side || report_nvidia_reads(files[i]))
+            mine[n++] = files[i];
+        else
+            cli_warning(COMMAND, "%s: an AMD code object, no figures for the NVIDIA targets",
+                        ESCAPED(files[i]));
+    return n;
 }
 
 static int analyse(Run *r, ReportAmd *amd, char **files, int n_files)
 {
     int rc = EXIT_OK;
     UsageReport *reports = NULL;
+    bool amd_side = amd->n_targets > 0 || amd->from_objects;
+    char **mine = ARENA_ARRAY(r->arena, char *, (size_t)n_files + 1);
+    int n_mine = r->n_targets > 0 ? nvidia_files(files, n_files, amd_side, mine) : 0;
+    if (n_mine == 0)
+        r->n_targets = 0; /* only code objects: the AMD side's report alone */
     if (r->n_targets > 0) {
-        rc = load_all(r, files, n_files);
+        rc = load_all(r, mine, n_mine);
         if (rc == EXIT_OK) {
             reports = ARENA_ARRAY(r->arena, UsageReport, (size_t)(r->n_sources * r->n_targets));
             rc = measure(r, reports);
@@ -711,8 +731,8 @@ static int analyse(Run *r, ReportAmd *amd, char **files, int n_files)
         if (rc == EXIT_OK && r->ptxas)
             check_caps(r);
     }
-    if (rc == EXIT_OK && (amd->n_targets > 0 || amd->from_objects))
-        rc = report_amd_measure(amd, files, n_files, r->arena);
+    if (rc == EXIT_OK && amd_side)
+        rc = report_amd_measure(amd, files, n_files, r->n_targets > 0, r->arena);
     if (rc != EXIT_OK)
         return rc;
     rc = write_both(r, amd);

@@ -352,14 +352,45 @@ bool report_amd_from_objects(char *const files[], int n, ReportAmd *amd)
     return true;
 }
 
-int report_amd_measure(ReportAmd *amd, char *const files[], int n, Arena *arena)
+bool report_amd_reads(const char *path)
 {
+    return ends_with(path, ".hsaco") || ends_with(path, ".silk");
+}
+
+bool report_nvidia_reads(const char *path)
+{
+    return !ends_with(path, ".hsaco");
+}
+
+/* A file of NVIDIA code on the AMD side: the NVIDIA report keeps it. */
+static bool nvidia_code(const char *path, bool nvidia)
+{
+    if (nvidia)
+        cli_warning(COMMAND, "%s: NVIDIA code, no figures for the AMD targets (they take .silk and "
+                             ".hsaco files)", ESCAPED(path));
+    else
+        cli_error(COMMAND, "%s: NVIDIA code, and --arch names no NVIDIA target (the AMD targets take "
+                           ".silk and .hsaco files)", ESCAPED(path));
+    return nvidia;
+}
+
+int report_amd_measure(ReportAmd *amd, char *const files[], int n, bool nvidia, Arena *arena)
+{
+    int passed = 0;
     for (int i = 0; i < n; i++) {
+        if (!report_amd_reads(files[i])) {
+            if (!nvidia_code(files[i], nvidia))
+                return EXIT_USAGE;
+            passed++;
+            continue;
+        }
         int rc = ends_with(files[i], ".hsaco") ? measure_hsaco(amd, files[i], arena)
                                                : measure_silk(amd, files[i]);
         if (rc != EXIT_OK)
             return rc;
     }
+    if (amd->n_rows == 0 && passed == n) /* only NVIDIA code: its report stands */
+        return EXIT_OK;
     if (amd->n_rows == 0) { /* as the NVIDIA side says it */
         cli_error(COMMAND, "the input has no kernels");
         return EXIT_USAGE;

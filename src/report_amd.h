@@ -58,10 +58,18 @@ bool report_amd_take_gpus(char *list, ReportAmd *amd);
  * False after one error line. */
 bool report_amd_from_objects(char *const files[], int n, ReportAmd *amd);
 
+/* Whether a file is one the AMD targets read (.silk, .hsaco) and the
+ * NVIDIA targets (all but .hsaco): a file of one vendor's code keeps the
+ * other vendor's report. */
+bool report_amd_reads(const char *path);
+bool report_nvidia_reads(const char *path);
+
 /* Every kernel of the n files on every AMD target; no kernels at all is
- * an error, as on the NVIDIA side.  EXIT_OK, or the
- * exit status after the reasons were said. */
-int report_amd_measure(ReportAmd *amd, char *const files[], int n, Arena *arena);
+ * an error, as on the NVIDIA side.  A file of NVIDIA code (.ptx, .cu,
+ * .cubin) is a warning when `nvidia` (the NVIDIA targets report it),
+ * else an error.  EXIT_OK, or the exit status after the reasons were
+ * said. */
+int report_amd_measure(ReportAmd *amd, char *const files[], int n, bool nvidia, Arena *arena);
 
 void report_amd_write_text(const ReportAmd *amd, FILE *out);
 struct cJSON;

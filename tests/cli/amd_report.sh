@@ -197,6 +197,33 @@ rc=$?
 want="silk-occ report: error: $sgemm: --arch gfx1030: silkc compiles for gfx90a, gfx942, gfx1100, gfx1201 only (the row is for .hsaco files and calc)"
 [ "$rc" = 2 ] && [ "$(cat "$work/out")" = "$want" ] || fail "sgemm.silk on gfx1030 exited $rc" "$work/out"
 
+# One vendor's code keeps the other vendor's report: a .hsaco beside
+# NVIDIA targets is the AMD targets' alone, PTX the NVIDIA targets' alone
+# (it was parsed as Silk, and the NVIDIA report was lost).
+pinned=$SILK_SRCDIR/tests/data/amdgpu/pinned.gfx942.hsaco
+"$SILK_OCC" report "$pinned" --arch sm_90,gfx942 --format json >"$work/out" 2>"$work/err"
+rc=$?
+got=$(jq -c '[(.reports | length), [.amd[] | .kernel + "@" + .arch]]' "$work/out" 2>&1)
+[ "$rc" = 0 ] && [ "$got" = '[0,["pinned@gfx942","plain@gfx942"]]' ] &&
+    [ "$(cat "$work/err")" = "silk-occ report: warning: $pinned: an AMD code object, no figures for the NVIDIA targets" ] ||
+    fail "a .hsaco on sm_90,gfx942 exited $rc: $got" "$work/err"
+if command -v "${SILK_PTXAS:-ptxas}" >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/ptxas ]; then
+    ptx=$SILK_SRCDIR/tests/report/inputs/kernels.ptx
+    "$SILK_OCC" report "$ptx" --arch sm_80,gfx942 --format json >"$work/out" 2>"$work/err"
+    rc=$?
+    got=$(jq -c '[[.reports[] | .kernel + "@" + .arch], (.amd | length)]' "$work/out" 2>&1)
+    want='[["free_saxpy@sm_80","bounded_saxpy@sm_80","fixed_saxpy@sm_80"],0]'
+    warning="silk-occ report: warning: $ptx: NVIDIA code, no figures for the AMD targets (they take .silk and .hsaco files)"
+    [ "$rc" = 0 ] && [ "$got" = "$want" ] && [ "$(cat "$work/err")" = "$warning" ] ||
+        fail "a .ptx on sm_80,gfx942 exited $rc: $got" "$work/err"
+    "$SILK_OCC" report "$ptx" --arch gfx942 >"$work/out" 2>&1
+    rc=$?
+    want="silk-occ report: error: $ptx: NVIDIA code, and --arch names no NVIDIA target (the AMD targets take .silk and .hsaco files)"
+    [ "$rc" = 2 ] && [ "$(cat "$work/out")" = "$want" ] || fail "a .ptx on gfx942 exited $rc" "$work/out"
+else
+    echo "note: no ptxas: the .ptx beside an AMD target is left out"
+fi
+
 # A code object given NVIDIA targets alone is named for what it is.
 "$SILK_OCC" report "$SILK_SRCDIR/tests/data/amdgpu/pinned.gfx942.hsaco" --arch sm_90 >"$work/out" 2>&1
 rc=$?
