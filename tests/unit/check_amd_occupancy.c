@@ -224,6 +224,17 @@ static const BadTable bad_tables[] = {
      "t.csv:2: field 'cus_per_unit': missing (a new row must give every column)"},
     {"id,name,gfx,compute_units,memory_gib\nnew-gpu,New,gfx77,10,1\n", "t.csv:2: field 'gfx': 'gfx77' is not in the AMD target table"},
     {"gfx,colour\n", "t.csv:1: field 'colour': not a column of the AMD target table"},
+    /* the faults every table shares, in the NVIDIA tables' words (check_arch.c) */
+    {"gfx,wave_size\ngfx90a,32,5\n", "t.csv:2: field 'wave_size': the row has 3 fields, the header 2"},
+    {"gfx,wave_size\ngfx90a,\"32\n",
+     "t.csv:2: field 'wave_size': malformed CSV: a quoted field that never closes"},
+    {"gfx,wave_size\ngfx90a,3\"2\n",
+     "t.csv:2: field 'wave_size': malformed CSV: a quote inside a field, or text after a closing quote"},
+    {"gfx,family\ngfx90a,0123456789012345678901234567890123456789012345678901234567890123\n",
+     "t.csv:2: field 'family': longer than 63 characters"},
+    {"gfx,family\ngfx90a,\"a\nb\"\n", "t.csv:2: field 'family': holds a control character"},
+    {"wave_size\n32\n", "t.csv:1: field 'gfx': the header has no 'gfx' column"},
+    {"", "t.csv:1: the file has no header row"},
 };
 
 START_TEST(test_bad_tables)
