@@ -174,12 +174,34 @@ static int pick_schema(TableLoad *ld)
     for (int i = 0; i < ld->n_schemas; i++)
         if (covers_header(ld, ld->schemas[i]))
             return i;
-    return ld->n_schemas - 1;
+    return -1;
+}
+
+/* A header that names no key and not only one table's columns: say the
+ * keys that would pick a table, each once. */
+static void fail_no_table(TableLoad *ld)
+{
+    char keys[128] = "";
+    size_t used = 0;
+    for (int i = 0; i < ld->n_schemas; i++) {
+        const char *key = ld->schemas[i]->key;
+        if (strstr(keys, key))
+            continue;
+        int n = snprintf(keys + used, sizeof keys - used, "%s'%s'", used ? ", " : "", key);
+        used += n > 0 && (size_t)n < sizeof keys - used ? (size_t)n : 0;
+    }
+    table_fail(ld, "the header names none of the key columns %s: not a table (see "
+                   "silk-arch-tables(5))", keys);
 }
 
 static void read_header(TableLoad *ld)
 {
     ld->picked = pick_schema(ld);
+    if (ld->picked < 0) {
+        fail_no_table(ld);
+        ld->picked = 0;
+        return;
+    }
     const TableSchema *s = ld->schema = ld->schemas[ld->picked];
     for (int i = 0; i < ld->n_fields; i++) {
         int c = find_column(s, ld->fields[i]);

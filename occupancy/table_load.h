@@ -54,7 +54,8 @@ typedef struct TableSchema {
 /* Reads CSV text into the rows of one of `schemas`, the one its header
  * picks: the first whose key column the header names and whose columns
  * include every name in it; else the first whose key it names; else the
- * first whose columns include every name; else the last.  0, or -1 with
+ * first whose columns include every name (its key's absence is then the
+ * error); else none, an error naming the keys.  0, or -1 with
  * err->message "origin:line: ..." and the rows already changed (the caller
  * loads into a copy).  *picked, when not NULL, is the schema's index. */
 int table_load_text(const TableSchema *const *schemas, int n_schemas, void *context,

@@ -8,6 +8,7 @@
 
 #include "exit_status.h"
 #include "occupancy.h"
+#include "tables.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -79,7 +80,9 @@ void cli_format_bytes_pair(uint64_t a, char *a_buf, uint64_t b, char *b_buf, siz
 /* The tables: built in, then each --arch-table file in order. */
 enum { MAX_TABLE_FILES = 16 };
 bool target_add_table_file(const char *command, char **files, int *n_files, char *path);
-bool target_load_tables(const char *command, ArchTable *table, char **files, int n_files);
+/* Both vendors' tables: a file adds to the one its header names. */
+bool target_load_tables(const char *command, ArchTable *table, AmdTable *amd, char **files,
+                        int n_files);
 
 /* The GPU a command analyses (occupancy.h's Target), from --arch or --gpu. */
 bool target_resolve_arch(const char *command, const ArchTable *table, const char *name, Target *out);

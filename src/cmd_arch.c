@@ -302,15 +302,9 @@ int cmd_arch(int argc, char **argv)
         return EXIT_USAGE;
     }
     ArchTable table;
-    if (!target_load_tables(COMMAND, &table, o.tables, o.n_tables))
-        return EXIT_USAGE;
     AmdTable amd;
-    OccError err;
-    if (amd_table_load_builtin(&amd, &err) != 0) {
-        cli_error(COMMAND, "%s", err.message);
-        arch_table_free(&table);
+    if (!target_load_tables(COMMAND, &table, &amd, o.tables, o.n_tables))
         return EXIT_USAGE;
-    }
     rc = is_list ? list(&table, &amd, format) : show(&table, &amd, argv[first + 1], format);
     amd_table_free(&amd);
     arch_table_free(&table);

@@ -412,13 +412,13 @@ int cmd_calc(int argc, char **argv)
         cli_error(COMMAND, "--arch and --gpu: give one, not both");
         return EXIT_USAGE;
     }
+    ArchTable table;
+    AmdTable amd;
+    bool loaded = false; /* both tables, with the --arch-table files */
     if (o.arch || o.gpu) {
-        AmdTable amd;
-        OccError err;
-        if (amd_table_load_builtin(&amd, &err) != 0) {
-            cli_error(COMMAND, "%s", err.message);
+        if (!target_load_tables(COMMAND, &table, &amd, o.tables, o.n_tables))
             return EXIT_USAGE;
-        }
+        loaded = true;
         if (calc_is_amd(&amd, o.arch, o.gpu)) {
             CalcAmdOptions *a = &o.amd;
             a->arch = o.arch;
@@ -432,22 +432,27 @@ int cmd_calc(int argc, char **argv)
                 a->nvidia_option = "--regs";
             rc = calc_amd(a, &amd);
             amd_table_free(&amd);
+            arch_table_free(&table);
             return rc;
         }
         amd_table_free(&amd);
     }
+    bool refused = false;
     if (o.amd_option) {
         cli_error(COMMAND, "%s: is for AMD targets (gfx90a, gfx942, gfx1100, gfx1201, ...); "
                            "%s takes --regs and --smem",
                   o.amd_option, o.arch ? o.arch : o.gpu ? o.gpu : "an NVIDIA target");
+        refused = true;
+    }
+    if (refused || !check_required(&o)) {
+        if (loaded)
+            arch_table_free(&table);
         return EXIT_USAGE;
     }
-    if (!check_required(&o))
+    if (!loaded && !target_load_tables(COMMAND, &table, &amd, o.tables, o.n_tables))
         return EXIT_USAGE;
-
-    ArchTable table;
-    if (!target_load_tables(COMMAND, &table, o.tables, o.n_tables))
-        return EXIT_USAGE;
+    if (!loaded)
+        amd_table_free(&amd);
     Target target;
     CalcModel m = {0};
     rc = EXIT_USAGE;

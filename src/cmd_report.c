@@ -745,7 +745,8 @@ int cmd_report(int argc, char **argv)
     ReportOptions o;
     int rc = parse_options(argc, argv, &o);
     ArchTable table;
-    if (rc == EXIT_OK && !target_load_tables(COMMAND, &table, o.tables, o.n_tables))
+    AmdTable amd_table;
+    if (rc == EXIT_OK && !target_load_tables(COMMAND, &table, &amd_table, o.tables, o.n_tables))
         rc = EXIT_USAGE;
     if (rc != EXIT_OK) {
         size_expr_free(o.dyn_smem);
@@ -763,7 +764,7 @@ int cmd_report(int argc, char **argv)
         o.load.targets_from_cubins = true;
     }
     /* The AMD names of --arch go to the AMD side (report_amd.h). */
-    ReportAmd amd = {0};
+    ReportAmd amd = {.table = amd_table}; /* which report_amd_free frees */
     bool nvidia = true;
     if (!o.archs && !o.gpus && !o.all && !report_amd_from_objects(o.files, o.n_files, &amd))
         rc = EXIT_USAGE;

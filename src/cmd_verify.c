@@ -318,8 +318,10 @@ int cmd_verify(int argc, char **argv)
     if (rc != EXIT_OK)
         return rc < 0 ? EXIT_OK : rc;
     ArchTable table;
-    if (!target_load_tables(COMMAND, &table, o.tables, o.n_tables))
+    AmdTable amd;
+    if (!target_load_tables(COMMAND, &table, &amd, o.tables, o.n_tables))
         return EXIT_USAGE;
+    amd_table_free(&amd); /* verify runs NVIDIA kernels only */
     VerifyRecord rec = {0};
     char error[512];
     if (o.replay)

@@ -55,12 +55,7 @@ static int take_gpu(ReportAmd *amd, const char *name)
 /* Moves the AMD names of `list` into amd, leaving the others in order. */
 static bool take_names(char *list, ReportAmd *amd, const char *option, TakeName *take)
 {
-    OccError err;
-    *amd = (ReportAmd){0};
-    if (amd_table_load_builtin(&amd->table, &err) != 0) {
-        cli_error(COMMAND, "%s", err.message);
-        return false;
-    }
+    *amd = (ReportAmd){.table = amd->table}; /* the tables cmd_report loaded */
     /* An empty list or element is refused as cli_split_list refuses it
      * (the NVIDIA side would only see what is left). */
     size_t len = strlen(list);
@@ -339,15 +334,10 @@ static int measure_silk(ReportAmd *amd, const char *path)
 
 bool report_amd_from_objects(char *const files[], int n, ReportAmd *amd)
 {
-    OccError err;
-    *amd = (ReportAmd){0};
+    *amd = (ReportAmd){.table = amd->table}; /* the tables cmd_report loaded */
     for (int i = 0; i < n; i++)
         if (!ends_with(files[i], ".hsaco"))
             return true;
-    if (amd_table_load_builtin(&amd->table, &err) != 0) {
-        cli_error(COMMAND, "%s", err.message);
-        return false;
-    }
     amd->from_objects = true;
     return true;
 }

@@ -43,7 +43,7 @@ typedef struct ReportAmd {
     int n_rows, cap_rows;
 } ReportAmd;
 
-/* Loads the AMD tables and moves the AMD names of the comma-separated
+/* With amd->table loaded (target_load_tables), moves the AMD names of the comma-separated
  * `list` (--arch) into amd->targets, leaving the others, in order, in
  * `list` (empty when none remain).  False after one error line. */
 bool report_amd_take_targets(char *list, ReportAmd *amd);
@@ -52,7 +52,7 @@ bool report_amd_take_targets(char *list, ReportAmd *amd);
  * and its row of the tail. */
 bool report_amd_take_gpus(char *list, ReportAmd *amd);
 
-/* Given no target and only .hsaco files: loads the AMD tables and sets
+/* Given no target and only .hsaco files (amd->table loaded): sets
  * amd->from_objects, so that each code object is reported on its own
  * target (as cubins are); nothing when another file is among them.
  * False after one error line. */

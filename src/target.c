@@ -18,17 +18,26 @@ bool target_add_table_file(const char *command, char **files, int *n_files, char
     return true;
 }
 
-bool target_load_tables(const char *command, ArchTable *table, char **files, int n_files)
+bool target_load_tables(const char *command, ArchTable *table, AmdTable *amd, char **files,
+                        int n_files)
 {
     OccError err;
     if (arch_table_load_builtin(table, &err) != 0) {
         cli_error(command, "%s", err.message);
         return false;
     }
+    if (amd_table_load_builtin(amd, &err) != 0) {
+        cli_error(command, "%s", err.message);
+        arch_table_free(table);
+        return false;
+    }
+    /* Each file's header says which vendor's table it is (tables.h). */
+    OccTables tables = {table, amd};
     for (int i = 0; i < n_files; i++)
-        if (arch_table_load_file(table, files[i], &err) != 0) {
+        if (occ_tables_load_file(&tables, files[i], &err) != 0) {
             cli_error(command, "--arch-table: %s", err.message);
             arch_table_free(table);
+            amd_table_free(amd);
             return false;
         }
     return true;

@@ -1,0 +1,108 @@
+#!/bin/sh
+# amd_arch_table.sh: --arch-table files of AMD rows (issue 23 item 3).  A
+# target file adds gfx942x, gfx942 with 32 KiB of LDS per CU, and a product
+# file adds mi300y, a 200-CU gfx942; calc, arch show and report use them,
+# with exact output.  The same fault in an AMD and an NVIDIA table gives
+# the same message, and a file that is no table is an error naming it.
+# The report part needs llc-19 and ld.lld-19; run by make check, which sets
+# SILK_OCC and SILK_SRCDIR.
+#
+# The figures by hand: 256 work-items = 4 waves of 64; 20000 bytes of LDS
+# of the 32768 per CU fit one workgroup (4 waves over 4 SIMDs: 1 wave per
+# SIMD); 2 workgroups need 16384 each, 20000 - 16384 = 3616 B = 3.53 KiB to
+# cut.  sgemm on gfx942 holds 8 workgroups per CU (amd_report.sh): on 200
+# CUs a wave is 1600 workgroups, 64 / 1600 = 0.04 waves, idle 96.0%.
+set -u
+: "${SILK_OCC:?}" "${SILK_SRCDIR:?}"
+SILK_NO_DEVICE=1; export SILK_NO_DEVICE
+status=0
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
+
+# expect NAME WANT_STATUS WANT_TEXT -- ARGS: stdout+stderr and status.
+expect() {
+    name=$1 want_status=$2 want=$3
+    shift 4
+    "$SILK_OCC" "$@" >"$work/out" 2>&1
+    got_status=$?
+    printf '%s\n' "$want" >"$work/want"
+    if [ "$got_status" != "$want_status" ] || ! cmp -s "$work/want" "$work/out"; then
+        echo "FAIL: $name: silk-occ $* exited $got_status (want $want_status):"
+        diff "$work/want" "$work/out" | sed 's/^/    /'
+        status=1
+    fi
+}
+
+targets=$work/targets.csv products=$work/products.csv
+{
+    printf '# gfx942 with half its LDS\n'
+    printf 'gfx,family,aliases,wave_size,occupancy_unit,cus_per_unit,simds_per_unit,'
+    printf 'max_waves_per_simd,max_workgroup_size,max_workgroup_barriers,vgprs_per_simd,'
+    printf 'vgpr_alloc_granule,addressable_vgprs,agpr_file,agpr_align,sgpr_waves,sgprs_per_simd,'
+    printf 'sgpr_alloc_granule,addressable_sgprs,trap_sgprs,lds_per_unit,lds_per_workgroup\n'
+    printf 'gfx942x,CDNA3,,64,CU,1,4,8,1024,16,512,8,512,unified,4,80:10;88:9;100:8;*:7,'
+    printf '800,16,102,16,32768,32768\n'
+} >"$targets"
+printf 'id,name,aliases,gfx,compute_units,memory_gib\nmi300y,AMD Instinct MI300Y,,gfx942,200,96\n' \
+    >"$products"
+
+expect "calc on a target from --arch-table" 0 "gfx942x (CDNA3)
+workgroup: 256 work-items = 4 waves of 64
+kernel: 128 VGPRs + 0 AGPRs (128 allocated), 0 SGPRs, 19.53 KiB LDS
+
+Occupancy: 1 of 8 waves per SIMD (12%), 1 workgroup per CU
+Limited by: LDS
+
+  limit           waves/SIMD
+  waves           8
+  vgprs           4
+  sgprs           10
+  lds             1  <
+  workgroups      8
+  waves_per_eu    -
+
+Next step: cut 3.53 KiB of LDS for 2 waves per SIMD
+Slack: 384 VGPRs, 12.47 KiB of LDS may be added without losing a wave" -- \
+    calc --arch gfx942x --arch-table "$targets" --vgprs 128 --threads 256 --lds 20000
+
+expect "without the file, gfx942x is no AMD target" 2 "silk-occ calc: error: --vgprs: is for AMD \
+targets (gfx90a, gfx942, gfx1100, gfx1201, ...); gfx942x takes --regs and --smem" -- \
+    calc --arch gfx942x --vgprs 128 --threads 256
+
+# A malformed table: the same fault, the same words, whichever vendor's.
+calc="silk-occ calc: error: --arch-table: $work/bad.csv"
+arch="silk-occ arch: error: --arch-table: $work/bad.csv"
+open="field 'family': malformed CSV: a quoted field that never closes"
+printf 'gfx,family\ngfx942,"CDNA3\n' >"$work/bad.csv"
+expect "an AMD table's open quote" 2 \
+    "$calc:2: $open" -- \
+    calc --arch gfx942 --arch-table "$work/bad.csv" --vgprs 8 --threads 64
+printf 'cc,family\n9.0,"Hopper\n' >"$work/bad.csv"
+expect "an NVIDIA table's open quote" 2 \
+    "$calc:2: $open" -- \
+    calc --arch gfx942 --arch-table "$work/bad.csv" --vgprs 8 --threads 64
+printf 'gfx,wave_size\ngfx942,64,1\n' >"$work/bad.csv"
+expect "an AMD row's field count" 2 \
+    "$arch:2: field 'wave_size': the row has 3 fields, the header 2" -- \
+    arch show gfx942 --arch-table "$work/bad.csv"
+printf 'colour\nred\n' >"$work/bad.csv"
+expect "a file that is no table" 2 \
+    "$arch:1: the header names none of the key columns 'id', 'cc', 'gfx': not a table (see silk-arch-tables(5))" -- \
+    arch list --arch-table "$work/bad.csv"
+
+llc=${SILK_LLC:-llc-19}
+if command -v "$llc" >/dev/null 2>&1 && command -v ld.lld-19 >/dev/null 2>&1; then
+    expect "report --gpu on a product from --arch-table" 0 "
+AMD targets (waves per SIMD as LLVM 19 counts them, at the kernel's flat-work-group-size):
+
+kernel                   target   threads VGPRs AGPRs SGPRs     LDS waves/SIMD  WG/unit  limited by           next step
+sgemm                    gfx942       256    33     0    29    8192       8/8      8/CU   waves,vgprs,lds,workgroups -
+
+sgemm on gfx942: 16384 work items (the launch block's grid), 64 workgroups of 256
+  product                     CUs    waves   full  last wave    idle  persistent
+  mi300y                      200     0.04      0       4.0%   96.0%        1600" -- \
+        report --gpu mi300y --arch-table "$products" "$SILK_SRCDIR/examples/sgemm.silk"
+else
+    echo "note: $llc or ld.lld-19 missing: report --gpu mi300y not run"
+fi
+exit $status
