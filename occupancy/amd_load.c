@@ -59,7 +59,7 @@ static bool parse_steps(TableLoad *ld, const char *text, AmdTarget *t)
     const char *p = text;
     while (*p) {
         if (t->n_sgpr_waves == AMD_MAX_SGPR_STEPS) {
-            table_fail(ld, "field 'sgpr_waves': more than %d steps", AMD_MAX_SGPR_STEPS);
+            occ_table_fail(ld, "field 'sgpr_waves': more than %d steps", AMD_MAX_SGPR_STEPS);
             return false;
         }
         AmdSgprStep s;
@@ -75,7 +75,7 @@ static bool parse_steps(TableLoad *ld, const char *text, AmdTarget *t)
         s.waves = (int)strtol(end + 1, &end, 10);
         const AmdSgprStep *prev = t->n_sgpr_waves ? &t->sgpr_waves[t->n_sgpr_waves - 1] : NULL;
         if (s.waves < 1 || (prev && (s.max_sgprs <= prev->max_sgprs || s.waves >= prev->waves))) {
-            table_fail(ld, "field 'sgpr_waves': steps must rise in SGPRs and fall in waves");
+            occ_table_fail(ld, "field 'sgpr_waves': steps must rise in SGPRs and fall in waves");
             return false;
         }
         t->sgpr_waves[t->n_sgpr_waves++] = s;
@@ -86,7 +86,7 @@ static bool parse_steps(TableLoad *ld, const char *text, AmdTarget *t)
             break;
     }
     if (*p) {
-        table_fail(ld, "field 'sgpr_waves': '%s' is not 'SGPRS:WAVES;...;*:WAVES'", text);
+        occ_table_fail(ld, "field 'sgpr_waves': '%s' is not 'SGPRS:WAVES;...;*:WAVES'", text);
         return false;
     }
     return true;
@@ -104,7 +104,7 @@ static bool store_cell(TableLoad *ld, const TableColumn *col, const char *text, 
                 *(AmdAgprFile *)(void *)(base + col->offset) = (AmdAgprFile)i;
                 return true;
             }
-        table_fail(ld, "field '%s': '%s' is not none, separate or unified", col->name, text);
+        occ_table_fail(ld, "field '%s': '%s' is not none, separate or unified", col->name, text);
         return false;
     }
     case KIND_SGPR_STEPS:
@@ -139,29 +139,29 @@ static void check_target(TableLoad *ld, const void *row)
 {
     const AmdTarget *t = row;
     if (strcmp(t->occupancy_unit, "CU") != 0 && strcmp(t->occupancy_unit, "WGP") != 0)
-        table_fail(ld, "field 'occupancy_unit': '%s' is not CU or WGP", t->occupancy_unit);
+        occ_table_fail(ld, "field 'occupancy_unit': '%s' is not CU or WGP", t->occupancy_unit);
     else if (t->max_workgroup_size % t->wave_size != 0)
-        table_fail(ld, "field 'max_workgroup_size': %d is not a whole number of %d-lane waves",
+        occ_table_fail(ld, "field 'max_workgroup_size': %d is not a whole number of %d-lane waves",
                    t->max_workgroup_size, t->wave_size);
     else if (t->lds_per_workgroup > t->lds_per_unit)
-        table_fail(ld, "field 'lds_per_workgroup': %d exceeds lds_per_unit (%d)",
+        occ_table_fail(ld, "field 'lds_per_workgroup': %d exceeds lds_per_unit (%d)",
                    t->lds_per_workgroup, t->lds_per_unit);
     else if (t->addressable_vgprs > t->vgprs_per_simd)
-        table_fail(ld, "field 'addressable_vgprs': %d exceeds vgprs_per_simd (%d)",
+        occ_table_fail(ld, "field 'addressable_vgprs': %d exceeds vgprs_per_simd (%d)",
                    t->addressable_vgprs, t->vgprs_per_simd);
     else if (t->agpr_file == AMD_AGPR_UNIFIED && t->agpr_align < 1)
-        table_fail(ld, "field 'agpr_align': a unified file needs an alignment of at least 1");
+        occ_table_fail(ld, "field 'agpr_align': a unified file needs an alignment of at least 1");
     else if (t->n_sgpr_waves > 0 && t->sgpr_alloc_granule < 1)
-        table_fail(ld, "field 'sgpr_alloc_granule': SGPRs that limit need a granule of at least 1");
+        occ_table_fail(ld, "field 'sgpr_alloc_granule': SGPRs that limit need a granule of at least 1");
     else if (t->n_sgpr_waves > 0 && t->sgpr_waves[t->n_sgpr_waves - 1].max_sgprs != INT_MAX)
-        table_fail(ld, "field 'sgpr_waves': the last step must be '*:WAVES'");
+        occ_table_fail(ld, "field 'sgpr_waves': the last step must be '*:WAVES'");
 }
 
 static void check_product(TableLoad *ld, const void *row)
 {
     const AmdProduct *p = row;
-    if (!amd_table_find(((OccTables *)table_context(ld))->amd, p->gfx))
-        table_fail(ld, "field 'gfx': '%s' is not in the AMD target table", p->gfx);
+    if (!amd_table_find(((OccTables *)occ_table_context(ld))->amd, p->gfx))
+        occ_table_fail(ld, "field 'gfx': '%s' is not in the AMD target table", p->gfx);
 }
 
 const TableSchema amd_target_schema = {
@@ -209,7 +209,7 @@ int amd_table_load_text(AmdTable *table, const char *text, size_t len, const cha
         return -1;
     }
     OccTables tables = {.amd = &staging};
-    if (table_load_text(schemas, 2, &tables, text, len, origin, err, NULL) != 0) {
+    if (occ_table_load_text(schemas, 2, &tables, text, len, origin, err, NULL) != 0) {
         amd_table_free(&staging);
         return -1;
     }
@@ -221,7 +221,7 @@ int amd_table_load_text(AmdTable *table, const char *text, size_t len, const cha
 int amd_table_load_file(AmdTable *table, const char *path, OccError *err)
 {
     size_t len;
-    char *text = table_read_file(path, &len, err);
+    char *text = occ_table_read_file(path, &len, err);
     if (!text)
         return -1;
     int rc = amd_table_load_text(table, text, len, path, err);

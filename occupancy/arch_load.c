@@ -80,23 +80,23 @@ static bool parse_kib_list(TableLoad *ld, const TableColumn *col, const char *te
         errno = 0;
         long kib = isdigit((unsigned char)*p) ? strtol(p, &end, 10) : -1;
         if (kib < 0 || kib > 1048576 || errno == ERANGE) {
-            table_fail(ld, "field '%s': '%s' is not a ';'-separated list of KiB sizes", col->name,
+            occ_table_fail(ld, "field '%s': '%s' is not a ';'-separated list of KiB sizes", col->name,
                        text);
             return false;
         }
         if (a->n_smem_configs == OCC_MAX_SMEM_CONFIGS) {
-            table_fail(ld, "field '%s': more than %d carveouts", col->name, OCC_MAX_SMEM_CONFIGS);
+            occ_table_fail(ld, "field '%s': more than %d carveouts", col->name, OCC_MAX_SMEM_CONFIGS);
             return false;
         }
         int bytes = (int)kib * 1024;
         if (a->n_smem_configs > 0 && bytes <= a->smem_configs[a->n_smem_configs - 1]) {
-            table_fail(ld, "field '%s': carveouts must be in ascending order", col->name);
+            occ_table_fail(ld, "field '%s': carveouts must be in ascending order", col->name);
             return false;
         }
         a->smem_configs[a->n_smem_configs++] = bytes;
         p = *end == ';' ? end + 1 : end;
         if (*end && *end != ';') {
-            table_fail(ld, "field '%s': '%s' is not a ';'-separated list of KiB sizes", col->name,
+            occ_table_fail(ld, "field '%s': '%s' is not a ';'-separated list of KiB sizes", col->name,
                        text);
             return false;
         }
@@ -109,7 +109,7 @@ static bool cc_is_valid(TableLoad *ld, const TableColumn *col, const char *text)
     int major, minor;
     if (parse_cc(text, &major, &minor))
         return true;
-    table_fail(ld, "field '%s': '%s' is not a compute capability (MAJOR.MINOR)", col->name, text);
+    occ_table_fail(ld, "field '%s': '%s' is not a compute capability (MAJOR.MINOR)", col->name, text);
     return false;
 }
 
@@ -131,7 +131,7 @@ static bool store_cell(TableLoad *ld, const TableColumn *col, const char *text, 
         return parse_kib_list(ld, col, text, (ArchLimits *)row);
     case KIND_GRANULARITY:
         if (strcmp(text, "warp") != 0) {
-            table_fail(ld, "field '%s': '%s' is not supported (registers are allocated per warp)",
+            occ_table_fail(ld, "field '%s': '%s' is not supported (registers are allocated per warp)",
                        col->name, text);
             return false;
         }
@@ -181,33 +181,33 @@ static void check_arch_row(TableLoad *ld, const void *row)
 {
     const ArchLimits *a = row;
     if (a->max_threads_per_sm % a->warp_size != 0)
-        table_fail(ld, "field 'max_threads_per_sm': %d is not a whole number of %d-thread warps",
+        occ_table_fail(ld, "field 'max_threads_per_sm': %d is not a whole number of %d-thread warps",
                    a->max_threads_per_sm, a->warp_size);
     else if (a->max_threads_per_block > a->max_threads_per_sm)
-        table_fail(ld, "field 'max_threads_per_block': %d exceeds max_threads_per_sm (%d)",
+        occ_table_fail(ld, "field 'max_threads_per_block': %d exceeds max_threads_per_sm (%d)",
                    a->max_threads_per_block, a->max_threads_per_sm);
     else if (a->smem_per_block > a->smem_per_block_optin)
-        table_fail(ld, "field 'smem_per_block_optin': %d is below smem_per_block (%d)",
+        occ_table_fail(ld, "field 'smem_per_block_optin': %d is below smem_per_block (%d)",
                    a->smem_per_block_optin, a->smem_per_block);
     else if (a->smem_per_block_optin > a->smem_per_sm)
-        table_fail(ld, "field 'smem_per_block_optin': %d exceeds smem_per_sm (%d)",
+        occ_table_fail(ld, "field 'smem_per_block_optin': %d exceeds smem_per_sm (%d)",
                    a->smem_per_block_optin, a->smem_per_sm);
     else if (a->n_smem_configs > 0 &&
              a->smem_configs[a->n_smem_configs - 1] < a->smem_per_sm)
-        table_fail(ld, "field 'smem_configs_kib': the largest carveout is below smem_per_sm (%d)",
+        occ_table_fail(ld, "field 'smem_configs_kib': the largest carveout is below smem_per_sm (%d)",
                    a->smem_per_sm);
     else if (a->sub_partitions % 2 != 0 && a->partitioned_gc)
-        table_fail(ld, "field 'partitioned_gc': needs an even number of sub_partitions");
+        occ_table_fail(ld, "field 'partitioned_gc': needs an even number of sub_partitions");
 }
 
 static void check_product_row(TableLoad *ld, const void *row)
 {
     const GpuProduct *g = row;
-    const ArchTable *t = ((OccTables *)table_context(ld))->nvidia;
+    const ArchTable *t = ((OccTables *)occ_table_context(ld))->nvidia;
     for (size_t i = 0; i < t->n_archs; i++)
         if (same_cc(&t->archs[i], g->major, g->minor))
             return;
-    table_fail(ld, "field 'cc': %d.%d is not in the compute-capability table", g->major, g->minor);
+    occ_table_fail(ld, "field 'cc': %d.%d is not in the compute-capability table", g->major, g->minor);
 }
 
 const TableSchema arch_cc_schema = {
@@ -256,7 +256,7 @@ int arch_table_load_text(ArchTable *table, const char *text, size_t len, const c
         return -1;
     }
     OccTables tables = {.nvidia = &staging};
-    if (table_load_text(schemas, 2, &tables, text, len, origin, err, NULL) != 0) {
+    if (occ_table_load_text(schemas, 2, &tables, text, len, origin, err, NULL) != 0) {
         arch_table_free(&staging);
         return -1;
     }
@@ -268,7 +268,7 @@ int arch_table_load_text(ArchTable *table, const char *text, size_t len, const c
 int arch_table_load_file(ArchTable *table, const char *path, OccError *err)
 {
     size_t len;
-    char *text = table_read_file(path, &len, err);
+    char *text = occ_table_read_file(path, &len, err);
     if (!text)
         return -1;
     int rc = arch_table_load_text(table, text, len, path, err);
@@ -295,7 +295,7 @@ int occ_tables_load_text(OccTables *tables, const char *text, size_t len, const 
         return -1;
     }
     OccTables staging = {&nvidia, &amd};
-    if (table_load_text(schemas, 4, &staging, text, len, origin, err, NULL) != 0) {
+    if (occ_table_load_text(schemas, 4, &staging, text, len, origin, err, NULL) != 0) {
         arch_table_free(&nvidia);
         amd_table_free(&amd);
         return -1;
@@ -310,7 +310,7 @@ int occ_tables_load_text(OccTables *tables, const char *text, size_t len, const 
 int occ_tables_load_file(OccTables *tables, const char *path, OccError *err)
 {
     size_t len;
-    char *text = table_read_file(path, &len, err);
+    char *text = occ_table_read_file(path, &len, err);
     if (!text)
         return -1;
     int rc = occ_tables_load_text(tables, text, len, path, err);

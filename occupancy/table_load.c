@@ -47,7 +47,7 @@ struct TableLoad {
     long row_lines[MAX_ROWS]; /* per row: the line of this file that gave it, or 0 */
 };
 
-void table_fail(TableLoad *ld, const char *fmt, ...)
+void occ_table_fail(TableLoad *ld, const char *fmt, ...)
 {
     if (ld->failed)
         return;
@@ -64,7 +64,7 @@ void table_fail(TableLoad *ld, const char *fmt, ...)
     escape_text(what, ld->err->message + n, sizeof ld->err->message - (size_t)n);
 }
 
-void *table_context(TableLoad *ld)
+void *occ_table_context(TableLoad *ld)
 {
     return ld->context;
 }
@@ -110,22 +110,22 @@ static bool store_cell(TableLoad *ld, const TableColumn *col, const char *text, 
     switch (col->kind) {
     case TABLE_KIND_TEXT:
         if (strlen(text) >= col->size) {
-            table_fail(ld, "field '%s': longer than %zu characters", col->name, col->size - 1);
+            occ_table_fail(ld, "field '%s': longer than %zu characters", col->name, col->size - 1);
             return false;
         }
         if (has_control(text)) { /* a name printed as it is: no line breaks, no escapes */
-            table_fail(ld, "field '%s': holds a control character", col->name);
+            occ_table_fail(ld, "field '%s': holds a control character", col->name);
             return false;
         }
         strcpy(base + col->offset, text);
         return true;
     case TABLE_KIND_INT:
         if (!parse_long(text, &v)) {
-            table_fail(ld, "field '%s': '%s' is not an integer", col->name, text);
+            occ_table_fail(ld, "field '%s': '%s' is not an integer", col->name, text);
             return false;
         }
         if (v < col->min || v > col->max) {
-            table_fail(ld, "field '%s': %ld is outside %ld..%ld", col->name, v, col->min, col->max);
+            occ_table_fail(ld, "field '%s': %ld is outside %ld..%ld", col->name, v, col->min, col->max);
             return false;
         }
         int iv = (int)v;
@@ -190,7 +190,7 @@ static void fail_no_table(TableLoad *ld)
         int n = snprintf(keys + used, sizeof keys - used, "%s'%s'", used ? ", " : "", key);
         used += n > 0 && (size_t)n < sizeof keys - used ? (size_t)n : 0;
     }
-    table_fail(ld, "the header names none of the key columns %s: not a table (see "
+    occ_table_fail(ld, "the header names none of the key columns %s: not a table (see "
                    "silk-arch-tables(5))", keys);
 }
 
@@ -206,19 +206,19 @@ static void read_header(TableLoad *ld)
     for (int i = 0; i < ld->n_fields; i++) {
         int c = find_column(s, ld->fields[i]);
         if (c < 0) {
-            table_fail(ld, "field '%s': not a column of the %s", ld->fields[i], s->title);
+            occ_table_fail(ld, "field '%s': not a column of the %s", ld->fields[i], s->title);
             return;
         }
         for (int j = 0; j < i; j++)
             if (ld->column_of[j] == c) {
-                table_fail(ld, "field '%s': named twice in the header", ld->fields[i]);
+                occ_table_fail(ld, "field '%s': named twice in the header", ld->fields[i]);
                 return;
             }
         ld->column_of[i] = c;
     }
     ld->n_header = ld->n_fields;
     if (!header_names(ld, s->key))
-        table_fail(ld, "field '%s': the header has no '%s' column", s->key, s->key);
+        occ_table_fail(ld, "field '%s': the header has no '%s' column", s->key, s->key);
     ld->have_header = true;
 }
 
@@ -238,12 +238,12 @@ static bool append_row(TableLoad *ld, void **rows, size_t *n)
 {
     size_t size = ld->schema->row_size;
     if (*n == MAX_ROWS) {
-        table_fail(ld, "more than %d %s", MAX_ROWS, ld->schema->plural);
+        occ_table_fail(ld, "more than %d %s", MAX_ROWS, ld->schema->plural);
         return false;
     }
     char *grown = realloc(*rows, (*n + 1) * size);
     if (!grown) {
-        table_fail(ld, "out of memory");
+        occ_table_fail(ld, "out of memory");
         return false;
     }
     memset(grown + *n * size, 0, size);
@@ -264,7 +264,7 @@ static void *row_for_key(TableLoad *ld, const char *key, bool *is_new)
         i++;
     *is_new = i == *n;
     if (!*is_new && i < MAX_ROWS && ld->row_lines[i]) {
-        table_fail(ld, "field '%s': '%s' is given twice in the file (lines %ld and %ld)", s->key,
+        occ_table_fail(ld, "field '%s': '%s' is given twice in the file (lines %ld and %ld)", s->key,
                    key, ld->row_lines[i], ld->row_line);
         return NULL;
     }
@@ -287,7 +287,7 @@ static void store_row(TableLoad *ld, void *row, bool is_new)
     }
     for (int c = 0; c < s->n_columns && is_new && !ld->failed; c++)
         if (!given[c] && !s->columns[c].optional)
-            table_fail(ld, "field '%s': missing (a new row must give every column)",
+            occ_table_fail(ld, "field '%s': missing (a new row must give every column)",
                        s->columns[c].name);
     if (!ld->failed && s->check_row)
         s->check_row(ld, row);
@@ -305,13 +305,13 @@ static void read_row(TableLoad *ld)
     const TableSchema *s = ld->schema;
     if (ld->n_fields != ld->n_header) {
         int at = ld->n_fields < ld->n_header ? ld->n_fields : ld->n_header - 1;
-        table_fail(ld, "field '%s': the row has %d fields, the header %d",
+        occ_table_fail(ld, "field '%s': the row has %d fields, the header %d",
                    s->columns[ld->column_of[at]].name, ld->n_fields, ld->n_header);
         return;
     }
     const char *key = key_text(ld);
     if (is_blank(key)) {
-        table_fail(ld, "field '%s': empty (every row needs one)", s->key);
+        occ_table_fail(ld, "field '%s': empty (every row needs one)", s->key);
         return;
     }
     if (s->check_key && !s->check_key(ld, key))
@@ -328,10 +328,10 @@ static void read_row(TableLoad *ld)
 static void fail_at_field(TableLoad *ld, const char *what)
 {
     if (ld->have_header && ld->n_fields < ld->n_header)
-        table_fail(ld, "field '%s': %s", ld->schema->columns[ld->column_of[ld->n_fields]].name,
+        occ_table_fail(ld, "field '%s': %s", ld->schema->columns[ld->column_of[ld->n_fields]].name,
                    what);
     else
-        table_fail(ld, "field %d: %s", ld->n_fields + 1, what);
+        occ_table_fail(ld, "field %d: %s", ld->n_fields + 1, what);
 }
 
 static void on_field(void *data, size_t len, void *user)
@@ -343,11 +343,11 @@ static void on_field(void *data, size_t len, void *user)
         ld->row_line = ld->line;
     ld->at_row_start = false;
     if (ld->n_fields == MAX_COLUMNS) {
-        table_fail(ld, "more than %d fields in a row", MAX_COLUMNS);
+        occ_table_fail(ld, "more than %d fields in a row", MAX_COLUMNS);
         return;
     }
     if (len >= MAX_FIELD) {
-        table_fail(ld, "field %d: longer than %d characters", ld->n_fields + 1, MAX_FIELD - 1);
+        occ_table_fail(ld, "field %d: longer than %d characters", ld->n_fields + 1, MAX_FIELD - 1);
         return;
     }
     /* A cell is C text from here on: "1<NUL>6" would read as 1. */
@@ -403,7 +403,7 @@ static void parse_lines(TableLoad *ld, struct csv_parser *parser, const char *te
         fail_quoting(ld, "a quoted field that never closes");
 }
 
-int table_load_text(const TableSchema *const *schemas, int n_schemas, void *context,
+int occ_table_load_text(const TableSchema *const *schemas, int n_schemas, void *context,
                     const char *text, size_t len, const char *origin, OccError *err,
                     int *picked)
 {
@@ -426,7 +426,7 @@ int table_load_text(const TableSchema *const *schemas, int n_schemas, void *cont
     csv_free(&parser);
     if (!ld->failed && !ld->have_header) {
         ld->row_line = ld->line > 0 ? ld->line : 1;
-        table_fail(ld, "the file has no header row");
+        occ_table_fail(ld, "the file has no header row");
     }
     bool failed = ld->failed;
     if (picked)
@@ -435,7 +435,7 @@ int table_load_text(const TableSchema *const *schemas, int n_schemas, void *cont
     return failed ? -1 : 0;
 }
 
-char *table_read_file(const char *path, size_t *len, OccError *err)
+char *occ_table_read_file(const char *path, size_t *len, OccError *err)
 {
     char *text = read_file(path, READ_FILE_DATA_LIMIT_MIB, len);
     if (!text) {

@@ -5,7 +5,7 @@
  * A vendor describes each of its tables as a TableSchema: the columns (from
  * its .def file), the key column, and a few callbacks for what only it knows
  * (its own cell kinds, how its rows are found, the checks across a row's
- * fields).  table_load_text does the rest -- libcsv, comments, the header,
+ * fields).  occ_table_load_text does the rest -- libcsv, comments, the header,
  * field counts, text and integer cells, keys given twice, the columns a new
  * row must give -- with the same message for the same fault in every table.
  * Internal to occupancy/.
@@ -39,7 +39,7 @@ typedef struct TableSchema {
     const TableColumn *columns;
     int n_columns;
     size_t row_size;
-    /* The table's rows in the context table_load_text was given. */
+    /* The table's rows in the context occ_table_load_text was given. */
     void **(*rows)(void *context, size_t **n);
     /* Whether a row has the key; the key is checked first when check_key is
      * not NULL (false: said). */
@@ -58,17 +58,17 @@ typedef struct TableSchema {
  * error); else none, an error naming the keys.  0, or -1 with
  * err->message "origin:line: ..." and the rows already changed (the caller
  * loads into a copy).  *picked, when not NULL, is the schema's index. */
-int table_load_text(const TableSchema *const *schemas, int n_schemas, void *context,
+int occ_table_load_text(const TableSchema *const *schemas, int n_schemas, void *context,
                     const char *text, size_t len, const char *origin, OccError *err,
                     int *picked);
 
 /* Says what is wrong with the current row ("field 'x': ..."); the first
  * fault is kept.  Cells quoted back are escaped. */
-void table_fail(TableLoad *ld, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void *table_context(TableLoad *ld);
+void occ_table_fail(TableLoad *ld, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void *occ_table_context(TableLoad *ld);
 
 /* A table file's text (free it), or NULL with err->message naming it. */
-char *table_read_file(const char *path, size_t *len, OccError *err);
+char *occ_table_read_file(const char *path, size_t *len, OccError *err);
 
 /* The four tables (arch_load.c, amd_load.c); their context is an OccTables. */
 extern const TableSchema arch_cc_schema, arch_product_schema;
