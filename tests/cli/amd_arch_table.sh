@@ -69,6 +69,38 @@ expect "without the file, gfx942x is no AMD target" 2 "silk-occ calc: error: --v
 targets (gfx90a, gfx942, gfx1100, gfx1201, ...); gfx942x takes --regs and --smem" -- \
     calc --arch gfx942x --vgprs 128 --threads 256
 
+# A product of the new target, from a second file: a file may name what an
+# earlier one added, not what a later one will.  3907 workgroups of 256 at
+# 1 per CU on 200 CUs: 19.54 waves, the last 107 / 200 = 54% full.
+printf 'id,name,aliases,gfx,compute_units,memory_gib\nmi300z,AMD Instinct MI300Z,,gfx942x,200,96\n' \
+    >"$work/mi300z.csv"
+expect "calc --gpu on a product of the new target" 0 "gfx942x (CDNA3), AMD Instinct MI300Z: 200 CUs
+workgroup: 256 work-items = 4 waves of 64
+kernel: 128 VGPRs + 0 AGPRs (128 allocated), 0 SGPRs, 19.53 KiB LDS
+
+Occupancy: 1 of 8 waves per SIMD (12%), 1 workgroup per CU
+Limited by: LDS
+
+  limit           waves/SIMD
+  waves           8
+  vgprs           4
+  sgprs           10
+  lds             1  <
+  workgroups      8
+  waves_per_eu    -
+
+Next step: cut 3.53 KiB of LDS for 2 waves per SIMD
+Slack: 384 VGPRs, 12.47 KiB of LDS may be added without losing a wave
+
+Work of 1000000 items: 3907 workgroups. On 200 CUs at 1 each, a wave is 200 workgroups: \
+19.54 waves, 19 full, the last 54% full.
+Persistent grid: 200 workgroups (200 CUs x 1)." -- \
+    calc --gpu mi300z --arch-table "$targets" --arch-table "$work/mi300z.csv" --vgprs 128 --threads 256 \
+    --lds 20000 --work 1000000
+expect "a product before its target's file" 2 "silk-occ calc: error: --arch-table: $work/mi300z.csv:2: \
+field 'gfx': 'gfx942x' is not in the AMD target table" -- \
+    calc --gpu mi300z --arch-table "$work/mi300z.csv" --arch-table "$targets" --vgprs 128 --threads 256
+
 # A malformed table: the same fault, the same words, whichever vendor's.
 calc="silk-occ calc: error: --arch-table: $work/bad.csv"
 arch="silk-occ arch: error: --arch-table: $work/bad.csv"
