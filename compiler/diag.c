@@ -516,12 +516,12 @@ static void print_text(Diag *d, DiagLevel level, const char *option, Span at, co
 
 /* ---- the JSON form ------------------------------------------------------------- */
 
-static void record(Diag *d, DiagLevel level, const char *option, Span at, const char *fmt,
-                   va_list ap)
+/* A note goes to the record before it; anything else ends the array. */
+static void add_record(Diag *d, DiagLevel level, const char *option, Span at, const char *message)
 {
     DiagRecord *r = ARENA_NEW(d->arena, DiagRecord);
     r->level = level;
-    r->message = format_in_arena(d->arena, fmt, ap);
+    r->message = message;
     r->option = option ? arena_strndup(d->arena, option, strlen(option)) : NULL;
     r->at = at;
     DiagRecord *parent = level == DIAG_NOTE ? d->json_tail : NULL;
@@ -538,6 +538,12 @@ static void record(Diag *d, DiagLevel level, const char *option, Span at, const 
     else
         d->json_head = r;
     d->json_tail = r;
+}
+
+static void record(Diag *d, DiagLevel level, const char *option, Span at, const char *fmt,
+                   va_list ap)
+{
+    add_record(d, level, option, at, format_in_arena(d->arena, fmt, ap));
 }
 
 /* cJSON tells of running out of memory only by NULL; the compiler has
@@ -687,6 +693,47 @@ void diag_note(Diag *d, Span at, const char *fmt, ...)
     va_start(ap, fmt);
     report(d, DIAG_NOTE, NULL, at, fmt, ap);
     va_end(ap);
+}
+
+/* diag_vplain's message, formatted on the heap (there may be no arena). */
+static char *format_plain(const char *fmt, va_list ap)
+{
+    va_list measure;
+    va_copy(measure, ap);
+    int n = vsnprintf(NULL, 0, fmt, measure);
+    va_end(measure);
+    char *text = malloc(n > 0 ? (size_t)n + 1 : 1);
+    if (!text)
+        arena_out_of_memory();
+    text[0] = '\0';
+    if (n > 0)
+        vsnprintf(text, (size_t)n + 1, fmt, ap);
+    return text;
+}
+
+void diag_vplain(Diag *d, DiagLevel level, const char *fmt, va_list ap)
+{
+    char *text = format_plain(fmt, ap);
+    size_t len = strlen(text);
+    bool ends_line = len > 0 && text[len - 1] == '\n';
+    if (d && d->format == DIAG_JSON) {
+        while (len > 0 && text[len - 1] == '\n')
+            len--;
+        add_record(d, level, NULL, (Span){.file = UINT32_MAX}, arena_strndup(d->arena, text, len));
+    } else {
+        FILE *out = d ? d->out : stderr;
+        fprintf(out, "silkc: %s: %s%s", level_text[level], text, ends_line ? "" : "\n");
+    }
+    free(text);
+}
+
+void diag_line(Diag *d, const char *line)
+{
+    if (d->format == DIAG_JSON)
+        add_record(d, DIAG_ERROR, NULL, (Span){.file = UINT32_MAX},
+                   arena_strndup(d->arena, line, strlen(line)));
+    else
+        fprintf(d->out, "%s\n", line);
 }
 
 void diag_finish(Diag *d)

@@ -65,6 +65,20 @@ void diag_warning(Diag *d, WarningId w, Span at, const char *fmt, ...)
 /* A note attached to the last error or warning (dropped if that was). */
 void diag_note(Diag *d, Span at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* A message about no place in the source, from the driver (a missing file,
+ * an option's value, a tool that failed).  Text: "silkc: error: message",
+ * as given (the caller escapes what it quotes), uncoloured, with a line end
+ * unless the message has one; JSON: a record with empty "locations".  Not
+ * counted in `errors` nor held back by the error limit: the driver's exit
+ * status tells.  `d` may be NULL (before there is a Diag): text on stderr. */
+void diag_vplain(Diag *d, DiagLevel level, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+
+/* A line that already says where and what (the CPU backend's fault:
+ * "k.silk:4:5: kernel k, CTA 0, thread 0: ..."): text as it is, JSON an
+ * error whose message is the line, with empty "locations". */
+void diag_line(Diag *d, const char *line);
+
 /* True once the error limit is reached: callers stop early. */
 bool diag_too_many(const Diag *d);
 

@@ -68,8 +68,8 @@ typedef struct ExecArgs {
     int n_buffers;
 } ExecArgs;
 
-/* One line, "silkc: error: ...", on stderr; returns EXIT_USAGE. */
-int exec_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* One message, "silkc: error: ..." (silkc_error, to r->diag); returns EXIT_USAGE. */
+int exec_error(const SilkcRequest *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The options of exec's build for the one target *arch ("cpu", "sm_90"):
  * to the code, optimised unless -O0.  The build keeps their address. */

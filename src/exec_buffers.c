@@ -126,13 +126,13 @@ static void set_element(ExecBuffer *b, uint64_t i, uint64_t bits, double value, 
 }
 
 /* --buf TYPE:COUNT:INIT */
-static int make_buffer(const char *spec, uint64_t *seed, ExecBuffer *b)
+static int make_buffer(const SilkcRequest *r, const char *spec, uint64_t *seed, ExecBuffer *b)
 {
     char type[8], init[64];
     uint64_t count;
     const char *c1 = strchr(spec, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
     if (!c2 || (size_t)(c1 - spec) >= sizeof type || strlen(c2 + 1) >= sizeof init)
-        return exec_error("--buf '%s': give TYPE:COUNT:INIT, as f32:1024:random", QUOTED(spec));
+        return exec_error(r, "--buf '%s': give TYPE:COUNT:INIT, as f32:1024:random", QUOTED(spec));
     snprintf(type, sizeof type, "%.*s", (int)(c1 - spec), spec);
     snprintf(init, sizeof init, "%s", c2 + 1);
     char count_text[32];
@@ -142,20 +142,20 @@ static int make_buffer(const char *spec, uint64_t *seed, ExecBuffer *b)
         if (strcmp(ELEMENT_TYPES[i].name, type) == 0)
             b->type = &ELEMENT_TYPES[i];
     if (!b->type)
-        return exec_error("--buf '%s': unknown type '%s' (i8 u8 i16 u16 i32 u32 i64 u64 f16 f32 f64)",
-                          QUOTED(spec), QUOTED(type));
+        return exec_error(r, "--buf '%s': unknown type '%s' (i8 u8 i16 u16 i32 u32 i64 u64 f16 f32 f64)",
+                             QUOTED(spec), QUOTED(type));
     if (!parse_u64(count_text, (UINT64_C(1) << 32), &count) || count == 0)
-        return exec_error("--buf '%s': the count must be a whole number from 1 to 2^32", QUOTED(spec));
+        return exec_error(r, "--buf '%s': the count must be a whole number from 1 to 2^32", QUOTED(spec));
     bool random = strcmp(init, "random") == 0;
     uint64_t bits = 0;
     char *end;
     double value = strtod(init, &end);
     if (!random && (!*init || *end || !parse_scalar(init, b->type->kind == 'f' ? "f64" : "i64", &bits)))
-        return exec_error("--buf '%s': INIT must be a number or 'random'", QUOTED(spec));
+        return exec_error(r, "--buf '%s': INIT must be a number or 'random'", QUOTED(spec));
     b->count = count;
     b->data = calloc(count, (size_t)b->type->bytes);
     if (!b->data) {
-        fprintf(stderr, "silkc: error: --buf '%s': out of memory\n", QUOTED(spec));
+        silkc_error(r->diag, "--buf '%s': out of memory", QUOTED(spec));
         return EXIT_ENVIRONMENT;
     }
     for (uint64_t i = 0; i < count; i++)
@@ -166,12 +166,12 @@ static int make_buffer(const char *spec, uint64_t *seed, ExecBuffer *b)
 /* ---- binding --------------------------------------------------------------------------- */
 
 /* Parameter i of `k` bound to the buffer of --buf `bind`, made here. */
-static int bind_buffer(const ExecKernel *k, uint32_t i, const ExecBinding *bind, uint64_t *seed,
-                       ExecArgs *a)
+static int bind_buffer(const SilkcRequest *r, const ExecKernel *k, uint32_t i, const ExecBinding *bind,
+                       uint64_t *seed, ExecArgs *a)
 {
     const char *source = k->param_source_types[i];
     ExecBuffer *b = &a->buffers[a->n_buffers];
-    int rc = make_buffer(bind->text, seed, b);
+    int rc = make_buffer(r, bind->text, seed, b);
     if (rc != EXIT_OK)
         return rc;
     size_t elem = strcspn(source + 7, ">");
@@ -179,8 +179,8 @@ static int bind_buffer(const ExecKernel *k, uint32_t i, const ExecBinding *bind,
     if (!address && (strlen(b->type->name) != elem || strncmp(source + 7, b->type->name, elem) != 0)) {
         free(b->data);
         b->data = NULL;
-        return exec_error("--buf '%s': parameter %" PRIu32 " (%s) is a %s", QUOTED(bind->text), i + 1,
-                          k->param_names[i], source);
+        return exec_error(r, "--buf '%s': parameter %" PRIu32 " (%s) is a %s", QUOTED(bind->text), i + 1,
+                             k->param_names[i], source);
     }
     a->param_buffer[i] = a->n_buffers++;
     return EXIT_OK;
@@ -193,15 +193,15 @@ int exec_bind(const SilkcRequest *r, const ExecKernel *k, const ExecPlan *plan, 
     a->param_buffer = calloc(k->n_params + 1, sizeof *a->param_buffer);
     a->buffers = calloc((size_t)r->n_bindings + 1, sizeof *a->buffers);
     if (!a->params || !a->param_buffer || !a->buffers) {
-        fputs("silkc: error: out of memory\n", stderr);
+        silkc_error(r->diag, "%s", "out of memory");
         return EXIT_ENVIRONMENT;
     }
     for (uint32_t i = 0; i < k->n_params; i++)
         a->param_buffer[i] = -1;
     uint32_t user_params = k->n_params - (k->persistent ? 1 : 0);
     if ((uint32_t)r->n_bindings != user_params)
-        return exec_error("--kernel %s takes %" PRIu32 " parameters, and %d --arg and --buf were given",
-                          k->name, user_params, r->n_bindings);
+        return exec_error(r, "--kernel %s takes %" PRIu32 " parameters, and %d --arg and --buf were given",
+                             k->name, user_params, r->n_bindings);
     uint64_t seed = r->seed;
     for (uint32_t i = 0; i < user_params; i++) {
         const ExecBinding *bind = &r->bindings[i];
@@ -211,15 +211,15 @@ int exec_bind(const SilkcRequest *r, const ExecKernel *k, const ExecPlan *plan, 
         bool address = strcmp(source, "u64") == 0; /* a raw address, as load<T>(p) takes */
         int rc = EXIT_OK;
         if (bind->buffer != tensor && !(bind->buffer && address))
-            return exec_error("%s '%s': parameter %" PRIu32 " (%s) is %s %s, %s",
-                              bind->buffer ? "--buf" : "--arg", QUOTED(bind->text), i + 1, name,
-                              tensor ? "a" : "of type", source,
-                              tensor ? "given with --buf" : "given with --arg");
+            return exec_error(r, "%s '%s': parameter %" PRIu32 " (%s) is %s %s, %s",
+                                 bind->buffer ? "--buf" : "--arg", QUOTED(bind->text), i + 1, name,
+                                 tensor ? "a" : "of type", source,
+                                 tensor ? "given with --buf" : "given with --arg");
         if (bind->buffer)
-            rc = bind_buffer(k, i, bind, &seed, a);
+            rc = bind_buffer(r, k, i, bind, &seed, a);
         else if (!parse_scalar(bind->text, type, &a->params[i]) || !fits_source_type(bind->text, source))
-            rc = exec_error("--arg '%s': not a value of parameter %" PRIu32 " (%s: %s)", QUOTED(bind->text),
-                            i + 1, name, source); /* u64, not the IR's i64 */
+            rc = exec_error(r, "--arg '%s': not a value of parameter %" PRIu32 " (%s: %s)",
+                            QUOTED(bind->text), i + 1, name, source); /* u64, not the IR's i64 */
         if (rc != EXIT_OK)
             return rc;
     }
@@ -280,14 +280,14 @@ static int write_buffers(const char *path, const ExecBuffer *buffers, int n, con
 {
     Output out;
     if (!output_open(&out, path, (const char *const *)r->inputs, r->n_inputs)) {
-        fprintf(stderr, "silkc: error: %s\n", out.error);
+        silkc_error(r->diag, "%s", out.error);
         return out.failure == OUTPUT_CANNOT_WRITE ? EXIT_ENVIRONMENT : EXIT_USAGE;
     }
     for (int b = 0; b < n; b++)
         fwrite(buffers[b].data, (size_t)buffers[b].type->bytes, buffers[b].count, out.file);
     output_flush(&out);
     if (!output_commit(&out)) {
-        fprintf(stderr, "silkc: error: %s\n", out.error);
+        silkc_error(r->diag, "%s", out.error);
         return EXIT_ENVIRONMENT;
     }
     return EXIT_OK;

@@ -53,7 +53,7 @@ static int run_kernel(const SilkcRequest *r, const SilkCpuKernel *kernel)
                         .n_buffers = ranges ? (uint32_t)a.n_buffers : 0, .workers = r->workers};
     char error[1024];
     if (rc == EXIT_OK && !cpu_launch(kernel, &launch, error, sizeof error)) {
-        fprintf(stderr, "%s\n", error);
+        diag_line(r->diag, error);
         rc = EXIT_FINDINGS;
     }
     if (rc == EXIT_OK)
@@ -69,8 +69,8 @@ static int run_module(const Build *b, const SilkcRequest *r)
     const char *base;
     char *dir = tempdir_make("silkc-exec", &base);
     if (!dir) {
-        fprintf(stderr, "silkc: error: cannot make a temporary directory in %s: %s\n", base,
-                strerror(errno));
+        silkc_error(r->diag, "cannot make a temporary directory in %s: %s", base,
+                    strerror(errno));
         return EXIT_ENVIRONMENT;
     }
     char error[4096];
@@ -79,10 +79,10 @@ static int run_module(const Build *b, const SilkcRequest *r)
     int rc = EXIT_OK;
     const SilkCpuKernel *k = m ? cpu_module_kernel(m, r->kernel) : NULL;
     if (!m) {
-        fprintf(stderr, "silkc: error: %s\n", error);
+        silkc_error(r->diag, "%s", error);
         rc = EXIT_ENVIRONMENT;
     } else if (!k) {
-        rc = exec_error("--kernel %s: no such kernel in the program", QUOTED(r->kernel));
+        rc = exec_error(r, "--kernel %s: no such kernel in the program", QUOTED(r->kernel));
     } else {
         rc = run_kernel(r, k);
     }

@@ -37,15 +37,16 @@ typedef struct CudaRun {
     CudadrvKernel kernel;
     uint64_t *memory;       /* the device buffers, one per --buf; 0: not allocated */
     int n_memory;
+    Diag *diag;             /* the request's (silkc_error) */
 } CudaRun;
 
 /* "silkc: error: --backend cuda: [kernel K: ]MESSAGE"; returns rc. */
-static int driver_error(const CudadrvError *e, const char *kernel, int rc)
+static int driver_error(Diag *d, const CudadrvError *e, const char *kernel, int rc)
 {
     char line[1024];
     cudadrv_message(e, line, sizeof line);
-    fprintf(stderr, "silkc: error: --backend cuda: %s%s%s%s\n", kernel ? "kernel " : "",
-            kernel ? kernel : "", kernel ? ": " : "", line);
+    silkc_error(d, "--backend cuda: %s%s%s%s", kernel ? "kernel " : "",
+                kernel ? kernel : "", kernel ? ": " : "", line);
     return rc;
 }
 
@@ -75,16 +76,16 @@ static int load_module(CudaRun *run, const char *ptx, const ExecKernel *k)
     CudadrvStatus s = cudadrv_module_load(ptx, &run->module, &e);
     if (s != CUDADRV_OK) {
         /* A driver older than the PTX ISA version is the environment's. */
-        int rc = driver_error(&e, k->name, e.result == CUDADRV_ERROR_UNSUPPORTED_PTX_VERSION
+        int rc = driver_error(run->diag, &e, k->name, e.result == CUDADRV_ERROR_UNSUPPORTED_PTX_VERSION
                                                ? EXIT_ENVIRONMENT : EXIT_FINDINGS);
         const char *rest = run->module.error_log ? strchr(run->module.error_log, '\n') : NULL;
         for (; rest && rest[1]; rest = strchr(rest + 1, '\n')) /* the JIT log's other lines */
-            fprintf(stderr, "silkc: note: %.*s\n", (int)strcspn(rest + 1, "\n"), rest + 1);
+            silkc_note(run->diag, "%.*s", (int)strcspn(rest + 1, "\n"), rest + 1);
         return rc;
     }
     if (cudadrv_module_kernel(&run->module, k->name, &run->kernel, &e) != CUDADRV_OK ||
         cudadrv_kernel_allow_shared(run->kernel, k->dynamic_shared, &e) != CUDADRV_OK)
-        return driver_error(&e, k->name, EXIT_FINDINGS);
+        return driver_error(run->diag, &e, k->name, EXIT_FINDINGS);
     return EXIT_OK;
 }
 
@@ -94,11 +95,11 @@ static int cap_persistent(CudaRun *run, const ExecKernel *k, ExecPlan *plan)
     CudadrvError e;
     int per_sm;
     if (cudadrv_occupancy(run->kernel, plan->threads, k->dynamic_shared, &per_sm, &e) != CUDADRV_OK)
-        return driver_error(&e, k->name, EXIT_FINDINGS);
+        return driver_error(run->diag, &e, k->name, EXIT_FINDINGS);
     if (per_sm <= 0) {
-        fprintf(stderr, "silkc: error: --backend cuda: kernel %s: no CTA of %" PRIu32 " threads and "
-                "%" PRIu64 " bytes of dynamic shared memory fits on a multiprocessor of %s\n",
-                k->name, plan->threads, k->dynamic_shared, run->device.name);
+        silkc_error(run->diag, "--backend cuda: kernel %s: no CTA of %" PRIu32 " threads and "
+                    "%" PRIu64 " bytes of dynamic shared memory fits on a multiprocessor of %s\n",
+                    k->name, plan->threads, k->dynamic_shared, run->device.name);
         return EXIT_FINDINGS;
     }
     exec_cap_persistent(plan, (uint64_t)run->device.sms * (uint64_t)per_sm);
@@ -111,7 +112,7 @@ static int upload(CudaRun *run, const ExecArgs *a)
     CudadrvError e;
     run->memory = calloc((size_t)a->n_buffers + 1, sizeof *run->memory);
     if (!run->memory) {
-        fputs("silkc: error: out of memory\n", stderr);
+        silkc_error(run->diag, "%s", "out of memory");
         return EXIT_ENVIRONMENT;
     }
     for (int b = 0; b < a->n_buffers; b++) {
@@ -122,7 +123,8 @@ static int upload(CudaRun *run, const ExecArgs *a)
         if (s == CUDADRV_OK)
             s = cudadrv_upload(run->memory[b], a->buffers[b].data, bytes, &e);
         if (s != CUDADRV_OK)
-            return driver_error(&e, NULL, s == CUDADRV_OUT_OF_MEMORY ? EXIT_ENVIRONMENT : EXIT_FINDINGS);
+            return driver_error(run->diag, &e, NULL,
+                                s == CUDADRV_OUT_OF_MEMORY ? EXIT_ENVIRONMENT : EXIT_FINDINGS);
     }
     return EXIT_OK;
 }
@@ -153,7 +155,7 @@ static int launch(CudaRun *run, const IrFunc *f, const ExecPlan *plan, ExecArgs 
     if (!packed || !ptrs) {
         free(packed);
         free(ptrs);
-        fputs("silkc: error: out of memory\n", stderr);
+        silkc_error(run->diag, "%s", "out of memory");
         return EXIT_ENVIRONMENT;
     }
     pack_params(f, a, run->memory, packed, ptrs);
@@ -169,13 +171,13 @@ static int launch(CudaRun *run, const IrFunc *f, const ExecPlan *plan, ExecArgs 
         snprintf(le.detail, sizeof le.detail, "then %s", cudadrv_message(&se, also, sizeof also));
     }
     if (launched != CUDADRV_OK)
-        return driver_error(&le, f->name, EXIT_FINDINGS);
+        return driver_error(run->diag, &le, f->name, EXIT_FINDINGS);
     if (synced != CUDADRV_OK)
-        return driver_error(&se, f->name, EXIT_FINDINGS);
+        return driver_error(run->diag, &se, f->name, EXIT_FINDINGS);
     for (int b = 0; b < a->n_buffers; b++) {
         size_t bytes = (size_t)(a->buffers[b].count * (uint64_t)a->buffers[b].type->bytes);
         if (cudadrv_download(a->buffers[b].data, run->memory[b], bytes, &se) != CUDADRV_OK)
-            return driver_error(&se, NULL, EXIT_FINDINGS);
+            return driver_error(run->diag, &se, NULL, EXIT_FINDINGS);
     }
     return EXIT_OK;
 }
@@ -201,15 +203,15 @@ static int run_kernel(const SilkcRequest *r, CudaRun *run, const Build *b, const
     if (rc == EXIT_OK)
         rc = exec_bind(r, &k, &plan, &a);
     if (rc == EXIT_OK && k.dynamic_shared > UINT32_MAX)
-        rc = exec_error("--kernel %s: @smem of %" PRIu64 " bytes is more than a launch can ask for",
-                        k.name, k.dynamic_shared);
+        rc = exec_error(r, "--kernel %s: @smem of %" PRIu64 " bytes is more than a launch can ask for",
+                           k.name, k.dynamic_shared);
     if (rc == EXIT_OK)
         rc = load_module(run, b->targets[0].code, &k);
     if (rc == EXIT_OK && plan.logical)
         rc = cap_persistent(run, &k, &plan);
     if (rc == EXIT_OK && plan.ctas > INT32_MAX)
-        rc = exec_error("--grid %" PRIu64 ": more than 2^31 - 1 CTAs of %" PRIu32
-                        " threads, the most a CUDA grid has", r->grid, plan.threads);
+        rc = exec_error(r, "--grid %" PRIu64 ": more than 2^31 - 1 CTAs of %" PRIu32
+                           " threads, the most a CUDA grid has", r->grid, plan.threads);
     if (rc == EXIT_OK)
         rc = upload(run, &a);
     if (rc == EXIT_OK)
@@ -223,16 +225,16 @@ static int run_kernel(const SilkcRequest *r, CudaRun *run, const Build *b, const
 
 int exec_run_cuda(Compilation *c, const SilkcRequest *r)
 {
-    CudaRun run = {0};
+    CudaRun run = {.diag = r->diag};
     CudadrvError e;
     if (cudadrv_device_open(0, &run.device, &e) != CUDADRV_OK)
-        return driver_error(&e, NULL, EXIT_ENVIRONMENT);
+        return driver_error(run.diag, &e, NULL, EXIT_ENVIRONMENT);
     char arch[16];
     int rc = EXIT_OK;
     if (!pick_target(&run.device, arch, sizeof arch)) {
-        fprintf(stderr, "silkc: error: --backend cuda: %s has compute capability %d.%d, below "
-                "every target of silkc (%s)\n", run.device.name, run.device.major, run.device.minor,
-                backend_ptx.target_range);
+        silkc_error(&c->diag, "--backend cuda: %s has compute capability %d.%d, below "
+                    "every target of silkc (%s)", run.device.name, run.device.major, run.device.minor,
+                    backend_ptx.target_range);
         rc = EXIT_ENVIRONMENT;
     }
     const char *const archs[] = {arch};
@@ -243,7 +245,7 @@ int exec_run_cuda(Compilation *c, const SilkcRequest *r)
         rc = build_run(c, &options, &b) == BUILD_OK ? EXIT_OK : EXIT_FINDINGS;
     const IrFunc *f = rc == EXIT_OK ? find_kernel(b.module, r->kernel) : NULL;
     if (rc == EXIT_OK && !f)
-        rc = exec_error("--kernel %s: no such kernel in the program", QUOTED(r->kernel));
+        rc = exec_error(r, "--kernel %s: no such kernel in the program", QUOTED(r->kernel));
     if (rc == EXIT_OK)
         rc = run_kernel(r, &run, &b, f);
     if (b.c)

@@ -83,7 +83,7 @@ int exec_list(Compilation *c, const SilkcRequest *r)
 {
     const char *extra = run_option(r);
     if (extra)
-        return exec_error("--list prints the kernels and runs none: %s has no use with it", extra);
+        return exec_error(r, "--list prints the kernels and runs none: %s has no use with it", extra);
     static const char *const arch[] = {"cpu"};
     BuildOptions options;
     exec_build_options(r, arch, &options);

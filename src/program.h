@@ -27,7 +27,7 @@ typedef struct Runtime {
  * it), else the build tree silkc runs from (../std/runtime beside its
  * directory), else the installed library and header.  An exit status:
  * EXIT_ENVIRONMENT, with the message printed, when there is none. */
-int program_find_runtime(Arena *arena, Runtime *rt);
+int program_find_runtime(Compilation *c, Runtime *rt);
 
 /* The most words of $CC. */
 enum { PROGRAM_CC_WORDS = 16 };
@@ -35,7 +35,7 @@ enum { PROGRAM_CC_WORDS = 16 };
 /* The C compiler's words ($CC split as make splits it, else cc), NULL
  * after them, in `arena`; NULL, with the message printed, when $CC cannot
  * run or there is no cc. */
-char **program_find_cc(Arena *arena);
+char **program_find_cc(Compilation *c);
 
 /* Compiles `source` (the program's C) with `cc` and links it with the
  * runtime into `program`.  An exit status: EXIT_ENVIRONMENT, with the

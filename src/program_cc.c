@@ -77,15 +77,16 @@ static bool in_build_tree(Arena *arena, Runtime *rt)
     return readable(join(arena, rt->include_dir, "silkrt.h"));
 }
 
-int program_find_runtime(Arena *arena, Runtime *rt)
+int program_find_runtime(Compilation *c, Runtime *rt)
 {
+    Arena *arena = c->arena;
     const char *dir = getenv("SILK_RUNTIME_DIR");
     if (dir && *dir) {
         const char *missing = !readable(join(arena, dir, "libsilkrt.a")) ? "libsilkrt.a"
                               : !readable(join(arena, dir, "silkrt.h"))  ? "silkrt.h"
                                                                          : NULL;
         if (missing) {
-            fprintf(stderr, "silkc: error: SILK_RUNTIME_DIR=%s: no %s there\n", dir, missing);
+            silkc_error(&c->diag, "SILK_RUNTIME_DIR=%s: no %s there", dir, missing);
             return EXIT_ENVIRONMENT;
         }
         *rt = (Runtime){join(arena, dir, "libsilkrt.a"), dir};
@@ -96,23 +97,24 @@ int program_find_runtime(Arena *arena, Runtime *rt)
     *rt = (Runtime){SILK_RUNTIME_LIBDIR "/libsilkrt.a", SILK_RUNTIME_INCLUDEDIR};
     if (readable(rt->library) && readable(join(arena, rt->include_dir, "silkrt.h")))
         return EXIT_OK;
-    fprintf(stderr, "silkc: error: cannot find the runtime (libsilkrt.a and silkrt.h): not beside "
-                    "silkc's build tree nor in %s; set SILK_RUNTIME_DIR to the directory that "
-                    "holds them\n",
-            SILK_RUNTIME_LIBDIR);
+    silkc_error(&c->diag, "cannot find the runtime (libsilkrt.a and silkrt.h): not beside "
+                          "silkc's build tree nor in %s; set SILK_RUNTIME_DIR to the directory that "
+                          "holds them",
+                SILK_RUNTIME_LIBDIR);
     return EXIT_ENVIRONMENT;
 }
 
-char **program_find_cc(Arena *arena)
+char **program_find_cc(Compilation *c)
 {
+    Arena *arena = c->arena;
     char **words = ARENA_ARRAY(arena, char *, PROGRAM_CC_WORDS + 1), error[512];
     if (jobs_find_cc(arena, words, PROGRAM_CC_WORDS, error, sizeof error) > 0)
         return words;
     if (error[0])
-        fprintf(stderr, "silkc: error: %s\n", error);
+        silkc_error(&c->diag, "%s", error);
     else
-        fprintf(stderr, "silkc: error: silkc build needs a C compiler, and none was found "
-                        "(install gcc, or set CC)\n");
+        silkc_error(&c->diag, "silkc build needs a C compiler, and none was found "
+                              "(install gcc, or set CC)");
     return NULL;
 }
 
@@ -129,15 +131,15 @@ static int sanitizer_flags(Arena *arena, char **argv)
 
 /* The failure of a run that started: its cause when that is not the C
  * (a signal, a file-size limit), else a compiler bug. */
-static int failed(const JobRun *run, const char *cc)
+static int failed(Diag *d, const JobRun *run, const char *cc)
 {
     char cause[160];
     if (jobs_failure_cause(run, cause, sizeof cause))
-        fprintf(stderr, "silkc: error: %s %s%s%s", cc, cause, run->len ? ":\n" : "\n", run->output);
+        silkc_error(d, "%s %s%s%s", cc, cause, run->len ? ":\n" : "\n", run->output);
     else
-        fprintf(stderr, "silkc: error: %s failed on the program's C (a compiler bug; --emit=c "
-                        "writes that C):\n%s",
-                cc, run->output);
+        silkc_error(d, "%s failed on the program's C (a compiler bug; --emit=c "
+                       "writes that C):\n%s",
+                    cc, run->output);
     return EXIT_ENVIRONMENT;
 }
 
@@ -167,8 +169,8 @@ int program_compile(Build *b, char *const *cc, const Runtime *rt, const char *so
     JobRun run = {.path = jobs_resolve_command(cc[0], arena), .argv = argv};
     jobs_run(&run, 1, arena);
     if (run.status == JOBS_NOT_STARTED) {
-        fprintf(stderr, "silkc: error: cannot start %s: %s\n", cc[0], strerror(run.error));
+        silkc_error(&b->c->diag, "cannot start %s: %s", cc[0], strerror(run.error));
         return EXIT_ENVIRONMENT;
     }
-    return run.status != 0 ? failed(&run, cc[0]) : EXIT_OK;
+    return run.status != 0 ? failed(&b->c->diag, &run, cc[0]) : EXIT_OK;
 }

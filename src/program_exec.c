@@ -44,7 +44,7 @@ int program_exec(const char *program, const char *name, const SilkcRequest *r)
 {
     char **argv = calloc((size_t)r->n_program_args + 2, sizeof *argv);
     if (!argv) {
-        fprintf(stderr, "silkc: error: out of memory\n");
+        silkc_error(r->diag, "out of memory");
         return EXIT_ENVIRONMENT;
     }
     argv[0] = (char *)name;
@@ -61,7 +61,7 @@ int program_exec(const char *program, const char *name, const SilkcRequest *r)
     cleanup_release(&saved);
     free(argv);
     if (pid < 0) {
-        fprintf(stderr, "silkc: error: cannot start the program: %s\n", strerror(errno));
+        silkc_error(r->diag, "cannot start the program: %s", strerror(errno));
         return EXIT_ENVIRONMENT;
     }
     int status;

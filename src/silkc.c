@@ -19,6 +19,7 @@
 
 #include <config.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,11 +84,31 @@ static void usage(FILE *out)
           out);
 }
 
-static int usage_error(const char *fmt, const char *arg)
+void silkc_error(Diag *d, const char *fmt, ...)
 {
-    fputs("silkc: error: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputs("; 'silkc --help' shows usage\n", stderr);
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vplain(d, DIAG_ERROR, fmt, ap);
+    va_end(ap);
+}
+
+void silkc_note(Diag *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vplain(d, DIAG_NOTE, fmt, ap);
+    va_end(ap);
+}
+
+/* "silkc: error: <fmt with arg>; 'silkc --help' shows usage". */
+static int usage_error(Diag *d, const char *fmt, const char *arg)
+{
+    int n = snprintf(NULL, 0, fmt, arg);
+    char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (text)
+        snprintf(text, (size_t)n + 1, fmt, arg);
+    silkc_error(d, "%s; 'silkc --help' shows usage", text ? text : "out of memory");
+    free(text);
     return EXIT_USAGE;
 }
 
@@ -106,10 +127,10 @@ static const char *option_value(int argc, char **argv, int *i, const char *name)
 
 /* A single-valued option: given twice, which value was meant is unknown,
  * so it is an error rather than the last one silently winning. */
-static bool set_once(const char **slot, const char *value, const char *name, int *rc)
+static bool set_once(Diag *d, const char **slot, const char *value, const char *name, int *rc)
 {
     if (*slot) {
-        *rc = usage_error("%s given twice", name);
+        *rc = usage_error(d, "%s given twice", name);
         return false;
     }
     *slot = value;
@@ -124,9 +145,9 @@ static bool set_emit(const char *arg, SilkcRequest *r, const char **given, int *
     for (int k = 0; k < 5; k++)
         if (strcmp(arg + 7, kinds[k]) == 0) {
             r->emit = emits[k];
-            return set_once(given, arg, "--emit", rc);
+            return set_once(r->diag, given, arg, "--emit", rc);
         }
-    *rc = usage_error("--emit: '%s' is not ptx, ir, cubin, header or llvm", QUOTED(arg + 7));
+    *rc = usage_error(r->diag, "--emit: '%s' is not ptx, ir, cubin, header or llvm", QUOTED(arg + 7));
     return false;
 }
 
@@ -135,13 +156,13 @@ static bool compile_option(int argc, char **argv, int *i, SilkcRequest *r, int *
 {
     const char *arg = argv[*i], *value;
     if ((value = option_value(argc, argv, i, "--arch")))
-        set_once(&r->archs, value, "--arch", rc);
+        set_once(r->diag, &r->archs, value, "--arch", rc);
     else if (strcmp(arg, "-o") == 0) {
         value = *i + 1 < argc ? argv[++*i] : "";
         if (!*value)
-            *rc = usage_error("%s", "-o needs a value");
+            *rc = usage_error(r->diag, "%s", "-o needs a value");
         else
-            set_once(&r->output, value, "-o", rc);
+            set_once(r->diag, &r->output, value, "-o", rc);
     } else if (strncmp(arg, "--emit=", 7) == 0)
         set_emit(arg, r, &r->emit_given, rc);
     else if (strcmp(arg, "-O0") == 0)
@@ -150,8 +171,8 @@ static bool compile_option(int argc, char **argv, int *i, SilkcRequest *r, int *
         r->resource_usage = true;
     else if ((value = option_value(argc, argv, i, "--format"))) {
         if (strcmp(value, "json") != 0 && strcmp(value, "text") != 0)
-            *rc = usage_error("--format: '%s' is not text or json", QUOTED(value));
-        else if (set_once(&r->format, value, "--format", rc))
+            *rc = usage_error(r->diag, "--format: '%s' is not text or json", QUOTED(value));
+        else if (set_once(r->diag, &r->format, value, "--format", rc))
             r->json = strcmp(value, "json") == 0;
     } else
         return false;
@@ -159,14 +180,15 @@ static bool compile_option(int argc, char **argv, int *i, SilkcRequest *r, int *
 }
 
 /* A whole number option of exec, from 1 (0 with `zero`) to `max`. */
-static bool exec_number(const char *name, const char *value, uint64_t max, uint64_t *out, int *rc)
+static bool exec_number(Diag *d, const char *name, const char *value, uint64_t max, uint64_t *out,
+                        int *rc)
 {
     char *end;
     errno = 0;
     unsigned long long v = *value >= '0' && *value <= '9' ? strtoull(value, &end, 0) : 0;
     if (*value < '0' || *value > '9' || errno || *end || v == 0 || v > max) {
-        fprintf(stderr, "silkc: error: %s: '%s' is not a whole number from 1 to %" PRIu64 "\n",
-                name, QUOTED(value), max);
+        silkc_error(d, "%s: '%s' is not a whole number from 1 to %" PRIu64,
+                    name, QUOTED(value), max);
         *rc = EXIT_USAGE;
         return false;
     }
@@ -178,8 +200,8 @@ static bool exec_number(const char *name, const char *value, uint64_t max, uint6
 static void set_backend(const char *value, SilkcRequest *r, int *rc)
 {
     if (strcmp(value, "cpu") != 0 && strcmp(value, "cuda") != 0)
-        *rc = usage_error("--backend: '%s' is not cpu or cuda", QUOTED(value));
-    else if (set_once(&r->backend_given, value, "--backend", rc))
+        *rc = usage_error(r->diag, "--backend: '%s' is not cpu or cuda", QUOTED(value));
+    else if (set_once(r->diag, &r->backend_given, value, "--backend", rc))
         r->backend = strcmp(value, "cuda") == 0 ? EXEC_BACKEND_CUDA : EXEC_BACKEND_CPU;
 }
 
@@ -189,18 +211,18 @@ static bool exec_option(int argc, char **argv, int *i, SilkcRequest *r, int *rc)
     const char *arg = argv[*i], *value;
     uint64_t sms;
     if ((value = option_value(argc, argv, i, "--kernel")))
-        set_once(&r->kernel, value, "--kernel", rc);
+        set_once(r->diag, &r->kernel, value, "--kernel", rc);
     else if ((value = option_value(argc, argv, i, "--grid")))
-        exec_number("--grid", value, UINT64_MAX, &r->grid, rc);
+        exec_number(r->diag, "--grid", value, UINT64_MAX, &r->grid, rc);
     else if ((value = option_value(argc, argv, i, "--workspace")))
-        exec_number("--workspace", value, 1024, &r->workspace, rc);
+        exec_number(r->diag, "--workspace", value, 1024, &r->workspace, rc);
     else if ((value = option_value(argc, argv, i, "--seed")))
-        exec_number("--seed", value, UINT64_MAX, &r->seed, rc);
+        exec_number(r->diag, "--seed", value, UINT64_MAX, &r->seed, rc);
     else if ((value = option_value(argc, argv, i, "--workers"))) {
-        if (exec_number("--workers", value, 256, &sms, rc))
+        if (exec_number(r->diag, "--workers", value, 256, &sms, rc))
             r->workers = (int)sms;
     } else if ((value = option_value(argc, argv, i, "--sms"))) {
-        if (exec_number("--sms", value, 1024, &sms, rc))
+        if (exec_number(r->diag, "--sms", value, 1024, &sms, rc))
             r->sms = (uint32_t)sms;
         r->sms_given = true;
     } else if ((value = option_value(argc, argv, i, "--backend")))
@@ -209,7 +231,7 @@ static bool exec_option(int argc, char **argv, int *i, SilkcRequest *r, int *rc)
                (value = option_value(argc, argv, i, "--buf")))
         r->bindings[r->n_bindings++] = (ExecBinding){.buffer = arg[2] == 'b', .text = value};
     else if ((value = option_value(argc, argv, i, "--out")))
-        set_once(&r->output, value, "--out", rc);
+        set_once(r->diag, &r->output, value, "--out", rc);
     else if (strcmp(arg, "--dump") == 0)
         r->dump = true;
     else if (strcmp(arg, "--list") == 0)
@@ -229,7 +251,7 @@ static bool build_option(int argc, char **argv, int *i, SilkcRequest *r, int *rc
 {
     const char *arg = argv[*i], *value;
     if ((value = option_value(argc, argv, i, "--arch")))
-        set_once(&r->archs, value, "--arch", rc);
+        set_once(r->diag, &r->archs, value, "--arch", rc);
     else if (strcmp(arg, "-O0") == 0)
         r->no_optimize = true;
     else if (strcmp(arg, "--race") == 0) /* the CPU backend's kernels, as exec --race */
@@ -241,14 +263,14 @@ static bool build_option(int argc, char **argv, int *i, SilkcRequest *r, int *rc
     } else if (!r->run && strcmp(arg, "-o") == 0) {
         value = *i + 1 < argc ? argv[++*i] : "";
         if (!*value)
-            *rc = usage_error("%s", "-o needs a value");
+            *rc = usage_error(r->diag, "%s", "-o needs a value");
         else
-            set_once(&r->output, value, "-o", rc);
+            set_once(r->diag, &r->output, value, "-o", rc);
     } else if (!r->run && strncmp(arg, "--emit=", 7) == 0) {
         if (strcmp(arg + 7, "c") != 0)
-            *rc = usage_error("--emit: '%s' is not c (silkc build writes a program, or its C)",
+            *rc = usage_error(r->diag, "--emit: '%s' is not c (silkc build writes a program, or its C)",
                               QUOTED(arg + 7));
-        else if (set_once(&r->emit_given, arg, "--emit", rc))
+        else if (set_once(r->diag, &r->emit_given, arg, "--emit", rc))
             r->emit = EMIT_C;
     } else
         return false;
@@ -275,7 +297,7 @@ static int parse_arguments(int argc, char **argv, Compilation *c, const char **f
                 return rc;
         } else if (!r->compile && !r->exec && !r->build &&
                    (value = option_value(argc, argv, &i, "--arch"))) {
-            if (!set_once(&r->archs, value, "--arch", &rc)) /* check: the warnings' targets */
+            if (!set_once(&c->diag, &r->archs, value, "--arch", &rc)) /* check: the warnings' targets */
                 return rc;
         }
         else if (strcmp(arg, "--dump-ast") == 0)
@@ -284,22 +306,33 @@ static int parse_arguments(int argc, char **argv, Compilation *c, const char **f
             o->nostd = true;
         else if ((value = option_value(argc, argv, &i, "--std-dir"))) {
             if (!*value)
-                return usage_error("%s", "--std-dir needs a directory");
-            if (!set_once(&o->std_dir, value, "--std-dir", &rc))
+                return usage_error(&c->diag, "%s", "--std-dir needs a directory");
+            if (!set_once(&c->diag, &o->std_dir, value, "--std-dir", &rc))
                 return rc;
         }
         else if ((value = option_value(argc, argv, &i, "-I"))) {
             if (!*value)
-                return usage_error("%s", "-I needs a directory");
+                return usage_error(&c->diag, "%s", "-I needs a directory");
             o->include_dirs[o->n_include_dirs++] = value;
         } else if (arg[0] != '-' || strcmp(arg, "-") == 0) /* "-": standard input */
             files[(*n_files)++] = arg;
         else if (!diag_option(&c->diag, arg, &problem))
-            return problem ? usage_error("%s", problem) : usage_error("unknown option '%s'", QUOTED(arg));
+            return problem ? usage_error(&c->diag, "%s", problem)
+                           : usage_error(&c->diag, "unknown option '%s'", QUOTED(arg));
     }
     if (*n_files == 0)
-        return usage_error("%s", "no input files");
+        return usage_error(&c->diag, "%s", "no input files");
     return EXIT_OK;
+}
+
+/* -fdiagnostics-format=json anywhere among the options (up to run's "--")
+ * takes effect before the first of them is read, so that an option's error
+ * before it is in the JSON array too; parse_arguments reads it again. */
+static void diagnostics_format(int argc, char **argv, Diag *d)
+{
+    for (int i = 2; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strncmp(argv[i], "-fdiagnostics-format=", 21) == 0)
+            diag_option(d, argv[i], NULL);
 }
 
 /* A file of the root package; "-" is standard input. */
@@ -327,9 +360,11 @@ static int run(int argc, char **argv, const char *command)
     bool run_it = strcmp(command, "run") == 0;
     SilkcRequest request = {.compile = compile, .exec = strcmp(command, "exec") == 0,
                             .build = run_it || strcmp(command, "build") == 0, .run = run_it,
-                            .inputs = files, .bindings = bindings, .seed = 1, .sms = 132};
+                            .inputs = files, .bindings = bindings, .seed = 1, .sms = 132,
+                            .diag = &c.diag};
+    diagnostics_format(argc, argv, &c.diag);
     int rc = files && bindings ? parse_arguments(argc, argv, &c, files, &n_files, &request)
-                   : usage_error("%s", "out of memory");
+                   : usage_error(&c.diag, "%s", "out of memory");
     request.n_inputs = n_files;
     /* exec checks every index against its extent on the CPU; a GPU runs
      * the PTX that `silkc compile` writes. */
@@ -338,8 +373,8 @@ static int run(int argc, char **argv, const char *command)
     for (int i = 0; rc == EXIT_OK && i < n_files; i++)
         if (!load_root_file(&c, files[i])) {
             char reason[96];
-            fprintf(stderr, "silkc: error: %s: %s\n", ESCAPED(files[i]),
-                    read_file_error(errno, READ_FILE_CODE_LIMIT_MIB, reason, sizeof reason));
+            silkc_error(&c.diag, "%s: %s", ESCAPED(files[i]),
+                        read_file_error(errno, READ_FILE_CODE_LIMIT_MIB, reason, sizeof reason));
             rc = EXIT_USAGE;
         }
     if (rc == EXIT_OK && compile)
@@ -379,7 +414,7 @@ static int dispatch(int argc, char **argv)
         strcmp(argv[1], "exec") == 0 || strcmp(argv[1], "build") == 0 ||
         strcmp(argv[1], "run") == 0)
         return run(argc, argv, argv[1]);
-    return usage_error("unknown command '%s' (silkc check|compile|exec|build|run FILE...)",
+    return usage_error(NULL, "unknown command '%s' (silkc check|compile|exec|build|run FILE...)",
                        QUOTED(argv[1]));
 }
 

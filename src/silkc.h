@@ -56,7 +56,16 @@ typedef struct SilkcRequest {
     bool no_optimize;    /* -O0: no IR passes (pass.h) */
     const char *const *inputs; /* the root files, as given ("-": standard input) */
     int n_inputs;
+    Diag *diag;          /* where the driver's messages go (silkc_error) */
 } SilkcRequest;
+
+/* The driver's messages, which have no place in the source: a missing
+ * file, an option's value, a tool that failed.  "silkc: error: ..." in the
+ * text form, a record with empty "locations" in the JSON array
+ * (diag_vplain).  `d` is the compilation's Diag, or NULL before there is
+ * one. */
+void silkc_error(Diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void silkc_note(Diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* At most this many --arch targets. */
 enum { SILKC_MAX_TARGETS = 16 };

@@ -78,18 +78,18 @@ static int plan(Compilation *c, const SilkcRequest *r, Plan *p)
     p->name = stdin_only ? "program" : stem(c, r->inputs[0], "");
     if (!r->run) { /* run takes no -o: the parser refuses it */
         if (!r->output && stdin_only) {
-            fprintf(stderr, "silkc: error: -o: give the %s's name (the source is standard "
-                            "input)\n",
-                    r->emit == EMIT_C ? "C file" : "program");
+            silkc_error(&c->diag, "-o: give the %s's name (the source is standard "
+                                  "input)",
+                        r->emit == EMIT_C ? "C file" : "program");
             return EXIT_USAGE;
         }
         p->output = r->output ? r->output : stem(c, r->inputs[0], r->emit == EMIT_C ? ".c" : "");
     }
     if (r->emit == EMIT_C)
         return EXIT_OK;
-    if ((rc = program_find_runtime(c->arena, &p->rt)) != EXIT_OK)
+    if ((rc = program_find_runtime(c, &p->rt)) != EXIT_OK)
         return rc;
-    return (p->cc = program_find_cc(c->arena)) ? EXIT_OK : EXIT_ENVIRONMENT;
+    return (p->cc = program_find_cc(c)) ? EXIT_OK : EXIT_ENVIRONMENT;
 }
 
 /* ---- the build -------------------------------------------------------------------------- */
@@ -108,16 +108,18 @@ static void code_object_failed(const Build *b, const BuildTarget *t)
     const UsageReport *u = &t->usage;
     const char *tool = b->tool ? b->tool : "llc-19";
     if (u->exit_status == AMDGPU_TOOL_NOT_STARTED && !(u->errors && *u->errors))
-        fprintf(stderr, "silkc: error: %s: AMD targets need %s (LLVM 19), and none was found "
-                        "(install llvm-19 and lld-19, or set SILK_LLC and SILK_LLD)\n", t->arch, tool);
+        silkc_error(&b->c->diag, "%s: AMD targets need %s (LLVM 19), and none was found "
+                                 "(install llvm-19 and lld-19, or set SILK_LLC and SILK_LLD)",
+                    t->arch, tool);
     else if (u->exit_status == AMDGPU_TOOL_NOT_STARTED)
-        fprintf(stderr, "silkc: error: cannot start %s for %s: %s\n", tool, t->arch, u->errors);
+        silkc_error(&b->c->diag, "cannot start %s for %s: %s", tool, t->arch, u->errors);
     else if (u->errors && *u->errors)
-        fprintf(stderr, "silkc: error: %s failed on the LLVM IR for %s (a compiler bug; silkc "
-                        "compile --emit=llvm writes that LLVM IR):\n%s", tool, t->arch, u->errors);
+        silkc_error(&b->c->diag, "%s failed on the LLVM IR for %s (a compiler bug; silkc "
+                                 "compile --emit=llvm writes that LLVM IR):\n%s",
+                    tool, t->arch, u->errors);
     else
-        fprintf(stderr, "silkc: error: %s for %s exited %d without a message\n", tool, t->arch,
-                u->exit_status);
+        silkc_error(&b->c->diag, "%s for %s exited %d without a message", tool, t->arch,
+                    u->exit_status);
 }
 
 /* The assembler failed on the figures the warnings (or a code object)
@@ -131,12 +133,12 @@ static int tool_failed(const Build *b)
         if (is_code_object_target(b->targets[i].arch))
             code_object_failed(b, &b->targets[i]);
         else if (u->errors && *u->errors)
-            fprintf(stderr, "silkc: error: %s failed on the PTX for %s (a compiler bug; silkc "
-                            "compile --emit=ptx writes that PTX):\n%s",
-                    b->tool ? b->tool : "ptxas", b->targets[i].arch, u->errors);
+            silkc_error(&b->c->diag, "%s failed on the PTX for %s (a compiler bug; silkc "
+                                     "compile --emit=ptx writes that PTX):\n%s",
+                        b->tool ? b->tool : "ptxas", b->targets[i].arch, u->errors);
         else
-            fprintf(stderr, "silkc: error: %s for %s exited %d without a message\n",
-                    b->tool ? b->tool : "ptxas", b->targets[i].arch, u->exit_status);
+            silkc_error(&b->c->diag, "%s for %s exited %d without a message",
+                        b->tool ? b->tool : "ptxas", b->targets[i].arch, u->exit_status);
     }
     return EXIT_ENVIRONMENT;
 }
@@ -188,16 +190,16 @@ static void describe(const Plan *p, const SilkcRequest *r, const Build *b, CProg
 static int read_code_object(Build *b, const BuildTarget *t, CCodeObject *o)
 {
     if (!t->binary_path) {
-        fprintf(stderr, "silkc: error: --arch %s: the build made no code object (its assembler "
-                        "did not run)\n", t->arch);
+        silkc_error(&b->c->diag, "--arch %s: the build made no code object (its assembler "
+                                 "did not run)", t->arch);
         return EXIT_ENVIRONMENT;
     }
     size_t len;
     char *bytes = read_file(t->binary_path, READ_FILE_CODE_LIMIT_MIB, &len);
     if (!bytes) {
         char why[256];
-        fprintf(stderr, "silkc: error: %s: %s\n", t->binary_path,
-                read_file_error(errno, READ_FILE_CODE_LIMIT_MIB, why, sizeof why));
+        silkc_error(&b->c->diag, "%s: %s", t->binary_path,
+                    read_file_error(errno, READ_FILE_CODE_LIMIT_MIB, why, sizeof why));
         return EXIT_ENVIRONMENT;
     }
     unsigned char *copy = arena_alloc(b->c->arena, len ? len : 1, 1);
@@ -232,9 +234,8 @@ static int write_c(Build *b, CProgram *cp, FILE *out)
     switch (c_emit_program(cp, out)) {
     case C_OK: return EXIT_OK;
     case C_NO_MAIN:
-        fputs("silkc: error: the program has no fn main: a program starts there (fn main() "
-              "or fn main() -> i32)\n",
-              stderr);
+        silkc_error(&b->c->diag, "%s", "the program has no fn main: a program starts there (fn main() "
+              "or fn main() -> i32)");
         return EXIT_FINDINGS;
     case C_ERRORS: break;
     }
@@ -254,9 +255,9 @@ static const char **input_files(Compilation *c, const SilkcRequest *r, int *n)
     return inputs;
 }
 
-static int output_failed(const Output *out)
+static int output_failed(Diag *d, const Output *out)
 {
-    fprintf(stderr, "silkc: error: %s\n", out->error);
+    silkc_error(d, "%s", out->error);
     return out->failure == OUTPUT_CANNOT_WRITE ? EXIT_ENVIRONMENT : EXIT_USAGE;
 }
 
@@ -264,16 +265,16 @@ static int open_output(Compilation *c, const SilkcRequest *r, const char *target
 {
     int n;
     const char **inputs = input_files(c, r, &n);
-    return output_open(out, target, inputs, n) ? EXIT_OK : output_failed(out);
+    return output_open(out, target, inputs, n) ? EXIT_OK : output_failed(r->diag, out);
 }
 
-static int commit(Output *out, int rc)
+static int commit(Diag *d, Output *out, int rc)
 {
     if (rc != EXIT_OK) {
         output_abort(out);
         return rc;
     }
-    return output_commit(out) ? EXIT_OK : output_failed(out);
+    return output_commit(out) ? EXIT_OK : output_failed(d, out);
 }
 
 /* --emit=c: the C to the output. */
@@ -285,7 +286,7 @@ static int emit_c(Build *b, const SilkcRequest *r, const Plan *p, CProgram *cp)
         return rc;
     rc = write_c(b, cp, out.file);
     output_flush(&out);
-    return commit(&out, rc);
+    return commit(r->diag, &out, rc);
 }
 
 /* ---- the program -------------------------------------------------------------------------- */
@@ -303,8 +304,8 @@ static int copy_program(const SilkcRequest *r, Compilation *c, const char *from,
     while (in && (got = fread(buf, 1, sizeof buf, in)) > 0 && fwrite(buf, 1, got, out.file) == got)
         ;
     if (!in || ferror(in)) {
-        fprintf(stderr, "silkc: error: %s: cannot read the program the C compiler made: %s\n",
-                from, strerror(errno));
+        silkc_error(&c->diag, "%s: cannot read the program the C compiler made: %s",
+                    from, strerror(errno));
         rc = EXIT_ENVIRONMENT;
     }
     if (in)
@@ -312,11 +313,11 @@ static int copy_program(const SilkcRequest *r, Compilation *c, const char *from,
     mode_t mask = umask(0);
     umask(mask);
     if (rc == EXIT_OK && out.temp && fchmod(fileno(out.file), 0777 & ~mask) != 0) {
-        fprintf(stderr, "silkc: error: %s: cannot make it executable: %s\n", to, strerror(errno));
+        silkc_error(&c->diag, "%s: cannot make it executable: %s", to, strerror(errno));
         rc = EXIT_ENVIRONMENT;
     }
     output_flush(&out);
-    return commit(&out, rc);
+    return commit(r->diag, &out, rc);
 }
 
 /* The C written into the build's temporary directory, compiled there. */
@@ -328,12 +329,12 @@ static int make_program(Build *b, const Plan *p, CProgram *cp, const char **prog
         return EXIT_ENVIRONMENT;
     FILE *out = fopen(source, "w");
     if (!out) {
-        fprintf(stderr, "silkc: error: %s: cannot write: %s\n", source, strerror(errno));
+        silkc_error(&b->c->diag, "%s: cannot write: %s", source, strerror(errno));
         return EXIT_ENVIRONMENT;
     }
     int rc = write_c(b, cp, out);
     if (fclose(out) != 0 && rc == EXIT_OK) {
-        fprintf(stderr, "silkc: error: %s: cannot write: %s\n", source, strerror(errno));
+        silkc_error(&b->c->diag, "%s: cannot write: %s", source, strerror(errno));
         rc = EXIT_ENVIRONMENT;
     }
     return rc == EXIT_OK ? program_compile(b, p->cc, &p->rt, source, *program) : rc;

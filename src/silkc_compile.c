@@ -53,6 +53,7 @@ typedef struct Outputs {
     Output files[MAX_TARGETS];          /* the outputs open, committed at the end */
     int n_files;
     bool ptx_rejected;                  /* ptxas rejected it: kept for the bug report */
+    Diag *diag;                         /* the request's (silkc_error) */
     int n;
 } Outputs;
 
@@ -63,27 +64,27 @@ int silkc_split_targets(Compilation *c, const char *list, const char *cpu, const
                         int *n)
 {
     if (!*list) {
-        fprintf(stderr, "silkc: error: --arch: give at least one target, as --arch sm_90\n");
+        silkc_error(&c->diag, "--arch: give at least one target, as --arch sm_90");
         return EXIT_USAGE;
     }
     for (const char *p = list;; p++) {
         size_t len = strcspn(p, ",");
         if (len == 0) {
-            fprintf(stderr, "silkc: error: --arch: '%s' has an empty element\n", QUOTED(list));
+            silkc_error(&c->diag, "--arch: '%s' has an empty element", QUOTED(list));
             return EXIT_USAGE;
         }
         char *arch = arena_strndup(c->arena, p, len);
         if (backend_find(arch) == &backend_cpu) {
-            fprintf(stderr, "silkc: error: --arch cpu: %s\n", cpu);
+            silkc_error(&c->diag, "--arch cpu: %s", cpu);
             return EXIT_USAGE;
         }
         if (!backend_find(arch)) {
-            fprintf(stderr, "silkc: error: --arch: unknown target '%s' (sm_75 to sm_121, %s)\n", QUOTED(arch),
-                    backend_amdgpu.target_range);
+            silkc_error(&c->diag, "--arch: unknown target '%s' (sm_75 to sm_121, %s)", QUOTED(arch),
+                        backend_amdgpu.target_range);
             return EXIT_USAGE;
         }
         if (*n == SILKC_MAX_TARGETS) {
-            fprintf(stderr, "silkc: error: --arch: at most %d targets\n", SILKC_MAX_TARGETS);
+            silkc_error(&c->diag, "--arch: at most %d targets", SILKC_MAX_TARGETS);
             return EXIT_USAGE;
         }
         archs[(*n)++] = arch;
@@ -177,14 +178,14 @@ static int check_standard_output(const SilkcRequest *r, const Outputs *o)
     if (!r->output || strcmp(r->output, "-") != 0)
         return EXIT_OK;
     if (r->emit != EMIT_HEADER && o->n > 1) {
-        fprintf(stderr, "silkc: error: -o -: standard output takes one target's %s; give one "
-                        "--arch, or -o FILE for one file per target\n",
-                r->emit == EMIT_CUBIN ? "cubin" : has_amd_target(o) ? "code" : "PTX");
+        silkc_error(r->diag, "-o -: standard output takes one target's %s; give one "
+                             "--arch, or -o FILE for one file per target",
+                    r->emit == EMIT_CUBIN ? "cubin" : has_amd_target(o) ? "code" : "PTX");
         return EXIT_USAGE;
     }
     if (binary_output(r, o->archs[0]) && isatty(STDOUT_FILENO)) {
-        fprintf(stderr, "silkc: error: -o -: a %s is binary, not written to a terminal\n",
-                r->emit == EMIT_CUBIN ? "cubin" : "code object");
+        silkc_error(r->diag, "-o -: a %s is binary, not written to a terminal",
+                    r->emit == EMIT_CUBIN ? "cubin" : "code object");
         return EXIT_USAGE;
     }
     return EXIT_OK;
@@ -195,9 +196,9 @@ static int check_standard_output(const SilkcRequest *r, const Outputs *o)
 /* An output that could not be opened or written: its line, and the exit
  * code (a target the user named wrongly is usage, a full disk the
  * environment). */
-static int output_failed(const Output *out)
+static int output_failed(Diag *d, const Output *out)
 {
-    fprintf(stderr, "silkc: error: %s\n", out->error);
+    silkc_error(d, "%s", out->error);
     return out->failure == OUTPUT_CANNOT_WRITE ? EXIT_ENVIRONMENT : EXIT_USAGE;
 }
 
@@ -223,7 +224,7 @@ static int open_outputs(Compilation *c, const SilkcRequest *r, const char *const
     const char **inputs = input_files(c, r, &n_inputs);
     for (o->n_files = 0; o->n_files < n; o->n_files++)
         if (!output_open(&o->files[o->n_files], targets[o->n_files], inputs, n_inputs)) {
-            int rc = output_failed(&o->files[o->n_files]);
+            int rc = output_failed(r->diag, &o->files[o->n_files]);
             while (o->n_files > 0)
                 output_abort(&o->files[--o->n_files]);
             return rc;
@@ -241,7 +242,7 @@ static int close_outputs(Outputs *o, int rc)
         if (!commit) {
             output_abort(&o->files[i]);
         } else if (!output_commit(&o->files[i])) {
-            rc = output_failed(&o->files[i]);
+            rc = output_failed(o->diag, &o->files[i]);
             commit = false; /* the first failure is the one reported */
         }
     o->n_files = 0;
@@ -353,30 +354,30 @@ static int ptxas_failed(const SilkcRequest *r, const Build *b, Outputs *o)
     for (int i = 0; i < b->n_targets; i++) {
         const UsageReport *u = &b->targets[i].usage;
         if (u->exit_status == PTXAS_NO_RESULT) {
-            fprintf(stderr, "silkc: error: %s, run as ptxas for %s, %s\n", b->tool, o->archs[i],
-                    u->errors);
+            silkc_error(r->diag, "%s, run as ptxas for %s, %s", b->tool, o->archs[i],
+                        u->errors);
             rc = EXIT_ENVIRONMENT;
         } else if (u->exit_status > 128 && (!u->errors || !*u->errors)) {
             /* Killed without a word: no rejection (ulimit -f, the OOM killer, a crash). */
-            fprintf(stderr, "silkc: error: %s for %s died of signal %d (%s)\n", b->tool,
-                    o->archs[i], u->exit_status - 128, strsignal(u->exit_status - 128));
+            silkc_error(r->diag, "%s for %s died of signal %d (%s)", b->tool,
+                        o->archs[i], u->exit_status - 128, strsignal(u->exit_status - 128));
         } else if (u->exit_status > 0 && (!u->errors || !*u->errors)) {
             /* Failed without a word: a broken tool, not a rejection of our PTX. */
-            fprintf(stderr, "silkc: error: %s for %s exited %d without a message\n", b->tool,
-                    o->archs[i], u->exit_status);
+            silkc_error(r->diag, "%s for %s exited %d without a message", b->tool,
+                        o->archs[i], u->exit_status);
             rc = EXIT_ENVIRONMENT;
         } else if (u->errors && r->compile && r->emit == EMIT_PTX) {
             o->ptx_rejected = true;
-            fprintf(stderr, "silkc: error: ptxas rejected %s for %s (a compiler bug):\n%s",
-                    strcmp(o->paths[i], "-") == 0 ? "the PTX on standard output" : o->paths[i],
-                    o->archs[i], u->errors);
+            silkc_error(r->diag, "ptxas rejected %s for %s (a compiler bug):\n%s",
+                        strcmp(o->paths[i], "-") == 0 ? "the PTX on standard output" : o->paths[i],
+                        o->archs[i], u->errors);
         } else if (u->errors) {
-            fprintf(stderr, "silkc: error: ptxas rejected the PTX for %s (a compiler bug; "
-                            "--emit=ptx writes that PTX):\n%s", o->archs[i], u->errors);
+            silkc_error(r->diag, "ptxas rejected the PTX for %s (a compiler bug; "
+                                 "--emit=ptx writes that PTX):\n%s", o->archs[i], u->errors);
         }
     }
     if (b->tool_status == PTXAS_NOT_STARTED)
-        fprintf(stderr, "silkc: error: cannot start %s: %s\n", b->tool, strerror(b->tool_errno));
+        silkc_error(r->diag, "cannot start %s: %s", b->tool, strerror(b->tool_errno));
     return rc;
 }
 
@@ -387,31 +388,31 @@ static int amdgpu_failed(const Build *b, const Outputs *o, int i)
 {
     const UsageReport *u = &b->targets[i].usage;
     if (u->exit_status == AMDGPU_TOOL_NOT_STARTED && !u->errors) {
-        fprintf(stderr, "silkc: error: %s: AMD targets need %s (LLVM 19), and none was found "
-                        "(install llvm-19 and lld-19, or set SILK_LLC and SILK_LLD)\n",
-                o->archs[i], b->tool);
+        silkc_error(&b->c->diag, "%s: AMD targets need %s (LLVM 19), and none was found "
+                                 "(install llvm-19 and lld-19, or set SILK_LLC and SILK_LLD)",
+                    o->archs[i], b->tool);
         return EXIT_ENVIRONMENT;
     }
     if (u->exit_status == AMDGPU_TOOL_NOT_STARTED) {
-        fprintf(stderr, "silkc: error: cannot start %s for %s: %s\n", b->tool, o->archs[i], u->errors);
+        silkc_error(&b->c->diag, "cannot start %s for %s: %s", b->tool, o->archs[i], u->errors);
         return EXIT_ENVIRONMENT;
     }
     if (u->exit_status == AMDGPU_NO_OUTPUT) {
-        fprintf(stderr, "silkc: error: %s for %s %s\n", b->tool, o->archs[i], u->errors);
+        silkc_error(&b->c->diag, "%s for %s %s", b->tool, o->archs[i], u->errors);
         return EXIT_ENVIRONMENT;
     }
     if (u->exit_status == AMDGPU_BAD_CODE_OBJECT) {
-        fprintf(stderr, "silkc: error: the code object %s made for %s does not read: %s\n", b->tool,
-                o->archs[i], u->errors);
+        silkc_error(&b->c->diag, "the code object %s made for %s does not read: %s", b->tool,
+                    o->archs[i], u->errors);
         return EXIT_ENVIRONMENT;
     }
     if (!u->errors || !*u->errors) { /* a broken tool, not a rejection of our LLVM IR */
-        fprintf(stderr, "silkc: error: %s for %s exited %d without a message\n", b->tool, o->archs[i],
-                u->exit_status);
+        silkc_error(&b->c->diag, "%s for %s exited %d without a message", b->tool, o->archs[i],
+                    u->exit_status);
         return EXIT_ENVIRONMENT;
     }
-    fprintf(stderr, "silkc: error: %s failed for %s (a compiler bug; --emit=llvm writes the LLVM "
-                    "IR):\n%s", b->tool, o->archs[i], u->errors);
+    silkc_error(&b->c->diag, "%s failed for %s (a compiler bug; --emit=llvm writes the LLVM "
+                             "IR):\n%s", b->tool, o->archs[i], u->errors);
     return EXIT_FINDINGS;
 }
 
@@ -462,7 +463,7 @@ void silkc_judge_usage(Compilation *c, const SilkcRequest *r, const Build *b)
 /* Copies the file at `path` (a cubin ptxas wrote) to `out`; false
  * (reported) when it does not read.  Write errors are the output's, found
  * when it is committed. */
-static bool copy_file(const char *path, FILE *out)
+static bool copy_file(Diag *d, const char *path, FILE *out)
 {
     FILE *in = fopen(path, "rb");
     char buf[65536];
@@ -472,8 +473,8 @@ static bool copy_file(const char *path, FILE *out)
             break;
     bool ok = in && !ferror(in);
     if (!ok)
-        fprintf(stderr, "silkc: error: %s: cannot read the assembler's binary: %s\n", path,
-                strerror(errno));
+        silkc_error(d, "%s: cannot read the assembler's binary: %s", path,
+                    strerror(errno));
     if (in)
         fclose(in);
     return ok;
@@ -488,7 +489,7 @@ static int write_targets(const SilkcRequest *r, const Build *b, Outputs *o)
     for (int i = 0; i < b->n_targets; i++) {
         if (!binary_output(r, o->archs[i]))
             fputs(b->targets[i].code, o->files[i].file);
-        else if (!copy_file(b->targets[i].binary_path, o->files[i].file))
+        else if (!copy_file(r->diag, b->targets[i].binary_path, o->files[i].file))
             return EXIT_ENVIRONMENT;
         output_flush(&o->files[i]);
     }
@@ -555,8 +556,8 @@ static int need_assembler(const Outputs *o)
 {
     for (int i = 0; i < o->n; i++)
         if (backend_find(o->archs[i]) == &backend_ptx && !backend_ptx.assembler()) {
-            fprintf(stderr, "silkc: error: --emit=cubin needs ptxas, and none was found "
-                            "(install the CUDA toolkit, or set SILK_PTXAS)\n");
+            silkc_error(o->diag, "--emit=cubin needs ptxas, and none was found "
+                                 "(install the CUDA toolkit, or set SILK_PTXAS)");
             return EXIT_ENVIRONMENT;
         }
     return EXIT_OK;
@@ -567,7 +568,7 @@ static int need_assembler(const Outputs *o)
  * writing nothing. */
 int silkc_check(Compilation *c, const SilkcRequest *r)
 {
-    Outputs o = {0};
+    Outputs o = {.diag = r->diag};
     int rc = r->archs ? split_targets(c, r->archs, &o) : EXIT_OK;
     if (rc != EXIT_OK)
         return rc;
@@ -584,7 +585,7 @@ int silkc_check(Compilation *c, const SilkcRequest *r)
 /* --emit=ir: the module's text to -o, else standard output. */
 static int emit_ir(Compilation *c, const SilkcRequest *r, const IrModule *m)
 {
-    Outputs o = {0};
+    Outputs o = {.diag = r->diag};
     const char *target = r->output ? r->output : "-";
     int rc = open_outputs(c, r, &target, 1, &o);
     if (rc != EXIT_OK)
@@ -601,8 +602,8 @@ static int check_emit_targets(const SilkcRequest *r, const Outputs *o)
         bool amd = is_amd(o->archs[i]);
         const char *kind = r->emit == EMIT_CUBIN ? "cubin" : r->emit == EMIT_HEADER ? "header" : "llvm";
         if ((r->emit == EMIT_LLVM && !amd) || ((r->emit == EMIT_CUBIN || r->emit == EMIT_HEADER) && amd)) {
-            fprintf(stderr, "silkc: error: --emit=%s: %s is %s target (--emit=%s is for %s targets)\n",
-                    kind, o->archs[i], amd ? "an AMD" : "an NVIDIA", kind, amd ? "NVIDIA" : "AMD");
+            silkc_error(r->diag, "--emit=%s: %s is %s target (--emit=%s is for %s targets)",
+                        kind, o->archs[i], amd ? "an AMD" : "an NVIDIA", kind, amd ? "NVIDIA" : "AMD");
             return EXIT_USAGE;
         }
     }
@@ -614,7 +615,7 @@ static int check_emit_targets(const SilkcRequest *r, const Outputs *o)
 static int plan_outputs(Compilation *c, const SilkcRequest *r, Outputs *o)
 {
     if (!r->archs && r->emit != EMIT_IR) {
-        fprintf(stderr, "silkc: error: --arch: give the targets, as --arch sm_90,sm_80\n");
+        silkc_error(&c->diag, "--arch: give the targets, as --arch sm_90,sm_80");
         return EXIT_USAGE;
     }
     int rc = r->archs ? split_targets(c, r->archs, o) : EXIT_OK;
@@ -631,7 +632,7 @@ static int plan_outputs(Compilation *c, const SilkcRequest *r, Outputs *o)
 
 int silkc_compile(Compilation *c, const SilkcRequest *r)
 {
-    Outputs o = {0};
+    Outputs o = {.diag = r->diag};
     int rc = plan_outputs(c, r, &o);
     if (rc != EXIT_OK)
         return rc;

@@ -27,13 +27,11 @@
 #include <stdlib.h>
 
 /* One line naming the option or the kernel; exit status 2. */
-int exec_error(const char *fmt, ...)
+int exec_error(const SilkcRequest *r, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("silkc: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    diag_vplain(r->diag, DIAG_ERROR, fmt, ap);
     va_end(ap);
     return EXIT_USAGE;
 }
@@ -48,15 +46,15 @@ int exec_plan(const SilkcRequest *r, const ExecKernel *k, ExecPlan *plan)
 {
     uint64_t threads = r->workspace ? r->workspace : k->fixed_threads;
     if (!threads)
-        return exec_error("--kernel %s has no fixed CTA size: give --workspace", k->name);
+        return exec_error(r, "--kernel %s has no fixed CTA size: give --workspace", k->name);
     if (k->fixed_threads && threads != k->fixed_threads)
-        return exec_error("--workspace %" PRIu64 ": kernel %s runs CTAs of %" PRIu32 " threads "
-                          "(@launch)", threads, k->name, k->fixed_threads);
+        return exec_error(r, "--workspace %" PRIu64 ": kernel %s runs CTAs of %" PRIu32 " threads "
+                             "(@launch)", threads, k->name, k->fixed_threads);
     /* grid + threads - 1 wrapped near 2^64 to a grid of 0 CTAs. */
     uint64_t ctas = r->grid / threads + (r->grid % threads != 0);
     if (ctas > UINT32_MAX)
-        return exec_error("--grid %" PRIu64 ": more than 2^32 - 1 CTAs of %" PRIu64 " threads",
-                          r->grid, threads);
+        return exec_error(r, "--grid %" PRIu64 ": more than 2^32 - 1 CTAs of %" PRIu64 " threads",
+                             r->grid, threads);
     *plan = (ExecPlan){.ctas = ctas, .threads = (uint32_t)threads,
                        .logical = k->persistent ? ctas : 0};
     return EXIT_OK;
@@ -73,16 +71,16 @@ int silkc_exec(Compilation *c, const SilkcRequest *r)
     if (r->list)
         return exec_list(c, r);
     if (!r->kernel)
-        return exec_error("%s", "--kernel: give the kernel to run, as --kernel saxpy");
+        return exec_error(r, "%s", "--kernel: give the kernel to run, as --kernel saxpy");
     if (!r->grid)
-        return exec_error("%s", "--grid: give the work items, as --grid 1024");
+        return exec_error(r, "%s", "--grid: give the work items, as --grid 1024");
     if (r->backend != EXEC_BACKEND_CUDA)
         return exec_run_cpu(c, r);
     if (r->sms_given)
-        return exec_error("%s", "--sms: with --backend cuda, ctx.sms is the device's");
+        return exec_error(r, "%s", "--sms: with --backend cuda, ctx.sms is the device's");
     if (r->workers)
-        return exec_error("%s", "--workers: only --backend cpu runs CTAs on worker threads");
+        return exec_error(r, "%s", "--workers: only --backend cpu runs CTAs on worker threads");
     if (r->race)
-        return exec_error("%s", "--race: only --backend cpu checks races (a GPU gives no such check)");
+        return exec_error(r, "%s", "--race: only --backend cpu checks races (a GPU gives no such check)");
     return exec_run_cuda(c, r);
 }

@@ -19,6 +19,7 @@
 
 #include <check.h>
 #include <cjson/cJSON.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -734,6 +735,54 @@ START_TEST(test_bad_option)
 }
 END_TEST
 
+/* diag_vplain (the driver's messages): "silkc: error: " and the message as
+ * given, uncoloured, one line end; not counted as a source error. */
+static void plain(DiagLevel level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void plain(DiagLevel level, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vplain(&diag, level, fmt, ap);
+    va_end(ap);
+}
+
+START_TEST(test_plain_text)
+{
+    option("-fcolor-diagnostics");
+    plain(DIAG_ERROR, "%s: cannot read", "missing.silk");
+    plain(DIAG_ERROR, "ptxas rejected it:\n%s", "line 1\n");
+    plain(DIAG_NOTE, "see %d", 1);
+    ck_assert_str_eq(output(), "silkc: error: missing.silk: cannot read\n"
+                               "silkc: error: ptxas rejected it:\nline 1\n"
+                               "silkc: note: see 1\n");
+    ck_assert_int_eq(diag.errors, 0);
+}
+END_TEST
+
+START_TEST(test_plain_json)
+{
+    use_json();
+    plain(DIAG_ERROR, "ptxas rejected it:\n%s", "line 1\n");
+    plain(DIAG_NOTE, "see %d", 1);
+    diag_line(&diag, "k.silk:4:5: kernel k, CTA 0, thread 0: a fault");
+    ck_assert_str_eq(output(), "");
+    cJSON *json = parse_output();
+    ck_assert_int_eq(cJSON_GetArraySize(json), 2);
+    const cJSON *error = cJSON_GetArrayItem(json, 0);
+    ck_assert_str_eq(string_field(error, "kind"), "error");
+    ck_assert_str_eq(string_field(error, "message"), "ptxas rejected it:\nline 1");
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(error, "locations")), 0);
+    const cJSON *children = cJSON_GetObjectItemCaseSensitive(error, "children");
+    ck_assert_int_eq(cJSON_GetArraySize(children), 1);
+    ck_assert_str_eq(string_field(cJSON_GetArrayItem(children, 0), "message"), "see 1");
+    const cJSON *fault = cJSON_GetArrayItem(json, 1);
+    ck_assert_str_eq(string_field(fault, "message"), "k.silk:4:5: kernel k, CTA 0, thread 0: a fault");
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(fault, "locations")), 0);
+    cJSON_Delete(json);
+}
+END_TEST
+
 START_TEST(test_good_options)
 {
     option("-ferror-limit=7");
@@ -791,13 +840,13 @@ static Suite *diag_suite(void)
     const TTest *const json[] = {
         test_json_records, test_json_empty_span_and_promoted_warning,
         test_json_drops_what_text_drops, test_json_without_diagnostics_is_empty_array,
-        test_json_no_location,
+        test_json_no_location, test_plain_json,
     };
     const TTest *const colour[] = {
         test_colour_escapes, test_colour_promoted_option_is_red, test_no_colour_no_escapes,
         test_colour_on_a_terminal,
     };
-    const TTest *const options[] = {test_good_options};
+    const TTest *const options[] = {test_good_options, test_plain_text};
     /* START_TEST's names are pointer variables, not constants: these
      * tables cannot be static. */
     Suite *s = suite_create("diag");
