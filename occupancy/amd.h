@@ -83,9 +83,6 @@ int amd_table_load_text(AmdTable *table, const char *text, size_t len, const cha
                         OccError *err);
 int amd_table_load_file(AmdTable *table, const char *path, OccError *err);
 
-/* Whether CSV text is one of the AMD tables (its header names "gfx"). */
-bool amd_table_text_is_amd(const char *text, size_t len);
-
 void amd_table_free(AmdTable *table);
 
 /* By gfx name or alias, case-insensitive ("gfx942", "cdna3"); NULL if unknown. */

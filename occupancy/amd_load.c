@@ -45,11 +45,6 @@ static const TableColumn product_columns[] = {
 #undef AMD_PRODUCT_COLUMN
 };
 
-static bool is_blank(const char *s)
-{
-    return s[strspn(s, " \t\r")] == '\0';
-}
-
 /* ---- cells ------------------------------------------------------------------ */
 
 /* "80:10;88:9;100:8;*:7": SGPR counts ascending, waves falling; '*' last. */
@@ -227,25 +222,6 @@ int amd_table_load_file(AmdTable *table, const char *path, OccError *err)
     int rc = amd_table_load_text(table, text, len, path, err);
     free(text);
     return rc;
-}
-
-/* The first line that is neither a comment nor blank names the columns. */
-bool amd_table_text_is_amd(const char *text, size_t len)
-{
-    size_t pos = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
-    while (pos < len) {
-        const char *nl = memchr(text + pos, '\n', len - pos);
-        size_t end = nl ? (size_t)(nl - text) : len;
-        if (text[pos] != '#' && end > pos && !is_blank((char[2]){text[pos], 0})) {
-            for (size_t i = pos; i + 3 <= end; i++)
-                if (memcmp(text + i, "gfx", 3) == 0 && (i == pos || text[i - 1] == ',') &&
-                    (i + 3 == end || text[i + 3] == ',' || text[i + 3] == '\r'))
-                    return true;
-            return false;
-        }
-        pos = end + 1;
-    }
-    return false;
 }
 
 void amd_table_free(AmdTable *table)
