@@ -174,4 +174,7 @@ typedef struct AmdNextStep {
 
 OccStatus amd_next_step(const AmdTarget *t, const AmdKernel *k, int threads, AmdNextStep *out);
 
+/* The AMD engine's answer in the one shape of occupancy.h. */
+OccFigures occ_figures_amd(const AmdResult *r);
+
 #endif

@@ -116,11 +116,18 @@ const char *arch_sm_name(const ArchLimits *arch, char *buf, size_t size);
  * and a product when one is named (its SM count then comes with it).  The
  * programs resolve --arch and --gpu to one; the report model computes for
  * one. */
+typedef enum OccVendor { OCC_NVIDIA, OCC_AMD } OccVendor;
+struct AmdTarget;
+struct AmdProduct;
+
 typedef struct Target {
-    const ArchLimits *arch;
-    const GpuProduct *gpu; /* NULL for a bare architecture */
-    int sm_count;          /* 0 when unknown */
-    char sm_name[16];      /* "sm_90", as arch_sm_name writes it */
+    OccVendor vendor;
+    const ArchLimits *arch; /* NVIDIA: the compute capability's row */
+    const GpuProduct *gpu;  /* NVIDIA: the product; NULL for a bare architecture */
+    const struct AmdTarget *amd;      /* AMD: the target's row (amd.h) */
+    const struct AmdProduct *amd_gpu; /* AMD: the product; NULL for a bare target */
+    int sm_count;           /* SMs, or the AMD product's CUs (WGPs); 0 when unknown */
+    char sm_name[OCC_NAME_MAX]; /* "sm_90" as arch_sm_name writes it, or "gfx942" */
 } Target;
 
 /* The architecture's warp-slot count per SM. */
@@ -314,5 +321,40 @@ bool occ_waves(uint64_t work, int block_size, int active_blocks, int sm_count, O
  * grid: gridDim.x x gridDim.y); tail_threads is left 0.  False, with *out
  * zero but for ctas, when any argument is zero. */
 bool occ_waves_ctas(uint64_t ctas, int active_blocks, int sm_count, OccWaves *out);
+
+/* ---- one face for both vendors (figures.c) -------------------------------- */
+
+/* The engine's answer for one block size in the shape every writer reads,
+ * whichever vendor's engine gave it (occ_figures_nvidia, occ_figures_amd):
+ * what is resident, the occupancy, and the limiters with what each allows. */
+enum { OCC_MAX_LIMITERS = 8 };
+
+typedef struct OccFigures {
+    OccVendor vendor;
+    int groups;           /* resident CTAs per SM, or workgroups per CU (WGP) */
+    int active;           /* warps per SM, or waves per SIMD */
+    int max_active;       /* the SM's warp slots, or the SIMD's wave slots */
+    int resident;         /* warps (waves) of the resident groups per SM (CU): what
+                           * the advice policy compares; on AMD it can be below
+                           * active x SIMDs, LLVM's count not being in whole
+                           * workgroups */
+    int n_limiters;
+    int limit[OCC_MAX_LIMITERS]; /* what each allows, in occ_limit_unit; INT_MAX: none */
+    unsigned limited_by;  /* bit i: limiter i binds */
+} OccFigures;
+
+OccFigures occ_figures_nvidia(const OccResult *r);
+
+static inline double occ_figures_occupancy(const OccFigures *f)
+{
+    return f->max_active ? (double)f->active / f->max_active : 0.0;
+}
+
+/* Limiter i of a vendor: its JSON name ("registers", "vgprs") and what it
+ * is for people ("registers", "VGPRs"). */
+const char *occ_vendor_limiter_name(OccVendor vendor, int i);
+const char *occ_vendor_limiter_what(OccVendor vendor, int i);
+/* What a limit counts: "ctas_per_sm" or "waves_per_simd". */
+const char *occ_limit_unit(OccVendor vendor);
 
 #endif

@@ -24,10 +24,25 @@
  * the workspace, so it is the CTAs times the block size. */
 /* The persistent grid on the target: its product's, else the first
  * product's of its architecture; 0 when the tables have none. */
+static const char *named_gpu(const ReportEntry *e)
+{
+    const Target *t = &e->target;
+    return t->gpu ? t->gpu->id : t->amd_gpu ? t->amd_gpu->id : NULL;
+}
+
+/* "SMs", or the AMD target's "CUs" or "WGPs". */
+static const char *units(const ReportEntry *e)
+{
+    if (e->target.vendor != OCC_AMD)
+        return "SMs";
+    return strcmp(e->target.amd->occupancy_unit, "WGP") == 0 ? "WGPs" : "CUs";
+}
+
 static int persistent_grid(const ReportEntry *e)
 {
+    const char *named = named_gpu(e);
     for (int i = 0; i < e->n_persistent; i++)
-        if (e->persistent[i].gpu == e->target.gpu)
+        if (named && strcmp(e->persistent[i].gpu.id, named) == 0)
             return e->persistent[i].grid;
     return e->n_persistent ? e->persistent[0].grid : 0;
 }
@@ -44,7 +59,8 @@ static void persistent_ctas(const ReportEntry *e, const ReportRow *r, char logic
     if (grid)
         snprintf(most, sizeof most, "%d", grid);
     else
-        snprintf(most, sizeof most, "sms * %d", r->result.active_blocks);
+        snprintf(most, sizeof most, "%s * %d", e->target.vendor == OCC_AMD ? "units" : "sms",
+                 r->fig.groups);
     if (e->have_work)
         snprintf(logical, LOGICAL_SIZE, "%llu", (unsigned long long)e->ctas);
     else
@@ -60,13 +76,16 @@ static void persistent_ctas(const ReportEntry *e, const ReportRow *r, char logic
  * product in the tables. */
 static void persistent_grid_words(const ReportEntry *e, const ReportRow *r, char *buf, size_t size)
 {
-    const GpuProduct *gpu = e->target.gpu ? e->target.gpu
-                            : e->n_persistent ? e->persistent[0].gpu : NULL;
+    const char *named = named_gpu(e);
+    const ReportGpu *gpu = NULL;
+    for (int i = 0; i < e->n_persistent && !gpu; i++)
+        if (!named || strcmp(e->persistent[i].gpu.id, named) == 0)
+            gpu = &e->persistent[i].gpu;
     if (gpu)
-        snprintf(buf, size, "%d SMs x %d resident on %s", gpu->sm_count, r->result.active_blocks,
+        snprintf(buf, size, "%d %s x %d resident on %s", gpu->sm_count, units(e), r->fig.groups,
                  gpu->id);
     else
-        snprintf(buf, size, "SMs x %d resident", r->result.active_blocks);
+        snprintf(buf, size, "%s x %d resident", units(e), r->fig.groups);
 }
 
 /* What the runtime does with a @persistent launch block, as a comment. */
@@ -128,6 +147,22 @@ static const char *instance_note(const ReportEntry *e)
                : "";
 }
 
+/* The same launch through a code object loaded with hipModuleLoad. */
+static void hip_module_launch(const ReportEntry *e, const ReportRow *r, char *buf, size_t size)
+{
+    char grid_x[LOGICAL_SIZE], grid_y[24];
+    if (e->have_work)
+        snprintf(grid_x, sizeof grid_x, "%llu",
+                 (unsigned long long)(e->grid_y || e->work_rows ? e->grid_x : e->ctas));
+    else
+        snprintf(grid_x, sizeof grid_x, "(n + %d) / %d", r->threads - 1, r->threads);
+    snprintf(grid_y, sizeof grid_y, "%llu", (unsigned long long)(e->grid_y ? e->grid_y : 1));
+    snprintf(buf, size,
+             "\n// from a code object (hipModuleGetFunction):\n"
+             "hipModuleLaunchKernel(f, %s, %s, 1, %d, %d, 1, %llu, stream, args, NULL);",
+             grid_x, grid_y, e->block_x, e->block_y, (unsigned long long)e->dynamic_smem);
+}
+
 void report_cuda_launch(const ReportEntry *e, char *buf, size_t size)
 {
     const ReportRow *r = report_selected(e);
@@ -149,13 +184,15 @@ void report_cuda_launch(const ReportEntry *e, char *buf, size_t size)
     }
     bool folded = e->grid_y && e->work_rows == 0;
     const char *fold = folded ? "  // 2-D: index = blockIdx.y * gridDim.x + blockIdx.x" : "";
-    if (folded && e->grid_y > (uint64_t)e->target.arch->max_grid_y) {
+    if (folded && e->grid_y > e->max_grid_y) {
         /* More CTAs than a 2-D grid holds: the widest grid, striding. */
-        snprintf(grid, sizeof grid, "%d", e->target.arch->max_grid_x);
+        snprintf(grid, sizeof grid, "%llu", (unsigned long long)e->max_grid_x);
         fold = "  // a grid-stride loop: the work needs more CTAs than gridDim.x x gridDim.y";
     }
-    snprintf(buf, size, "%s<<<%s, %s, %llu>>>(...);%s%s", name, grid, block,
-             (unsigned long long)e->dynamic_smem, fold, instance_note(e));
+    size_t used = (size_t)snprintf(buf, size, "%s<<<%s, %s, %llu>>>(...);%s%s", name, grid, block,
+                                   (unsigned long long)e->dynamic_smem, fold, instance_note(e));
+    if (e->target.vendor == OCC_AMD && used < size)
+        hip_module_launch(e, r, buf + used, size - used);
 }
 
 void report_verify_snippet(const ReportEntry *e, char *buf, size_t size)
@@ -166,11 +203,12 @@ void report_verify_snippet(const ReportEntry *e, char *buf, size_t size)
         buf[0] = '\0';
         return;
     }
+    bool amd = e->target.vendor == OCC_AMD;
     snprintf(buf, size,
              "int blocks = 0;\n"
-             "cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, %s, %d, %llu);\n"
+             "%sOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, %s, %d, %llu);\n"
              "// expect blocks == %d on %s (%.1f%% theoretical occupancy)",
-             escape_if_needed(e->kernel.cxx_name, escaped, sizeof escaped), r->threads,
-             (unsigned long long)e->dynamic_smem,
-             r->result.active_blocks, e->target.sm_name, 100.0 * occ_occupancy(&r->result));
+             amd ? "hip" : "cuda", escape_if_needed(e->kernel.cxx_name, escaped, sizeof escaped),
+             r->threads, (unsigned long long)e->dynamic_smem, r->fig.groups, e->target.sm_name,
+             100.0 * occ_figures_occupancy(&r->fig));
 }

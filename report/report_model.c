@@ -7,6 +7,7 @@
  * writers turn them into text or JSON.
  */
 #include "report_model.h"
+#include "report_vendor.h"
 #include "escape.h"
 
 #include <stdio.h>
@@ -51,7 +52,7 @@ static int add_size(int *sizes, int n, int size)
 static int permitted_sizes(const ReportEntry *e, const ReportSettings *s, int *sizes)
 {
     const ReportKernel *k = &e->kernel;
-    int limit = e->target.arch->max_threads_per_block;
+    int limit = report_max_block(e);
     if (k->reqntid > 0) {
         sizes[0] = k->reqntid;
         return k->reqntid <= limit ? 1 : 0;
@@ -80,7 +81,7 @@ static bool dynamic_smem_at(const ReportEntry *e, const ReportSettings *s, int t
     *bytes = e->kernel.dynamic_smem;
     if (!s->dyn_smem || *bytes || !(e->kernel.extern_smem || e->kernel.extern_smem_unknown))
         return true;
-    int warp = e->target.arch->warp_size;
+    int warp = report_warp_size(e);
     char why[SIZE_EXPR_ERROR_SIZE];
     if (size_expr_eval(s->dyn_smem, threads, (threads + warp - 1) / warp, bytes, why, sizeof why))
         return true;
@@ -98,8 +99,7 @@ static bool fill_rows(ReportEntry *e, const ReportSettings *s, char *error, size
         *r = (ReportRow){.threads = sizes[i]};
         if (!dynamic_smem_at(e, s, r->threads, &r->dynamic_smem, error, size))
             return false;
-        if (occ_active_blocks(e->target.arch, &e->resources, r->threads, r->dynamic_smem,
-                              &r->result) != OCC_OK) {
+        if (!vendor_row(e, r)) {
             snprintf(error, size, "the tables' row for %s cannot be used", e->target.sm_name);
             return false;
         }
@@ -117,12 +117,10 @@ static bool waves_at(const ReportEntry *e, const ReportRow *r, int sm_count, Occ
  * products.csv (its reference part, as -Wtail uses); 0 when none. */
 static int tail_sm_count(const ReportEntry *e, const ReportSettings *s)
 {
+    ReportGpu first = {0};
     if (e->target.sm_count > 0)
         return e->target.sm_count;
-    for (size_t i = 0; i < s->table->n_products; i++)
-        if (arch_table_product_arch(s->table, &s->table->products[i]) == e->target.arch)
-            return s->table->products[i].sm_count;
-    return 0;
+    return vendor_products(e, s, &first, 1) > 0 ? first.sm_count : 0;
 }
 
 /* The tail of the work at one row: the CTA slots its waves leave idle on
@@ -153,8 +151,8 @@ static void select_row(ReportEntry *e, const ReportSettings *s)
     OccCandidate c[REPORT_MAX_SIZES];
     int sm_count = tail_sm_count(e, s);
     for (int i = 0; i < e->n_rows; i++) {
-        const OccResult *r = &e->rows[i].result;
-        c[i] = (OccCandidate){e->rows[i].threads, r->active_blocks, r->active_warps,
+        const OccFigures *f = &e->rows[i].fig;
+        c[i] = (OccCandidate){e->rows[i].threads, f->groups, f->resident,
                               tail_at(e, &e->rows[i], sm_count)};
     }
     e->selected = occ_advise_block_size(c, (size_t)e->n_rows);
@@ -183,16 +181,15 @@ static void explain(ReportEntry *e, const ReportSettings *s)
     Reason tie = e->reasons[tie_reasons];
     bool had_tie = e->n_reasons > tie_reasons;
     e->n_reasons = tie_reasons;
-    add_reason(e, REASON_HIGHEST_OCCUPANCY, r->threads, r->result.active_blocks,
-               occ_occupancy(&r->result));
+    double occupancy = occ_figures_occupancy(&r->fig);
+    add_reason(e, REASON_HIGHEST_OCCUPANCY, r->threads, r->fig.groups, occupancy);
     if (had_tie)
         add_reason(e, tie.code, tie.threads, tie.blocks, tie.value);
-    if (r->result.active_blocks <= 2)
-        add_reason(e, REASON_FEW_CTAS, r->threads, r->result.active_blocks, 0);
-    if (occ_occupancy(&r->result) < 0.25)
-        add_reason(e, REASON_LOW_OCCUPANCY, r->threads, r->result.active_blocks,
-                   occ_occupancy(&r->result));
-    int warp = e->target.arch->warp_size;
+    if (r->fig.groups <= 2)
+        add_reason(e, REASON_FEW_CTAS, r->threads, r->fig.groups, 0);
+    if (occupancy < 0.25)
+        add_reason(e, REASON_LOW_OCCUPANCY, r->threads, r->fig.groups, occupancy);
+    int warp = report_warp_size(e);
     if (r->threads % warp)
         add_reason(e, REASON_PARTIAL_WARP, r->threads, warp - r->threads % warp, 0);
     if (k->usage.spill_stores > 0 || k->usage.spill_loads > 0)
@@ -208,7 +205,7 @@ static void explain(ReportEntry *e, const ReportSettings *s)
  * that is no multiple of 32. */
 static void block_shape(const ReportEntry *e, int threads, int *x, int *y)
 {
-    int warp = e->target.arch->warp_size;
+    int warp = report_warp_size(e);
     bool rows = e->work_rows > 0 && threads % warp == 0;
     *x = rows ? warp : threads;
     *y = rows ? threads / warp : 1;
@@ -235,7 +232,7 @@ static uint64_t grid_for(const ReportEntry *e, int threads, uint64_t *x, uint64_
 static bool waves_at(const ReportEntry *e, const ReportRow *r, int sm_count, OccWaves *w)
 {
     uint64_t x, y;
-    return occ_waves_ctas(grid_for(e, r->threads, &x, &y), r->result.active_blocks, sm_count, w);
+    return occ_waves_ctas(grid_for(e, r->threads, &x, &y), r->fig.groups, sm_count, w);
 }
 
 /* Of the permitted sizes, the one that leaves the fewest CTA slots idle. */
@@ -254,19 +251,19 @@ static void find_better_tail(const ReportEntry *e, TailRow *t)
     }
 }
 
-static void add_persistent(ReportEntry *e, const GpuProduct *gpu, const ReportRow *r)
+static void add_persistent(ReportEntry *e, const ReportGpu *gpu, const ReportRow *r)
 {
     if (e->n_persistent < REPORT_MAX_PRODUCTS)
         e->persistent[e->n_persistent++] =
-            (PersistentRow){gpu, (int)occ_persistent_grid(gpu->sm_count, r->result.active_blocks)};
+            (PersistentRow){*gpu, (int)occ_persistent_grid(gpu->sm_count, r->fig.groups)};
 }
 
-static void add_tail(ReportEntry *e, const GpuProduct *gpu, const ReportRow *r)
+static void add_tail(ReportEntry *e, const ReportGpu *gpu, const ReportRow *r)
 {
     if (!e->have_work || e->n_tails == REPORT_MAX_PRODUCTS)
         return;
     TailRow *t = &e->tails[e->n_tails++];
-    *t = (TailRow){.gpu = gpu, .sm_count = gpu->sm_count};
+    *t = (TailRow){.gpu = *gpu, .sm_count = gpu->sm_count};
     waves_at(e, r, gpu->sm_count, &t->waves);
     t->undersubscribed = t->waves.full_waves == 0;
     t->bad = !t->undersubscribed && t->waves.last_wave_fill < 0.5 && t->waves.waves < 4.0;
@@ -282,35 +279,19 @@ static void fill_products(ReportEntry *e, const ReportSettings *s)
     const ReportRow *r = report_selected(e);
     if (!r)
         return;
-    bool listed = false;
-    for (size_t i = 0; i < s->table->n_products; i++) {
-        const GpuProduct *g = &s->table->products[i];
-        if (arch_table_product_arch(s->table, g) != e->target.arch)
-            continue;
-        add_persistent(e, g, r);
-        listed |= g == e->target.gpu;
-        if (!e->target.gpu)
-            add_tail(e, g, r);
+    ReportGpu gpus[REPORT_MAX_PRODUCTS], named;
+    bool has_named = report_named_gpu(e, &named), listed = false;
+    int n = vendor_products(e, s, gpus, REPORT_MAX_PRODUCTS);
+    for (int i = 0; i < n; i++) {
+        add_persistent(e, &gpus[i], r);
+        listed |= has_named && strcmp(gpus[i].id, named.id) == 0;
+        if (!has_named)
+            add_tail(e, &gpus[i], r);
     }
-    if (e->target.gpu && !listed)
-        add_persistent(e, e->target.gpu, r);
-    if (e->target.gpu)
-        add_tail(e, e->target.gpu, r);
-}
-
-/* Section 4's cap: the engine's policy at the selected size. */
-static void fill_cap_advice(ReportEntry *e)
-{
-    const ReportRow *r = report_selected(e);
-    OccCapAdvice advice;
-    e->cap = (CapAdvice){0};
-    if (!r || !occ_advise_register_cap(e->target.arch, &e->resources, r->threads, r->dynamic_smem,
-                                       &advice))
-        return;
-    e->cap.applies = true;
-    e->cap.cap = advice.cap;
-    e->cap.min_blocks = advice.min_blocks;
-    e->cap.occupancy = advice.occupancy;
+    if (has_named && !listed)
+        add_persistent(e, &named, r);
+    if (has_named)
+        add_tail(e, &named, r);
 }
 
 /* The grid of the selected size and whether the architecture takes it.
@@ -319,34 +300,33 @@ static void fill_cap_advice(ReportEntry *e)
 static void fill_launch(ReportEntry *e)
 {
     const ReportRow *r = report_selected(e);
-    const ArchLimits *a = e->target.arch;
     e->grid_valid = true;
     e->grid_x = e->grid_y = 0;
     e->block_x = r ? r->threads : 0;
     e->block_y = 1;
+    if (r && e->have_work)
+        block_shape(e, r->threads, &e->block_x, &e->block_y);
+    vendor_grid_limits(e);
     if (!r || !e->have_work)
         return;
-    block_shape(e, r->threads, &e->block_x, &e->block_y);
     e->ctas = grid_for(e, r->threads, &e->grid_x, &e->grid_y);
     if (e->work_rows == 0) {
         e->tail_threads = e->work - (e->ctas - 1) * (uint64_t)r->threads;
-        if (e->grid_x > (uint64_t)a->max_grid_x) {
-            e->grid_y = (e->ctas + (uint64_t)a->max_grid_x - 1) / (uint64_t)a->max_grid_x;
-            e->grid_x = (uint64_t)a->max_grid_x;
+        if (e->grid_x > e->max_grid_x) {
+            e->grid_y = (e->ctas + e->max_grid_x - 1) / e->max_grid_x;
+            e->grid_x = e->max_grid_x;
         }
     } else {
         /* Threads past the work's right and bottom edges. */
         e->tail_threads = e->ctas * (uint64_t)r->threads - e->work * e->work_rows;
     }
-    e->grid_valid = e->grid_x <= (uint64_t)a->max_grid_x && e->grid_y <= (uint64_t)a->max_grid_y &&
+    e->grid_valid = e->grid_x <= e->max_grid_x && e->grid_y <= e->max_grid_y &&
                     (e->work_rows > 0 || e->grid_y == 0);
 }
 
 bool report_entry_compute(ReportEntry *e, const ReportSettings *s, char *error, size_t size)
 {
-    const ArchLimits *a = e->target.arch;
-    e->resources = usage_resources(&e->kernel.usage, a, true);
-    e->resources.max_threads_per_block = e->kernel.reqntid ? e->kernel.reqntid : e->kernel.maxntid;
+    vendor_kernel(e);
     e->have_work = s->have_work;
     e->work = s->work;
     e->work_rows = s->work_rows;
@@ -361,13 +341,12 @@ bool report_entry_compute(ReportEntry *e, const ReportSettings *s, char *error, 
     explain(e, s);
     const ReportRow *r = report_selected(e);
     e->dynamic_smem = r ? r->dynamic_smem : 0;
-    e->next = (OccNextStep){-1, -1, -1, -1, -1, -1};
-    if (r && occ_next_step(a, &e->resources, r->threads, e->dynamic_smem, &e->next) != OCC_OK) {
+    if (!vendor_next_step(e)) {
         snprintf(error, size, "the tables' row for %s cannot be used", e->target.sm_name);
         return false;
     }
     fill_products(e, s);
-    fill_cap_advice(e);
+    vendor_cap_advice(e);
     fill_launch(e);
     return true;
 }

@@ -14,6 +14,7 @@
 #ifndef SILK_REPORT_MODEL_H
 #define SILK_REPORT_MODEL_H
 
+#include "amd.h"
 #include "occupancy.h"
 #include "usage.h"
 #include "size_expr.h"
@@ -27,7 +28,7 @@ enum { REPORT_MAX_SIZES = 16, REPORT_MAX_REASONS = 8, REPORT_MAX_PRODUCTS = 32 }
 /* What kind of file a kernel came from: it decides what is known (a
  * cubin records no spills) and the language of the advice (Silk's
  * @launch and launch blocks only for Silk). */
-typedef enum ReportInputKind { INPUT_SILK, INPUT_PTX, INPUT_CUDA, INPUT_CUBIN } ReportInputKind;
+typedef enum ReportInputKind { INPUT_SILK, INPUT_PTX, INPUT_CUDA, INPUT_CUBIN, INPUT_HSACO } ReportInputKind;
 
 /* A kernel as the input gave it, on one target: ptxas's figures (or the
  * compiler's estimate) and the launch bounds written in the source. */
@@ -54,6 +55,8 @@ typedef struct ReportKernel {
     int launch_line;       /* that block's line */
     const char *absent_on; /* the targets whose compile of the file lacks
                             * this kernel ("sm_80, sm_86"); NULL: none */
+    const struct AmdTarget *amd_row; /* a code object's kernel measured on its wave
+                            * size's row (gfx1100+wave64); NULL: the target's */
     bool persistent;       /* a Silk @persistent kernel: a launch starts at most
                             * SMs x resident CTAs and passes the logical CTA
                             * count last (__silk_logical_ctas) */
@@ -78,12 +81,20 @@ typedef struct Reason {
 typedef struct ReportRow {
     int threads;
     uint64_t dynamic_smem; /* at this block size (--dyn-smem may depend on it) */
-    OccResult result;
+    OccFigures fig;        /* the engine's answer in the one shape writers read */
+    OccResult result;      /* NVIDIA: the whole answer (allocation units, carveout) */
+    AmdResult amd;         /* AMD: the whole answer */
 } ReportRow;
 
 /* A launch of the work size on one product. */
+/* A product of the target, either vendor's. */
+typedef struct ReportGpu {
+    const char *id, *name;
+    int sm_count;          /* SMs, or CUs (WGPs) */
+} ReportGpu;
+
 typedef struct TailRow {
-    const GpuProduct *gpu;
+    ReportGpu gpu;
     int sm_count;
     OccWaves waves;        /* at the selected block size */
     bool undersubscribed;  /* less than one wave: SMs left idle whatever the size */
@@ -95,7 +106,7 @@ typedef struct TailRow {
 
 /* One product of the target's architecture: its persistent grid. */
 typedef struct PersistentRow {
-    const GpuProduct *gpu;
+    ReportGpu gpu;
     int grid;              /* sm_count x resident CTAs at the selected size */
 } PersistentRow;
 
@@ -104,7 +115,9 @@ typedef struct PersistentRow {
 typedef struct CapAdvice {
     bool applies;          /* registers limit and a cut gains a CTA */
     int cap;               /* registers per thread */
-    int min_blocks;        /* the CTAs per SM it gives: __launch_bounds__'s 2nd */
+    int min_blocks;        /* the CTAs per SM it gives: __launch_bounds__'s 2nd
+                            * (AMD: workgroups per CU) */
+    int waves;             /* AMD: waves per SIMD at the cap, amdgpu_waves_per_eu's */
     double occupancy;
     bool checked;          /* ptxas compiled the kernel at the cap */
     bool over_budget;      /* not compiled: more caps than a run checks */
@@ -115,7 +128,8 @@ typedef struct CapAdvice {
 typedef struct ReportEntry {
     ReportKernel kernel;
     Target target;
-    KernelResources resources;
+    KernelResources resources; /* NVIDIA: what the engine reads of the kernel */
+    AmdKernel amd_kernel;      /* AMD: the same, its LDS without the dynamic part */
     uint64_t dynamic_smem; /* at the selected size (0 when none runs) */
     bool dynamic_smem_unsized; /* the kernel declares dynamic shared memory
                                 * and no --dyn-smem sized it: the rows, at 0,
@@ -126,7 +140,8 @@ typedef struct ReportEntry {
     int selected;          /* index into rows; -1: no permitted size runs */
     Reason reasons[REPORT_MAX_REASONS];
     int n_reasons;
-    OccNextStep next;
+    OccNextStep next;      /* NVIDIA */
+    AmdNextStep amd_next;  /* AMD */
     bool have_work;
     uint64_t work;
     bool work_from_launch; /* the work is kernel.launch_work, not --work */
@@ -140,6 +155,8 @@ typedef struct ReportEntry {
     uint64_t work_rows;    /* a 2-D work of `work` columns by these rows; 0: 1-D */
     int block_x, block_y;  /* the block's shape (block_y 1 for 1-D work) */
     uint64_t grid_x, grid_y; /* the grid (grid_y 0 for a 1-D launch) */
+    uint64_t max_grid_x, max_grid_y; /* the launch's limits: the architecture's, or
+                            * HIP's gridDim x blockDim below 2^32 */
     bool grid_valid;       /* within max_grid_x and max_grid_y (true without work) */
 } ReportEntry;
 
@@ -158,6 +175,7 @@ typedef struct ReportSettings {
     const SizeExpr *dyn_smem;   /* --dyn-smem; NULL: the kernel's own (0 for CUDA) */
     const char *dyn_smem_text;  /* as the user wrote it, for errors */
     const ArchTable *table;
+    const AmdTable *amd_table;
 } ReportSettings;
 
 /* Fills every field of `e` but cap.checked and its ptxas figures from
@@ -169,6 +187,14 @@ bool report_entry_compute(ReportEntry *e, const ReportSettings *s, char *error, 
 const char *report_reason_name(ReasonCode code);
 const char *report_reason_text(ReasonCode code);
 
+/* The target's warp (or wave) size and largest block (workgroup). */
+int report_warp_size(const ReportEntry *e);
+int report_max_block(const ReportEntry *e);
+
+/* The product the target names (--gpu, or this machine's device): false
+ * for a bare architecture. */
+bool report_named_gpu(const ReportEntry *e, ReportGpu *out);
+
 /* The selected row, or NULL. */
 static inline const ReportRow *report_selected(const ReportEntry *e)
 {
@@ -179,7 +205,7 @@ static inline const ReportRow *report_selected(const ReportEntry *e)
  * writer prints it (buf of `size` bytes): Silk's launch block, the CUDA
  * launch, and the occupancy call that checks the figures on a device. */
 void report_silk_launch(const ReportEntry *e, char *buf, size_t size);
-void report_cuda_launch(const ReportEntry *e, char *buf, size_t size);
+void report_cuda_launch(const ReportEntry *e, char *buf, size_t size); /* HIP's on AMD */
 void report_verify_snippet(const ReportEntry *e, char *buf, size_t size);
 
 #endif

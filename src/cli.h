@@ -87,6 +87,10 @@ bool target_load_tables(const char *command, ArchTable *table, AmdTable *amd, ch
 /* The GPU a command analyses (occupancy.h's Target), from --arch or --gpu. */
 bool target_resolve_arch(const char *command, const ArchTable *table, const char *name, Target *out);
 bool target_resolve_gpu(const char *command, const ArchTable *table, const char *name, Target *out);
+/* An AMD target (gpu: a product, whose target it selects) as `name`
+ * names it in the AMD tables; false, saying nothing, when they lack it
+ * (the NVIDIA tables are asked next). */
+bool target_resolve_amd(const AmdTable *amd, const char *name, bool gpu, Target *out);
 
 /* Colour for people at a terminal: colour.h's rule, silkc's too (NO_COLOR,
  * TERM=dumb, not a terminal: none). */

@@ -8,8 +8,8 @@
  * target that compiles it (report_model.c), ask ptxas what the advised
  * register cap costs, print, and check the --expect options.
  */
+#include "backend.h"
 #include "escape.h"
-#include "report_amd.h"
 #include "report_input.h"
 #include "report_writers.h"
 #include "ptx/ptx.h"
@@ -234,10 +234,11 @@ static int parse_options(int argc, char **argv, ReportOptions *o)
     return EXIT_OK;
 }
 
-/* Only architectures the back end (and so ptxas) can target. */
+/* Only NVIDIA architectures the back end (and so ptxas) can target; an
+ * AMD target's row serves a .hsaco file whatever silkc compiles for. */
 static bool add_target(Target *targets, int *n, const Target *t)
 {
-    if (!ptx_isa_version(t->sm_name)) {
+    if (t->vendor == OCC_NVIDIA && !backend_find(t->sm_name)) {
         cli_error(COMMAND, "%s: not a target of the compiler and ptxas (sm_75 and later)",
                   t->sm_name);
         return false;
@@ -269,7 +270,7 @@ static bool device_target(const ArchTable *table, GpuProduct *device, Target *t)
     if (!t->arch)
         return false;
     arch_sm_name(t->arch, t->sm_name, sizeof t->sm_name);
-    if (!ptx_isa_version(t->sm_name))
+    if (!backend_find(t->sm_name))
         return false;
     for (size_t i = 0; i < table->n_products; i++) {
         const GpuProduct *g = &table->products[i];
@@ -288,6 +289,7 @@ static bool device_target(const ArchTable *table, GpuProduct *device, Target *t)
 /* The targets of an --arch or --gpu list, as they are named. */
 typedef struct TargetList {
     const ArchTable *table;
+    const AmdTable *amd;
     bool gpus;
     Target *targets;
     int *n;
@@ -297,13 +299,14 @@ static bool take_target(char *name, void *context)
 {
     TargetList *l = context;
     Target t;
-    bool ok = l->gpus ? target_resolve_gpu(COMMAND, l->table, name, &t)
-                      : target_resolve_arch(COMMAND, l->table, name, &t);
+    bool ok = target_resolve_amd(l->amd, name, l->gpus, &t) ||
+              (l->gpus ? target_resolve_gpu(COMMAND, l->table, name, &t)
+                       : target_resolve_arch(COMMAND, l->table, name, &t));
     return ok && add_target(l->targets, l->n, &t);
 }
 
-static bool resolve_targets(ReportOptions *o, const ArchTable *table, GpuProduct *device,
-                            Target *targets, int *n)
+static bool resolve_targets(ReportOptions *o, const ArchTable *table, const AmdTable *amd,
+                            GpuProduct *device, Target *targets, int *n)
 {
     char fallback[] = "sm_80,sm_90,sm_120";
     *n = 0;
@@ -312,14 +315,14 @@ static bool resolve_targets(ReportOptions *o, const ArchTable *table, GpuProduct
         for (size_t i = 0; i < table->n_products; i++) {
             if (!target_resolve_gpu(COMMAND, table, table->products[i].id, &t))
                 return false;
-            if (ptx_isa_version(t.sm_name) && !add_target(targets, n, &t))
+            if (backend_find(t.sm_name) && !add_target(targets, n, &t))
                 return false;
         }
         return true;
     }
     if (!o->gpus && !o->archs && device_target(table, device, &t))
         return add_target(targets, n, &t);
-    TargetList list = {table, o->gpus != NULL, targets, n};
+    TargetList list = {table, amd, o->gpus != NULL, targets, n};
     return cli_split_list(COMMAND, list.gpus ? "--gpu" : "--arch",
                           list.gpus ? o->gpus : o->archs ? o->archs : fallback, take_target, &list);
 }
@@ -348,7 +351,7 @@ static int measure(Run *r, UsageReport *reports)
     int *pair = ARENA_ARRAY(r->arena, int, (size_t)total);
     for (int f = 0; f < r->n_sources; f++)
         for (int t = 0; t < r->n_targets; t++) {
-            if (r->sources[f].measured)
+            if (r->sources[f].measured || !report_source_runs_on(&r->sources[f], t))
                 continue;
             paths[n] = r->sources[f].ptx_paths[t];
             archs[n] = r->targets[t].sm_name;
@@ -433,6 +436,10 @@ static int add_entry(Run *r, const ReportSource *s, const ReportKernel *k, int t
                      const UsageReport *reports, int *cap)
 {
     ReportEntry e = {.kernel = *k, .target = r->targets[t]};
+    if (k->amd_row) { /* a code object's wave64 kernel: its row's figures */
+        e.target.amd = k->amd_row;
+        snprintf(e.target.sm_name, sizeof e.target.sm_name, "%s", k->amd_row->gfx);
+    }
     if (!s->measured && reports) {
         const KernelUsage *u = usage_kernel(&reports[(s - r->sources) * r->n_targets + t], k->name);
         if (u)
@@ -619,8 +626,8 @@ static int check_expectations(const Run *r)
     for (int i = 0; i < r->model.n_entries; i++) {
         const ReportEntry *e = &r->model.entries[i];
         const ReportRow *row = report_selected(e);
-        int blocks = row ? row->result.active_blocks : 0;
-        double occupancy = row ? 100.0 * occ_occupancy(&row->result) : 0;
+        int blocks = row ? row->fig.groups : 0;
+        double occupancy = row ? 100.0 * occ_figures_occupancy(&row->fig) : 0;
         int threads = row ? row->threads : 0;
         char escaped[256];
         const char *name = escape_if_needed(e->kernel.name, escaped, sizeof escaped);
@@ -638,6 +645,14 @@ static int check_expectations(const Run *r)
     return rc;
 }
 
+static bool any_target_runs(const Run *r, const ReportSource *s)
+{
+    for (int t = 0; t < r->n_targets; t++)
+        if (report_source_runs_on(s, t))
+            return true;
+    return false;
+}
+
 static int load_all(Run *r, char **files, int n_files)
 {
     r->sources = ARENA_ARRAY(r->arena, ReportSource, (size_t)n_files);
@@ -647,7 +662,8 @@ static int load_all(Run *r, char **files, int n_files)
         if (rc != EXIT_OK)
             return rc;
         r->n_sources++;
-        if (r->sources[i].kind != INPUT_SILK && !r->sources[i].measured && !r->ptxas) {
+        if (r->sources[i].kind != INPUT_SILK && !r->sources[i].measured && !r->ptxas &&
+            any_target_runs(r, &r->sources[i])) {
             cli_error(COMMAND, "%s: PTX input needs ptxas for its register counts, and none was found "
                                "(put the CUDA toolkit's bin on PATH, or set SILK_PTXAS)", ESCAPED(files[i]));
             return EXIT_ENVIRONMENT;
@@ -678,66 +694,23 @@ static int write_report(const ReportModel *m, OutputFormat format, FILE *out)
     return report_write_text(m, out);
 }
 
-/* The NVIDIA targets' report, then the AMD targets' beside it: the
- * text's last section, the JSON's "amd" array. */
-static int write_both(const Run *r, const ReportAmd *amd)
+static int analyse(Run *r, char **files, int n_files)
 {
-    if (amd->n_targets == 0) /* none named, none found in code objects */
-        return write_report(&r->model, r->options->format, stdout);
-    int rc = EXIT_OK;
-    if (r->options->format == FORMAT_JSON) {
-        cJSON *root = report_json_root(&r->model);
-        report_amd_add_json(root, amd);
-        return cli_print_json(COMMAND, root, stdout);
-    }
-    if (r->n_targets > 0)
-        rc = write_report(&r->model, r->options->format, stdout);
-    if (amd->n_rows > 0) /* none when every file was NVIDIA code */
-        report_amd_write_text(amd, stdout);
-    return rc;
-}
-
-/* The files the NVIDIA targets read, into `mine`: a code object is the
- * AMD targets' alone when they are there (else report_load names it). */
-static int nvidia_files(char **files, int n_files, bool amd_side, char **mine)
-{
-    int n = 0;
-    for (int i = 0; i < n_files; i++)
-        if (!amd_side || report_nvidia_reads(files[i]))
-            mine[n++] = files[i];
-        else
-            cli_warning(COMMAND, "%s: an AMD code object, no figures for the NVIDIA targets",
-                        ESCAPED(files[i]));
-    return n;
-}
-
-static int analyse(Run *r, ReportAmd *amd, char **files, int n_files)
-{
-    int rc = EXIT_OK;
+    int rc = load_all(r, files, n_files);
     UsageReport *reports = NULL;
-    bool amd_side = amd->n_targets > 0 || amd->from_objects;
-    char **mine = ARENA_ARRAY(r->arena, char *, (size_t)n_files + 1);
-    int n_mine = r->n_targets > 0 ? nvidia_files(files, n_files, amd_side, mine) : 0;
-    if (n_mine == 0)
-        r->n_targets = 0; /* only code objects: the AMD side's report alone */
-    if (r->n_targets > 0) {
-        rc = load_all(r, mine, n_mine);
-        if (rc == EXIT_OK) {
-            reports = ARENA_ARRAY(r->arena, UsageReport, (size_t)(r->n_sources * r->n_targets));
-            rc = measure(r, reports);
-        }
-        if (rc == EXIT_OK)
-            rc = build_entries(r, reports);
-        if (rc == EXIT_OK && r->ptxas)
-            check_caps(r);
+    if (rc == EXIT_OK) {
+        reports = ARENA_ARRAY(r->arena, UsageReport, (size_t)(r->n_sources * r->n_targets));
+        rc = measure(r, reports);
     }
-    if (rc == EXIT_OK && amd_side)
-        rc = report_amd_measure(amd, files, n_files, r->n_targets > 0, r->arena);
+    if (rc == EXIT_OK)
+        rc = build_entries(r, reports);
+    if (rc == EXIT_OK && r->ptxas)
+        check_caps(r);
     if (rc != EXIT_OK)
         return rc;
-    rc = write_both(r, amd);
+    rc = write_report(&r->model, r->options->format, stdout);
     fflush(stdout);
-    return rc == EXIT_OK && r->n_targets > 0 ? check_expectations(r) : rc;
+    return rc == EXIT_OK ? check_expectations(r) : rc;
 }
 
 int cmd_report(int argc, char **argv)
@@ -753,40 +726,25 @@ int cmd_report(int argc, char **argv)
         return rc < 0 ? EXIT_OK : rc;
     }
     o.settings.table = &table;
+    o.settings.amd_table = &amd_table;
+    o.load.amd_table = &amd_table;
     Target targets[MAX_TARGETS];
     GpuProduct device;
     Run r = {.options = &o, .targets = targets, .ptxas = ptxas_find(), .arena = arena_new()};
-    char cubin_archs[256];
-    /* Given only cubins and no target: the cubins' own architectures. */
-    if (!o.archs && !o.gpus && !o.all &&
-        report_cubin_archs(o.files, o.n_files, cubin_archs, sizeof cubin_archs)) {
-        o.archs = cubin_archs;
+    char object_archs[1024];
+    /* Given only cubins and code objects and no target: their own. */
+    int own = !o.archs && !o.gpus && !o.all
+                  ? report_object_archs(o.files, o.n_files, &amd_table, object_archs,
+                                        sizeof object_archs)
+                  : 0;
+    if (own > 0) {
+        o.archs = object_archs;
         o.load.targets_from_cubins = true;
     }
-    /* The AMD names of --arch go to the AMD side (report_amd.h). */
-    ReportAmd amd = {.table = amd_table}; /* which report_amd_free frees */
-    bool nvidia = true;
-    if (!o.archs && !o.gpus && !o.all && !report_amd_from_objects(o.files, o.n_files, &amd))
+    if (own < 0)
         rc = EXIT_USAGE;
-    if (amd.from_objects)
-        nvidia = false; /* only code objects, each for its own AMD target */
-    if (o.archs && !report_amd_take_targets(o.archs, &amd))
+    if (rc == EXIT_OK && !resolve_targets(&o, &table, &amd_table, &device, targets, &r.n_targets))
         rc = EXIT_USAGE;
-    if (o.gpus && !report_amd_take_gpus(o.gpus, &amd))
-        rc = EXIT_USAGE;
-    /* A 2-D --work is the NVIDIA side's (blocks of 32 x threads/32). */
-    amd.have_work = o.settings.have_work && o.settings.work_rows == 0;
-    amd.work_2d = o.settings.have_work && o.settings.work_rows > 0;
-    amd.work = o.settings.work;
-    bool amd_side = amd.n_targets > 0 || amd.from_objects;
-    if (rc == EXIT_OK && amd_side && o.format != FORMAT_TEXT && o.format != FORMAT_JSON) {
-        cli_error(COMMAND, "--format: the AMD targets are written as text or json");
-        rc = EXIT_USAGE;
-    }
-    if (rc == EXIT_OK && amd.n_targets > 0 && (o.archs ? o.archs : o.gpus)[0] == '\0')
-        nvidia = false;
-    if (rc == EXIT_OK && nvidia)
-        rc = resolve_targets(&o, &table, &device, targets, &r.n_targets) ? EXIT_OK : EXIT_USAGE;
     /* The PTX ptxas reads, and a .cu file's directory of nvcc's PTX: gone
      * at the end, or when a signal ends the run first (tempdir.h). */
     const char *base;
@@ -796,12 +754,12 @@ int cmd_report(int argc, char **argv)
         rc = EXIT_ENVIRONMENT;
     } else if (rc == EXIT_OK) {
         r.tmpdir = dir;
-        rc = analyse(&r, &amd, o.files, o.n_files);
+        rc = analyse(&r, o.files, o.n_files);
         tempdir_remove(dir, 1);
     }
-    report_amd_free(&amd);
     arena_free(r.arena);
     size_expr_free(o.dyn_smem);
     arch_table_free(&table);
+    amd_table_free(&amd_table);
     return rc;
 }

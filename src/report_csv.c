@@ -21,14 +21,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_COLUMNS = 48, COLUMN_NAME = 40 };
+enum { MAX_COLUMNS = 64, COLUMN_NAME = 40 };
 
 /* The columns before and after the limit_<limiter> ones, which follow
  * limited_by as in calc's CSV. */
 static const char *const leading_columns[] = {
-    "file", "kernel", "symbol", "arch", "compute_capability", "gpu", "sm_count", "estimated",
-    "threads", "regs_per_thread", "static_smem", "dynamic_smem", "warps_per_block",
-    "active_blocks_per_sm", "active_warps_per_sm", "max_warps_per_sm", "occupancy", "limited_by",
+    "file", "kernel", "symbol", "vendor", "arch", "compute_capability", "gpu", "sm_count",
+    "estimated", "threads", "regs_per_thread", "static_smem", "dynamic_smem", "warps_per_block",
+    "active_blocks_per_sm", "active_warps_per_sm", "max_warps_per_sm", "waves_per_simd",
+    "max_waves_per_simd", "occupancy", "limited_by",
 };
 static const char *const trailing_columns[] = {
     "allocated_regs_per_block", "allocated_smem_per_block", "selected",
@@ -58,6 +59,8 @@ static void list_columns(Columns *c)
         snprintf(c->name[c->n++], COLUMN_NAME, "%s", leading_columns[i]);
     for (int i = 0; i < OCC_N_LIMITERS; i++)
         snprintf(c->name[c->n++], COLUMN_NAME, "limit_%s", occ_limiter_name((OccLimiter)i));
+    for (int i = 0; i < AMD_N_LIMITERS; i++)
+        snprintf(c->name[c->n++], COLUMN_NAME, "limit_%s", amd_limiter_name((AmdLimiter)i));
     for (size_t i = 0; i < sizeof trailing_columns / sizeof *trailing_columns; i++)
         snprintf(c->name[c->n++], COLUMN_NAME, "%s", trailing_columns[i]);
     assert(c->n <= MAX_COLUMNS);
@@ -135,14 +138,18 @@ static void write_header(FILE *out, const Columns *c)
 static void write_identity(CsvRow *row, const ReportEntry *e)
 {
     const Target *t = &e->target;
-    char cc[16];
-    snprintf(cc, sizeof cc, "%d.%d", t->arch->major, t->arch->minor);
+    bool amd = t->vendor == OCC_AMD;
+    char cc[16] = "";
+    ReportGpu gpu;
+    if (!amd)
+        snprintf(cc, sizeof cc, "%d.%d", t->arch->major, t->arch->minor);
     name_cell(row, "file", e->kernel.file);
     name_cell(row, "kernel", e->kernel.title);
     name_cell(row, "symbol", e->kernel.name);
+    text_cell(row, "vendor", amd ? "amd" : "nvidia");
     text_cell(row, "arch", t->sm_name);
     text_cell(row, "compute_capability", cc);
-    text_cell(row, "gpu", t->gpu ? t->gpu->id : "");
+    text_cell(row, "gpu", report_named_gpu(e, &gpu) ? gpu.id : "");
     if (t->sm_count > 0)
         uint_cell(row, "sm_count", (unsigned long long)t->sm_count);
     else
@@ -150,51 +157,75 @@ static void write_identity(CsvRow *row, const ReportEntry *e)
     bool_cell(row, "estimated", e->kernel.usage.estimated);
 }
 
-/* The numbers of one occupancy-table row, as calc's CSV has them. */
+/* A count, or an empty cell where the row's vendor has none. */
+static void count_cell(CsvRow *row, const char *column, bool present, unsigned long long value)
+{
+    if (present)
+        uint_cell(row, column, value);
+    else
+        empty_cell(row, column);
+}
+
+/* One vendor's limit_<limiter> cells: the figures' on a row of that
+ * vendor, empty on the other's. */
+static void write_limits(CsvRow *row, const OccFigures *f, OccVendor vendor, int n)
+{
+    char name[COLUMN_NAME];
+    for (int i = 0; i < n; i++) {
+        snprintf(name, sizeof name, "limit_%s", occ_vendor_limiter_name(vendor, i));
+        count_cell(row, name, f->vendor == vendor && f->limit[i] != INT_MAX,
+                   (unsigned long long)f->limit[i]);
+    }
+}
+
+/* The numbers of one occupancy-table row, as calc's CSV has them; an AMD
+ * row's groups are workgroups per CU (WGP), its occupancy waves per SIMD. */
 static void write_result(CsvRow *row, const ReportEntry *e, const ReportRow *r)
 {
     const OccResult *res = &r->result;
-    char name[COLUMN_NAME], limiters[160] = "";
+    const OccFigures *f = &r->fig;
+    bool nv = f->vendor == OCC_NVIDIA;
+    char limiters[160] = "";
     uint_cell(row, "threads", (unsigned long long)r->threads);
-    uint_cell(row, "regs_per_thread", (unsigned long long)e->resources.regs_per_thread);
-    uint_cell(row, "static_smem", (unsigned long long)e->resources.static_smem);
+    uint_cell(row, "regs_per_thread", (unsigned long long)e->kernel.usage.registers);
+    uint_cell(row, "static_smem", (unsigned long long)e->kernel.usage.static_smem);
     uint_cell(row, "dynamic_smem", (unsigned long long)r->dynamic_smem);
-    uint_cell(row, "warps_per_block", (unsigned long long)res->warps_per_block);
-    uint_cell(row, "active_blocks_per_sm", (unsigned long long)res->active_blocks);
-    uint_cell(row, "active_warps_per_sm", (unsigned long long)res->active_warps);
-    uint_cell(row, "max_warps_per_sm", (unsigned long long)res->max_warps);
-    real_cell(row, "occupancy", occ_occupancy(res));
-    for (int i = 0; i < OCC_N_LIMITERS; i++)
-        if (res->limited_by & (1u << i)) {
+    uint_cell(row, "warps_per_block",
+              (unsigned long long)(nv ? res->warps_per_block : r->amd.waves_per_workgroup));
+    uint_cell(row, "active_blocks_per_sm", (unsigned long long)f->groups);
+    count_cell(row, "active_warps_per_sm", nv, (unsigned long long)res->active_warps);
+    count_cell(row, "max_warps_per_sm", nv, (unsigned long long)res->max_warps);
+    count_cell(row, "waves_per_simd", !nv, (unsigned long long)f->active);
+    count_cell(row, "max_waves_per_simd", !nv, (unsigned long long)f->max_active);
+    real_cell(row, "occupancy", occ_figures_occupancy(f));
+    for (int i = 0; i < f->n_limiters; i++)
+        if (f->limited_by & (1u << i)) {
             size_t used = strlen(limiters);
             snprintf(limiters + used, sizeof limiters - used, "%s%s", used ? ";" : "",
-                     occ_limiter_name((OccLimiter)i));
+                     occ_vendor_limiter_name(f->vendor, i));
         }
     text_cell(row, "limited_by", limiters);
-    for (int i = 0; i < OCC_N_LIMITERS; i++) {
-        snprintf(name, sizeof name, "limit_%s", occ_limiter_name((OccLimiter)i));
-        if (res->limit[i] == INT_MAX)
-            empty_cell(row, name);
-        else
-            uint_cell(row, name, (unsigned long long)res->limit[i]);
-    }
-    uint_cell(row, "allocated_regs_per_block", (unsigned long long)res->allocated_regs_per_block);
-    uint_cell(row, "allocated_smem_per_block", (unsigned long long)res->allocated_smem_per_block);
+    write_limits(row, f, OCC_NVIDIA, OCC_N_LIMITERS);
+    write_limits(row, f, OCC_AMD, AMD_N_LIMITERS);
+    count_cell(row, "allocated_regs_per_block", nv, (unsigned long long)res->allocated_regs_per_block);
+    count_cell(row, "allocated_smem_per_block", nv, (unsigned long long)res->allocated_smem_per_block);
 }
 
 /* The target product's tail and persistent grid, or NULL. */
 static const TailRow *product_tail(const ReportEntry *e)
 {
-    for (int i = 0; e->target.gpu && i < e->n_tails; i++)
-        if (e->tails[i].gpu == e->target.gpu)
+    ReportGpu gpu;
+    for (int i = 0; report_named_gpu(e, &gpu) && i < e->n_tails; i++)
+        if (strcmp(e->tails[i].gpu.id, gpu.id) == 0)
             return &e->tails[i];
     return NULL;
 }
 
 static const PersistentRow *product_persistent(const ReportEntry *e)
 {
-    for (int i = 0; e->target.gpu && i < e->n_persistent; i++)
-        if (e->persistent[i].gpu == e->target.gpu)
+    ReportGpu gpu;
+    for (int i = 0; report_named_gpu(e, &gpu) && i < e->n_persistent; i++)
+        if (strcmp(e->persistent[i].gpu.id, gpu.id) == 0)
             return &e->persistent[i];
     return NULL;
 }

@@ -129,30 +129,14 @@ int report_load_cubin(const char *path, bool quiet, const Target *targets, int n
     return EXIT_OK;
 }
 
-static bool is_cubin_name(const char *path)
-{
-    size_t len = strlen(path);
-    return len > 6 && strcmp(path + len - 6, ".cubin") == 0;
-}
-
-bool report_cubin_archs(char *const files[], int n, char *buf, size_t size)
+bool report_cubin_arch(const char *path, char *buf, size_t size)
 {
     Arena *arena = arena_new();
     char error[256];
-    bool ok = n > 0;
-    buf[0] = '\0';
-    for (int i = 0; ok && i < n; i++) {
-        UsageReport r;
-        ok = is_cubin_name(files[i]) &&
-             cubin_read_file(files[i], arena, &r, NULL, error, sizeof error);
-        /* Each architecture once: ",sm_80," in ",LIST,". */
-        char list[512], item[24];
-        snprintf(list, sizeof list, ",%s,", buf);
-        snprintf(item, sizeof item, ",%s,", ok ? r.arch : "");
-        size_t used = strlen(buf);
-        if (ok && !strstr(list, item))
-            snprintf(buf + used, size - used, "%s%s", used ? "," : "", r.arch);
-    }
+    UsageReport r;
+    bool ok = cubin_read_file(path, arena, &r, NULL, error, sizeof error);
+    if (ok)
+        snprintf(buf, size, "%s", r.arch);
     arena_free(arena);
     return ok;
 }

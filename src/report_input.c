@@ -15,6 +15,7 @@
 #include "cleanup.h"
 #include "demangle.h"
 #include "lower.h"
+#include "backend.h"
 #include "ptx/ptxas.h"
 #include "read_file.h"
 
@@ -209,10 +210,12 @@ static void collect_launch_work(const Compilation *c, int n_targets, ReportSourc
 
 /* Target t's kernels as the build gave them: bounds from the IR's
  * attributes, usage as measured (ptxas) or estimated. */
-static void take_kernels(const Build *b, int t, const char *path, Arena *arena, ReportSource *s)
+static bool take_kernels(const Build *b, const Target *target, int t, const char *path,
+                         Arena *arena, ReportSource *s)
 {
     const IrModule *m = b->module;
     const UsageReport *usage = &b->targets[t].usage;
+    bool amd = target->vendor == OCC_AMD;
     ReportKernel *kernels = ARENA_ARRAY(arena, ReportKernel, m->n_funcs + 1);
     int n = 0;
     for (uint32_t i = 0; i < m->n_funcs; i++) {
@@ -230,24 +233,36 @@ static void take_kernels(const Build *b, int t, const char *path, Arena *arena, 
                                           strcmp(f->params[f->n_params - 1].name,
                                                  LOWER_LOGICAL_CTAS) == 0};
         k->usage.name = k->name;
+        /* On AMD the code object's flat-work-group-size bounds the block
+         * the registers were allocated for. */
+        if (amd && !k->reqntid)
+            k->maxntid = u->max_threads;
+        if (amd && !report_amd_kernel_fits(path, u, target->amd))
+            return false;
     }
     s->kernels[t] = kernels;
     s->n_kernels[t] = n;
+    return true;
 }
 
 /* Everything of the build the report keeps, copied out of the
  * compilation: each target's PTX (for the register-cap check) and
  * kernels. */
-static void take_build(const Build *b, const char *path, Arena *arena, ReportSource *s)
+static bool take_build(const Build *b, const Target *targets, const char *path, Arena *arena,
+                       ReportSource *s)
 {
     s->measured = true;
     for (int t = 0; t < b->n_targets; t++) {
         const BuildTarget *bt = &b->targets[t];
-        s->ptx_texts[t] = arena_strndup(arena, bt->code, bt->code_len);
-        s->ptx_lens[t] = bt->code_len;
-        s->n_entries[t] = ptx_scan_entries(s->ptx_texts[t], bt->code_len, arena, &s->entries[t]);
-        take_kernels(b, t, path, arena, s);
+        if (targets[t].vendor == OCC_NVIDIA) { /* the PTX, for the register-cap check */
+            s->ptx_texts[t] = arena_strndup(arena, bt->code, bt->code_len);
+            s->ptx_lens[t] = bt->code_len;
+            s->n_entries[t] = ptx_scan_entries(s->ptx_texts[t], bt->code_len, arena, &s->entries[t]);
+        }
+        if (!take_kernels(b, &targets[t], t, path, arena, s))
+            return false;
     }
+    return true;
 }
 
 int report_ptxas_failed(const char *ptxas, const char *path, ReportInputKind kind,
@@ -280,23 +295,67 @@ int report_ptxas_failed(const char *ptxas, const char *path, ReportInputKind kin
     return silk ? EXIT_FINDINGS : EXIT_USAGE;
 }
 
+/* llc (or ld.lld) failed on the compiler's LLVM IR for an AMD target. */
+static int amd_tool_failed(const char *path, const Build *b, const BuildTarget *t)
+{
+    const char *errors = t->usage.errors;
+    cli_error(COMMAND, "%s: %s for %s failed%s%s", ESCAPED(path), b->tool ? b->tool : "llc", t->arch,
+              errors ? ": " : "", errors ? errors : "");
+    return EXIT_ENVIRONMENT;
+}
+
 /* A build that stopped: the compiler's diagnostics are out already;
- * ptxas's failure is said here. */
-static int silk_build_failed(const char *path, const Build *b, BuildStatus status)
+ * the assembler's failure is said here. */
+static int silk_build_failed(const char *path, const Target *targets, const Build *b,
+                             BuildStatus status)
 {
     if (status == BUILD_SOURCE_ERRORS || status == BUILD_COMPILER_BUG)
         return EXIT_FINDINGS;
-    if (status != BUILD_TOOL_FAILED)
-        return EXIT_ENVIRONMENT;
-    if (b->tool_status == PTXAS_NOT_STARTED) {
+    if (status == BUILD_TOOL_FAILED && b->tool_status == PTXAS_NOT_STARTED) {
         cli_error(COMMAND, "cannot start %s: %s", b->tool, strerror(b->tool_errno));
         return EXIT_ENVIRONMENT;
     }
-    for (int t = 0; t < b->n_targets; t++)
-        if (b->targets[t].usage.exit_status != 0)
-            return report_ptxas_failed(b->tool, path, INPUT_SILK, &b->targets[t].usage,
-                                       b->targets[t].arch);
+    bool amd = false;
+    for (int t = 0; t < b->n_targets; t++) {
+        amd |= targets[t].vendor == OCC_AMD;
+        if (status != BUILD_TOOL_FAILED || b->targets[t].usage.exit_status == 0)
+            continue;
+        if (targets[t].vendor == OCC_AMD)
+            return amd_tool_failed(path, b, &b->targets[t]);
+        return report_ptxas_failed(b->tool, path, INPUT_SILK, &b->targets[t].usage,
+                                   b->targets[t].arch);
+    }
+    if (amd && b->tool && b->tool_errno)
+        cli_error(COMMAND, "cannot start %s: %s", b->tool, strerror(b->tool_errno));
+    else if (amd)
+        cli_error(COMMAND, "%s: no code object for the AMD targets (llc-19 and ld.lld-19 are needed)",
+                  ESCAPED(path));
     return EXIT_ENVIRONMENT;
+}
+
+/* silkc compiles for an AMD processor in its default mode only; the
+ * +wave64 and +cumode rows count code objects built otherwise.  And only
+ * for the processors its AMDGPU target knows: the table has more rows
+ * (gfx1030, gfx1101, ...), whose figures a .hsaco or calc gives. */
+static bool silk_compiles_for(const char *path, const Target *targets, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const char *gfx = targets[i].vendor == OCC_AMD ? targets[i].amd->gfx : NULL;
+        if (!gfx)
+            continue;
+        if (strchr(gfx, '+')) {
+            cli_error(COMMAND, "%s: --arch %s: silkc compiles for %.*s in its default mode only (the "
+                               "row is for .hsaco files and calc)",
+                      ESCAPED(path), gfx, (int)strcspn(gfx, "+"), gfx);
+            return false;
+        }
+        if (!backend_find(gfx)) {
+            cli_error(COMMAND, "%s: --arch %s: silkc compiles for %s only (the row is for .hsaco "
+                               "files and calc)", ESCAPED(path), gfx, backend_amdgpu.target_range);
+            return false;
+        }
+    }
+    return true;
 }
 
 /* The build pipeline (build.h) for every target, measured by ptxas (or
@@ -305,6 +364,8 @@ static int silk_build_failed(const char *path, const Build *b, BuildStatus statu
 static int load_silk(const char *path, const Target *targets, int n, Arena *arena,
                      ReportSource *s)
 {
+    if (!silk_compiles_for(path, targets, n))
+        return EXIT_USAGE;
     Compilation c;
     compile_init(&c, stderr);
     errno = 0;
@@ -320,11 +381,11 @@ static int load_silk(const char *path, const Target *targets, int n, Arena *aren
                             .optimize = true, .program = "silk-occ report"};
     Build b;
     BuildStatus status = build_run(&c, &options, &b);
-    int rc = status == BUILD_OK ? EXIT_OK : silk_build_failed(path, &b, status);
-    if (rc == EXIT_OK) {
-        take_build(&b, path, arena, s);
+    int rc = status == BUILD_OK ? EXIT_OK : silk_build_failed(path, targets, &b, status);
+    if (rc == EXIT_OK && !take_build(&b, targets, path, arena, s))
+        rc = EXIT_USAGE;
+    if (rc == EXIT_OK)
         collect_launch_work(&c, n, s);
-    }
     build_finish(&b);
     diag_finish(&c.diag);
     compile_free(&c);
@@ -362,8 +423,74 @@ static int load_by_kind(const char *path, const ReportLoadOptions *options, cons
         return report_load_cubin(path, options->targets_from_cubins, targets, n, arena, out);
     case INPUT_CUDA:
         return report_load_cuda(path, options->nvcc_flags, targets, n, tmpdir, arena, out);
+    case INPUT_HSACO: return report_load_hsaco(path, options->amd_table, targets, n, arena, out);
     }
     return EXIT_USAGE;
+}
+
+/* Target j of `part` becomes target i of `s`. */
+static void take_target(ReportSource *s, int i, const ReportSource *part, int j)
+{
+    s->kernels[i] = part->kernels[j];
+    s->n_kernels[i] = part->n_kernels[j];
+    s->ptx_paths[i] = part->ptx_paths[j];
+    s->ptx_texts[i] = part->ptx_texts[j];
+    s->ptx_lens[i] = part->ptx_lens[j];
+    s->entries[i] = part->entries[j];
+    s->n_entries[i] = part->n_entries[j];
+    s->skipped[i] = part->skipped && part->skipped[j];
+}
+
+/* What a file of one vendor's code says of the other vendor's targets. */
+static bool other_vendor(const char *path, const ReportSource *s, int mine, int n,
+                         const ReportLoadOptions *options)
+{
+    bool nvidia = s->kind != INPUT_HSACO;
+    if (mine == 0) {
+        if (nvidia)
+            cli_error(COMMAND, "%s: NVIDIA code, and --arch names no NVIDIA target (the AMD targets "
+                               "take .silk and .hsaco files)", ESCAPED(path));
+        else
+            cli_error(COMMAND, "%s: an AMD code object, and --arch names no AMD target (give its "
+                               "own, or no --arch)", ESCAPED(path));
+        return false;
+    }
+    if (mine < n && !options->targets_from_cubins)
+        cli_warning(COMMAND, nvidia ? "%s: NVIDIA code, no figures for the AMD targets (they take "
+                                      ".silk and .hsaco files)"
+                                    : "%s: an AMD code object, no figures for the NVIDIA targets",
+                    ESCAPED(path));
+    return true;
+}
+
+/* A file of one vendor's code (all but .silk): loaded for that vendor's
+ * targets, the others skipped, with a word. */
+static int load_one_vendor(const char *path, const ReportLoadOptions *options,
+                           const Target *targets, int n, const char *tmpdir, Arena *arena,
+                           ReportSource *s)
+{
+    OccVendor vendor = s->kind == INPUT_HSACO ? OCC_AMD : OCC_NVIDIA;
+    Target *mine = ARENA_ARRAY(arena, Target, (size_t)n + 1);
+    int *index = ARENA_ARRAY(arena, int, (size_t)n + 1), m = 0;
+    for (int i = 0; i < n; i++)
+        if (targets[i].vendor == vendor) {
+            mine[m] = targets[i];
+            index[m++] = i;
+        }
+    if (!other_vendor(path, s, m, n, options))
+        return EXIT_USAGE;
+    ReportSource part = {.path = path, .kind = s->kind};
+    alloc_targets(&part, m, arena);
+    int rc = load_by_kind(path, options, mine, m, tmpdir, arena, &part);
+    if (rc != EXIT_OK)
+        return rc;
+    s->measured = part.measured;
+    s->skipped = ARENA_ARRAY(arena, bool, (size_t)n + 1);
+    for (int i = 0; i < n; i++)
+        s->skipped[i] = true;
+    for (int j = 0; j < m; j++)
+        take_target(s, index[j], &part, j);
+    return EXIT_OK;
 }
 
 int report_load(const char *path, const ReportLoadOptions *options, const Target *targets, int n,
@@ -373,24 +500,42 @@ int report_load(const char *path, const ReportLoadOptions *options, const Target
         const char *suffix;
         ReportInputKind kind;
     } kinds[] = {{".ptx", INPUT_PTX}, {".silk", INPUT_SILK}, {".cubin", INPUT_CUBIN},
-                 {".cu", INPUT_CUDA}};
+                 {".cu", INPUT_CUDA}, {".hsaco", INPUT_HSACO}};
     *out = (ReportSource){.path = path};
     alloc_targets(out, n, arena);
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         if (has_suffix(path, kinds[i].suffix)) {
             out->kind = kinds[i].kind;
-            int rc = load_by_kind(path, options, targets, n, tmpdir, arena, out);
+            int rc = out->kind == INPUT_SILK
+                         ? load_by_kind(path, options, targets, n, tmpdir, arena, out)
+                         : load_one_vendor(path, options, targets, n, tmpdir, arena, out);
             if (rc == EXIT_OK)
                 name_kernels(out, n, arena);
             return rc;
         }
-    if (has_suffix(path, ".hsaco")) /* read on the AMD side alone */
-        cli_error(COMMAND, "%s: an AMD code object, and --arch names no AMD target (give its own, "
-                           "or no --arch)", ESCAPED(path));
-    else
-        cli_error(COMMAND, "%s: not a .silk, .ptx, .cu, .cubin or .hsaco file (the report reads those kinds)",
-                  ESCAPED(path));
+    cli_error(COMMAND, "%s: not a .silk, .ptx, .cu, .cubin or .hsaco file (the report reads those kinds)",
+              ESCAPED(path));
     return EXIT_USAGE;
+}
+
+int report_object_archs(char *const files[], int n, const AmdTable *amd, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        char arch[OCC_NAME_MAX], list[1024], item[OCC_NAME_MAX + 2];
+        int got = has_suffix(files[i], ".cubin") ? report_cubin_arch(files[i], arch, sizeof arch)
+                  : has_suffix(files[i], ".hsaco") ? report_hsaco_arch(files[i], amd, arch, sizeof arch)
+                                                   : 0;
+        if (got <= 0)
+            return got;
+        /* Each target once: ",sm_80," in ",LIST,". */
+        snprintf(list, sizeof list, ",%s,", buf);
+        snprintf(item, sizeof item, ",%s,", arch);
+        size_t used = strlen(buf);
+        if (!strstr(list, item))
+            snprintf(buf + used, size - used, "%s%s", used ? "," : "", arch);
+    }
+    return n > 0;
 }
 
 const PtxEntry *report_source_entry(const ReportSource *s, int target, const char *name)

@@ -34,8 +34,9 @@ typedef struct ReportSource {
 /* How the compiled inputs are read. */
 typedef struct ReportLoadOptions {
     const char *nvcc_flags; /* --nvcc-flags, for .cu files; NULL: none */
-    bool targets_from_cubins; /* the targets are the cubins' own
-                               * (report_cubin_archs): skips go unsaid */
+    const AmdTable *amd_table; /* the AMD targets' rows (.hsaco files' wave sizes) */
+    bool targets_from_cubins; /* the targets are the objects' own
+                               * (report_object_archs): skips go unsaid */
 } ReportLoadOptions;
 
 /* Reads `path` for the n targets, writing Silk's PTX under `tmpdir`, with
@@ -53,10 +54,30 @@ int report_load(const char *path, const ReportLoadOptions *options, const Target
 int report_load_cubin(const char *path, bool quiet, const Target *targets, int n, Arena *arena,
                       ReportSource *s);
 
-/* When every one of the n files is a .cubin that reads, their
- * architectures, each once, as "sm_80,sm_86" in `buf` (the targets of a
- * report given no other), and true; else false, saying nothing. */
-bool report_cubin_archs(char *const files[], int n, char *buf, size_t size);
+/* A cubin's architecture ("sm_80") in `buf`; false, saying nothing, when
+ * it does not read (report_load says why). */
+bool report_cubin_arch(const char *path, char *buf, size_t size);
+
+/* When every one of the n files is a .cubin or .hsaco that reads, their
+ * targets, each once, as "sm_80,gfx942" in `buf` (the targets of a report
+ * given no other): 1; 0 when one is another kind or does not read (saying
+ * nothing); -1 after an error was said. */
+int report_object_archs(char *const files[], int n, const AmdTable *amd, char *buf, size_t size);
+
+/* report_load for a .hsaco file (report_hsaco.c): its kernels on the AMD
+ * targets of its processor, each on its wave size's row; the others
+ * skipped. */
+int report_load_hsaco(const char *path, const AmdTable *table, const Target *targets, int n,
+                      Arena *arena, ReportSource *s);
+
+/* A code object's own target ("gfx942") in `buf`: 1; 0 when it does not
+ * read (report_load says why); -1 when it reads but names no row of the
+ * table (said). */
+int report_hsaco_arch(const char *path, const AmdTable *table, char *buf, size_t size);
+
+/* A figure of an AMD kernel that no wave of target row `t` can have:
+ * false after one line naming the metadata field, the limit and the row. */
+bool report_amd_kernel_fits(const char *file, const KernelUsage *ku, const AmdTarget *t);
 
 /* report_load for a .cu file (report_cuda.c): nvcc -ptx per target into `tmpdir`, each
  * target's PTX then read as a .ptx file's (report_use_ptx). */

@@ -1,23 +1,55 @@
 /*
  * report_json.c: `silk-occ report --format json`, one object (schema
- * "silk-occ/report/2", docs/report-schema.md) with a "reports" array, one
+ * "silk-occ/report/3", docs/report-schema.md) with a "reports" array, one
  * element per kernel x target holding every number of the text report.
  * Occupancy rows are written by calc's row writer, so their keys are
  * those of `silk-occ calc` JSON.
  */
-#include "calc_model.h"
 #include "report_writers.h"
 
+#include "cli.h"
+
 #include <cjson/cJSON.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Figures only one vendor has: null on the other's entries, so that
+ * every entry has the same keys. */
+static void vendor_number(cJSON *o, const char *key, bool present, double value)
+{
+    cli_json_number_or_null(o, key, present, value);
+}
+
+static void add_target(cJSON *o, const ReportEntry *e)
+{
+    const Target *t = &e->target;
+    bool amd = t->vendor == OCC_AMD;
+    char cc[16];
+    ReportGpu gpu;
+    cJSON_AddStringToObject(o, "vendor", amd ? "amd" : "nvidia");
+    cJSON_AddStringToObject(o, "arch", t->sm_name);
+    if (amd) {
+        cJSON_AddNullToObject(o, "compute_capability");
+    } else {
+        snprintf(cc, sizeof cc, "%d.%d", t->arch->major, t->arch->minor);
+        cJSON_AddStringToObject(o, "compute_capability", cc);
+    }
+    cJSON_AddStringToObject(o, "family", amd ? t->amd->family : t->arch->family);
+    cJSON_AddNumberToObject(o, "warp_size", report_warp_size(e));
+    cJSON_AddStringToObject(o, "unit", report_terms(e).unit);
+    if (report_named_gpu(e, &gpu))
+        cJSON_AddStringToObject(o, "gpu", gpu.id);
+    else
+        cJSON_AddNullToObject(o, "gpu");
+    cli_json_number_or_null(o, "sm_count", t->sm_count > 0, t->sm_count);
+}
 
 static void add_kernel(cJSON *o, const ReportEntry *e)
 {
     const KernelUsage *u = &e->kernel.usage;
-    const Target *t = &e->target;
-    char cc[16];
-    static const char *const inputs[] = {"silk", "ptx", "cuda", "cubin"};
+    bool amd = e->target.vendor == OCC_AMD;
+    static const char *const inputs[] = {"silk", "ptx", "cuda", "cubin", "hsaco"};
     cJSON_AddStringToObject(o, "kernel", e->kernel.title);
     cJSON_AddStringToObject(o, "symbol", e->kernel.name);
     cJSON_AddStringToObject(o, "launch_name", e->kernel.cxx_name);
@@ -29,14 +61,7 @@ static void add_kernel(cJSON *o, const ReportEntry *e)
     for (char *save = NULL, *arch = strtok_r(list, ", ", &save); arch;
          arch = strtok_r(NULL, ", ", &save))
         cJSON_AddItemToArray(absent, cJSON_CreateString(arch));
-    cJSON_AddStringToObject(o, "arch", t->sm_name);
-    snprintf(cc, sizeof cc, "%d.%d", t->arch->major, t->arch->minor);
-    cJSON_AddStringToObject(o, "compute_capability", cc);
-    if (t->gpu)
-        cJSON_AddStringToObject(o, "gpu", t->gpu->id);
-    else
-        cJSON_AddNullToObject(o, "gpu");
-    cli_json_number_or_null(o, "sm_count", t->sm_count > 0, t->sm_count);
+    add_target(o, e);
     cJSON *r = cJSON_AddObjectToObject(o, "resources");
     cJSON_AddNumberToObject(r, "regs_per_thread", u->registers);
     cJSON_AddBoolToObject(r, "estimated", u->estimated);
@@ -48,11 +73,15 @@ static void add_kernel(cJSON *o, const ReportEntry *e)
         cJSON_AddBoolToObject(r, "dynamic_smem_used", e->kernel.extern_smem || e->kernel.dynamic_smem);
     cJSON_AddBoolToObject(r, "registers_before_linking", e->kernel.calls_out);
     cJSON_AddBoolToObject(r, "occupancy_upper_bound", e->dynamic_smem_unsized);
-    cJSON_AddNumberToObject(r, "barriers", e->resources.barriers);
+    vendor_number(r, "barriers", !amd, e->resources.barriers);
     /* A cubin (or nvcc's) does not record spills: null, not 0. */
     cli_json_number_or_null(r, "spill_stores", u->spill_stores >= 0, u->spill_stores);
     cli_json_number_or_null(r, "spill_loads", u->spill_loads >= 0, u->spill_loads);
     cJSON_AddNumberToObject(r, "stack_frame", u->stack_frame);
+    vendor_number(r, "sgprs", amd, u->sgprs);
+    vendor_number(r, "agprs", amd, u->agprs);
+    vendor_number(r, "vgpr_spills", amd, u->vgpr_spills);
+    vendor_number(r, "sgpr_spills", amd, u->sgpr_spills);
     cJSON *b = cJSON_AddObjectToObject(o, "launch_bounds");
     cli_json_number_or_null(b, "reqntid", e->kernel.reqntid > 0, e->kernel.reqntid);
     cli_json_number_or_null(b, "maxntid", e->kernel.maxntid > 0, e->kernel.maxntid);
@@ -60,20 +89,52 @@ static void add_kernel(cJSON *o, const ReportEntry *e)
     cli_json_number_or_null(b, "maxnreg", e->kernel.maxnreg > 0, e->kernel.maxnreg);
 }
 
+/* One row of the occupancy table: the keys of calc's rows, the same for
+ * both vendors (active_blocks_per_sm counts an AMD target's workgroups
+ * per CU or WGP), each vendor's own figures null on the other's rows. */
+static cJSON *row_object(const ReportEntry *e, const ReportRow *row)
+{
+    const OccResult *r = &row->result;
+    const OccFigures *f = &row->fig;
+    bool nv = f->vendor == OCC_NVIDIA;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "threads", row->threads);
+    cJSON_AddNumberToObject(o, "regs_per_thread", e->kernel.usage.registers);
+    cJSON_AddNumberToObject(o, "static_smem", e->kernel.usage.static_smem);
+    cJSON_AddNumberToObject(o, "dynamic_smem", (double)row->dynamic_smem);
+    cJSON_AddNumberToObject(o, "warps_per_block",
+                            nv ? r->warps_per_block : row->amd.waves_per_workgroup);
+    cJSON_AddNumberToObject(o, "active_blocks_per_sm", f->groups);
+    vendor_number(o, "active_warps_per_sm", nv, r->active_warps);
+    vendor_number(o, "max_warps_per_sm", nv, r->max_warps);
+    vendor_number(o, "waves_per_simd", !nv, f->active);
+    vendor_number(o, "max_waves_per_simd", !nv, f->max_active);
+    cJSON_AddNumberToObject(o, "occupancy", occ_figures_occupancy(f));
+    cJSON *limited_by = cJSON_AddArrayToObject(o, "limited_by");
+    cJSON *limits = cJSON_AddObjectToObject(o, "limits");
+    for (int i = 0; i < f->n_limiters; i++) {
+        const char *name = occ_vendor_limiter_name(f->vendor, i);
+        if (f->limited_by & (1u << i))
+            cJSON_AddItemToArray(limited_by, cJSON_CreateString(name));
+        cli_json_number_or_null(limits, name, f->limit[i] != INT_MAX, f->limit[i]);
+    }
+    cJSON_AddStringToObject(o, "limits_unit", occ_limit_unit(f->vendor));
+    vendor_number(o, "allocated_regs_per_block", nv, r->allocated_regs_per_block);
+    vendor_number(o, "allocated_smem_per_block", nv, (double)r->allocated_smem_per_block);
+    vendor_number(o, "allocated_vgprs", !nv, row->amd.allocated_vgprs);
+    return o;
+}
+
 static void add_selection(cJSON *o, const ReportEntry *e)
 {
     cJSON *rows = cJSON_AddArrayToObject(o, "occupancy_table");
-    for (int i = 0; i < e->n_rows; i++) {
-        cJSON *row = cJSON_CreateObject();
-        calc_json_add_result(row, e->rows[i].threads, e->resources.regs_per_thread,
-                             e->resources.static_smem, e->rows[i].dynamic_smem, &e->rows[i].result);
-        cJSON_AddItemToArray(rows, row);
-    }
+    for (int i = 0; i < e->n_rows; i++)
+        cJSON_AddItemToArray(rows, row_object(e, &e->rows[i]));
     const ReportRow *r = report_selected(e);
     cJSON *sel = cJSON_AddObjectToObject(o, "selected");
     cli_json_number_or_null(sel, "threads", r, r ? r->threads : 0);
-    cli_json_number_or_null(sel, "active_blocks_per_sm", r, r ? r->result.active_blocks : 0);
-    cli_json_number_or_null(sel, "occupancy", r, r ? occ_occupancy(&r->result) : 0);
+    cli_json_number_or_null(sel, "active_blocks_per_sm", r, r ? r->fig.groups : 0);
+    cli_json_number_or_null(sel, "occupancy", r, r ? occ_figures_occupancy(&r->fig) : 0);
     cli_json_number_or_null(sel, "grid", r && e->have_work, (double)e->ctas);
     cJSON *reasons = cJSON_AddArrayToObject(sel, "reasons");
     for (int i = 0; i < e->n_reasons; i++) {
@@ -127,7 +188,7 @@ static void add_tail(cJSON *o, const ReportEntry *e)
     for (int i = 0; i < e->n_tails; i++) {
         const TailRow *t = &e->tails[i];
         cJSON *p = waves_object(&t->waves, t->sm_count);
-        cJSON_AddStringToObject(p, "gpu", t->gpu->id);
+        cJSON_AddStringToObject(p, "gpu", t->gpu.id);
         cJSON_AddBoolToObject(p, "undersubscribed", t->undersubscribed);
         cJSON_AddBoolToObject(p, "bad_tail", t->bad);
         if (t->better_threads) {
@@ -149,6 +210,7 @@ static void add_advice(cJSON *o, const ReportEntry *e)
     cli_json_number_or_null(a, "max_registers", c->applies, c->cap);
     cli_json_number_or_null(a, "min_blocks_per_sm", c->applies, c->min_blocks);
     cli_json_number_or_null(a, "occupancy", c->applies, c->occupancy);
+    vendor_number(a, "waves_per_eu", c->applies && e->target.vendor == OCC_AMD, c->waves);
     cJSON_AddBoolToObject(a, "checked_with_ptxas", c->checked);
     cli_json_number_or_null(a, "registers_at_cap", c->checked, c->cap_registers);
     cli_json_number_or_null(a, "spill_stores_at_cap", c->checked, c->cap_spill_stores);
@@ -164,15 +226,47 @@ static void add_code(cJSON *o, const ReportEntry *e)
         cJSON_AddStringToObject(h, "silk", code);
     else
         cJSON_AddNullToObject(h, "silk");
+    bool amd = e->target.vendor == OCC_AMD;
     report_cuda_launch(e, code, sizeof code);
-    cJSON_AddStringToObject(h, "cuda", code);
+    cJSON_AddStringToObject(h, amd ? "hip" : "cuda", code);
+    cJSON_AddNullToObject(h, amd ? "cuda" : "hip");
     cJSON *g = cJSON_AddObjectToObject(o, "grid_validity");
     cJSON_AddBoolToObject(g, "valid", e->grid_valid);
-    cJSON_AddNumberToObject(g, "max_grid_x", e->target.arch->max_grid_x);
-    cJSON_AddNumberToObject(g, "max_grid_y", e->target.arch->max_grid_y);
+    cJSON_AddNumberToObject(g, "max_grid_x", (double)e->max_grid_x);
+    cJSON_AddNumberToObject(g, "max_grid_y", (double)e->max_grid_y);
     cli_json_number_or_null(g, "grid_y", e->grid_y > 0, (double)e->grid_y);
     report_verify_snippet(e, code, sizeof code);
     cJSON_AddStringToObject(o, "verification", code);
+}
+
+/* How far the selection is from one more CTA per SM (NVIDIA) or wave per
+ * SIMD (AMD): the same keys, each vendor's own null on the other's. */
+static void add_nvidia_next_step(cJSON *next, const OccNextStep *s, bool resident)
+{
+    cli_json_number_or_null(next, "regs_to_cut", s->regs_to_cut >= 0, s->regs_to_cut);
+    cli_json_number_or_null(next, "regs_cut_blocks_per_sm", s->regs_gained_blocks >= 0, s->regs_gained_blocks);
+    cJSON_AddNullToObject(next, "regs_cut_waves_per_simd");
+    cJSON_AddNullToObject(next, "sgprs_to_cut");
+    cJSON_AddNullToObject(next, "sgprs_cut_waves_per_simd");
+    cli_json_number_or_null(next, "smem_to_cut", s->smem_to_cut >= 0, (double)s->smem_to_cut);
+    cli_json_number_or_null(next, "smem_cut_blocks_per_sm", s->smem_gained_blocks >= 0, s->smem_gained_blocks);
+    cJSON_AddNullToObject(next, "smem_cut_waves_per_simd");
+    cli_json_number_or_null(next, "regs_slack", resident, s->regs_slack);
+    cli_json_number_or_null(next, "smem_slack", resident, (double)s->smem_slack);
+}
+
+static void add_amd_next_step(cJSON *next, const AmdNextStep *s, bool resident)
+{
+    cli_json_number_or_null(next, "regs_to_cut", s->vgprs_to_cut >= 0, s->vgprs_to_cut);
+    cJSON_AddNullToObject(next, "regs_cut_blocks_per_sm");
+    cli_json_number_or_null(next, "regs_cut_waves_per_simd", s->vgprs_gained_waves >= 0, s->vgprs_gained_waves);
+    cli_json_number_or_null(next, "sgprs_to_cut", s->sgprs_to_cut >= 0, s->sgprs_to_cut);
+    cli_json_number_or_null(next, "sgprs_cut_waves_per_simd", s->sgprs_gained_waves >= 0, s->sgprs_gained_waves);
+    cli_json_number_or_null(next, "smem_to_cut", s->lds_to_cut >= 0, (double)s->lds_to_cut);
+    cJSON_AddNullToObject(next, "smem_cut_blocks_per_sm");
+    cli_json_number_or_null(next, "smem_cut_waves_per_simd", s->lds_gained_waves >= 0, s->lds_gained_waves);
+    cli_json_number_or_null(next, "regs_slack", resident && s->vgprs_slack >= 0, s->vgprs_slack);
+    cli_json_number_or_null(next, "smem_slack", resident && s->lds_slack >= 0, (double)s->lds_slack);
 }
 
 static void add_extras(cJSON *o, const ReportEntry *e)
@@ -180,20 +274,17 @@ static void add_extras(cJSON *o, const ReportEntry *e)
     cJSON *p = cJSON_AddArrayToObject(o, "persistent_grid");
     for (int i = 0; i < e->n_persistent; i++) {
         cJSON *row = cJSON_CreateObject();
-        cJSON_AddStringToObject(row, "gpu", e->persistent[i].gpu->id);
-        cJSON_AddNumberToObject(row, "sm_count", e->persistent[i].gpu->sm_count);
+        cJSON_AddStringToObject(row, "gpu", e->persistent[i].gpu.id);
+        cJSON_AddNumberToObject(row, "sm_count", e->persistent[i].gpu.sm_count);
         cJSON_AddNumberToObject(row, "grid", e->persistent[i].grid);
         cJSON_AddItemToArray(p, row);
     }
-    const OccNextStep *s = &e->next;
     cJSON *next = cJSON_AddObjectToObject(o, "next_step");
-    bool resident = report_selected(e) && report_selected(e)->result.active_blocks > 0;
-    cli_json_number_or_null(next, "regs_to_cut", s->regs_to_cut >= 0, s->regs_to_cut);
-    cli_json_number_or_null(next, "regs_cut_blocks_per_sm", s->regs_gained_blocks >= 0, s->regs_gained_blocks);
-    cli_json_number_or_null(next, "smem_to_cut", s->smem_to_cut >= 0, (double)s->smem_to_cut);
-    cli_json_number_or_null(next, "smem_cut_blocks_per_sm", s->smem_gained_blocks >= 0, s->smem_gained_blocks);
-    cli_json_number_or_null(next, "regs_slack", resident, s->regs_slack);
-    cli_json_number_or_null(next, "smem_slack", resident, (double)s->smem_slack);
+    bool resident = report_selected(e) && report_selected(e)->fig.groups > 0;
+    if (e->target.vendor == OCC_AMD)
+        add_amd_next_step(next, &e->amd_next, resident);
+    else
+        add_nvidia_next_step(next, &e->next, resident);
 }
 
 int report_write_json(const ReportModel *m, FILE *out)
@@ -204,7 +295,7 @@ int report_write_json(const ReportModel *m, FILE *out)
 cJSON *report_json_root(const ReportModel *m)
 {
     cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "schema", "silk-occ/report/2");
+    cJSON_AddStringToObject(root, "schema", "silk-occ/report/3");
     cJSON *reports = cJSON_AddArrayToObject(root, "reports");
     for (int i = 0; i < m->n_entries; i++) {
         const ReportEntry *e = &m->entries[i];

@@ -124,19 +124,23 @@ static void print_header(const ReportEntry *e, FILE *out)
     fputs("## ", out);
     md_code(out, title);
     fputs(" on ", out);
-    md_text(out, t->gpu ? t->gpu->name : t->sm_name);
+    ReportGpu gpu;
+    bool named = report_named_gpu(e, &gpu);
+    md_text(out, named ? gpu.name : t->sm_name);
     fputs("\n\n- **Input:** ", out);
     md_code(out, ESCAPED(e->kernel.file)); /* the title is escaped already */
     fputs("\n- **Target:** ", out);
-    md_text(out, t->gpu ? t->gpu->name : t->sm_name);
-    fprintf(out, " (%s, compute capability %d.%d", t->arch->family, t->arch->major, t->arch->minor);
-    if (t->gpu)
-        fprintf(out, ", %s, %d SMs", t->sm_name, t->sm_count);
+    md_text(out, named ? gpu.name : t->sm_name);
+    char words[2 * OCC_NAME_MAX];
+    report_target_words(e, words, sizeof words);
+    fprintf(out, " (%s", words);
+    if (named)
+        fprintf(out, ", %s, %d %s", t->sm_name, t->sm_count, report_terms(e).units);
     char usage[512];
     report_usage_sentence(e, usage, sizeof usage);
     fputs(")\n- **Resources:** ", out);
     md_text(out, usage);
-    report_bounds_sentence(&e->kernel, usage, sizeof usage);
+    report_bounds_sentence(e, usage, sizeof usage);
     fputs("\n- **Launch bounds:** ", out);
     md_text(out, usage);
     fputc('\n', out);
@@ -167,20 +171,19 @@ static void limit_cell(int limit, char *buf, size_t size)
 
 /* One row; with `dyn`, a column of its dynamic shared memory after the
  * block size. */
-static void print_row(const ReportRow *r, bool selected, bool dyn, FILE *out)
+static void print_row(const ReportTerms *terms, const ReportRow *r, bool selected, bool dyn,
+                      FILE *out)
 {
     char cells[9][128];
     int n = 0;
     snprintf(cells[n++], sizeof cells[0], "%d", r->threads);
     if (dyn)
         cli_format_bytes(r->dynamic_smem, cells[n++], sizeof cells[0]);
-    limit_cell(r->result.limit[OCC_LIMITER_REGISTERS], cells[n++], sizeof cells[0]);
-    limit_cell(r->result.limit[OCC_LIMITER_SHARED_MEMORY], cells[n++], sizeof cells[0]);
-    limit_cell(r->result.limit[OCC_LIMITER_WARPS], cells[n++], sizeof cells[0]);
-    limit_cell(r->result.limit[OCC_LIMITER_BLOCKS], cells[n++], sizeof cells[0]);
-    snprintf(cells[n++], sizeof cells[0], "%d", r->result.active_blocks);
-    percent(cells[n++], sizeof cells[0], occ_occupancy(&r->result));
-    report_limiter_names(r->result.limited_by, cells[n++], sizeof cells[0]);
+    for (int c = 0; c < 4; c++)
+        limit_cell(r->fig.limit[terms->columns[c]], cells[n++], sizeof cells[0]);
+    snprintf(cells[n++], sizeof cells[0], "%d", r->fig.groups);
+    percent(cells[n++], sizeof cells[0], occ_figures_occupancy(&r->fig));
+    report_limiter_names(&r->fig, cells[n++], sizeof cells[0]);
     const char *mark = selected ? "**" : "";
     fputc('|', out);
     for (int i = 0; i < n; i++) {
@@ -199,16 +202,20 @@ static void print_table(const ReportEntry *e, FILE *out)
         return;
     }
     bool dyn = false;
+    ReportTerms terms = report_terms(e);
     for (int i = 0; i < e->n_rows; i++)
         dyn |= e->rows[i].dynamic_smem > 0;
     fprintf(out, "\n### 1. Occupancy\n\n"
-                 "CTAs per SM each resource allows; the selected block size in bold.\n\n"
-                 "| threads |%s registers | shared memory | warp slots | CTA slots | CTAs/SM | "
-                 "occupancy | limited by |\n"
+                 "%c%s; the selected block size in bold.\n\n| threads |%s",
+            toupper((unsigned char)terms.limits[0]), terms.limits + 1,
+            !dyn ? "" : e->target.vendor == OCC_AMD ? " dynamic LDS |" : " dynamic smem |");
+    for (int c = 0; c < 4; c++)
+        fprintf(out, " %s |", terms.column_titles[c]);
+    fprintf(out, " %s | occupancy | limited by |\n"
                  "| ---: |%s ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
-            dyn ? " dynamic smem |" : "", dyn ? " ---: |" : "");
+            terms.per_unit, dyn ? " ---: |" : "");
     for (int i = 0; i < e->n_rows; i++)
-        print_row(&e->rows[i], i == e->selected, dyn, out);
+        print_row(&terms, &e->rows[i], i == e->selected, dyn, out);
 }
 
 /* ---- 2. the selection --------------------------------------------------------- */
@@ -216,20 +223,23 @@ static void print_table(const ReportEntry *e, FILE *out)
 static void print_selection(const ReportEntry *e, FILE *out)
 {
     const ReportRow *r = report_selected(e);
+    ReportTerms terms = report_terms(e);
     fputs("\n### 2. Selected configuration\n\n", out);
     if (!r) {
-        fprintf(out, "None: no permitted block size has a resident CTA on %s.\n",
+        fprintf(out, "None: no permitted block size has a resident %s on %s.\n", terms.group,
                 e->target.sm_name);
         return;
     }
-    fprintf(out, "**%d threads per block, %d CTAs per SM, %.1f%% occupancy", r->threads,
-            r->result.active_blocks, 100.0 * occ_occupancy(&r->result));
+    fprintf(out, "**%d threads per block, %d %s per %s, %.1f%% occupancy", r->threads,
+            r->fig.groups, terms.groups, terms.unit, 100.0 * occ_figures_occupancy(&r->fig));
+    if (e->target.vendor == OCC_AMD)
+        fprintf(out, " (%d waves per SIMD)", r->fig.active);
     if (e->have_work)
-        fprintf(out, ", grid %llu CTAs", (unsigned long long)e->ctas);
+        fprintf(out, ", grid %llu %s", (unsigned long long)e->ctas, terms.groups);
     fputs("**\n\n", out);
     for (int i = 0; i < e->n_reasons; i++) {
         char sentence[512];
-        report_reason_sentence(&e->reasons[i], sentence, sizeof sentence);
+        report_reason_sentence(e, &e->reasons[i], sentence, sizeof sentence);
         fputs("- ", out);
         md_text(out, sentence);
         fputc('\n', out);
@@ -238,13 +248,13 @@ static void print_selection(const ReportEntry *e, FILE *out)
 
 /* ---- 3. the tail ---------------------------------------------------------------- */
 
-static void print_tail_note(const TailRow *t, FILE *out)
+static void print_tail_note(const ReportEntry *e, const TailRow *t, FILE *out)
 {
     char note[256];
-    if (!report_tail_note(t, note, sizeof note))
+    if (!report_tail_note(e, t, note, sizeof note))
         return;
     fputs("- ", out);
-    md_text(out, t->gpu->id);
+    md_text(out, t->gpu.id);
     fputs(": ", out);
     md_text(out, note);
     fputc('\n', out);
@@ -263,12 +273,12 @@ static void print_tail(const ReportEntry *e, FILE *out)
     report_work_sentence(e, work, sizeof work);
     md_sentence(out, work);
     if (e->n_tails)
-        fputs("\n| product | SMs | waves | full waves | last wave | idle |\n"
-              "| --- | ---: | ---: | ---: | ---: | ---: |\n", out);
+        fprintf(out, "\n| product | %s | waves | full waves | last wave | idle |\n"
+                     "| --- | ---: | ---: | ---: | ---: | ---: |\n", report_terms(e).units);
     for (int i = 0; i < e->n_tails; i++) {
         const TailRow *t = &e->tails[i];
         fputs("| ", out);
-        md_text(out, t->gpu->id);
+        md_text(out, t->gpu.id);
         fprintf(out, " | %d | %.2f | %llu | %.1f%% | %.1f%% |\n", t->sm_count, t->waves.waves,
                 (unsigned long long)t->waves.full_waves, 100.0 * t->waves.last_wave_fill,
                 100.0 * t->waves.idle_fraction);
@@ -279,7 +289,7 @@ static void print_tail(const ReportEntry *e, FILE *out)
             if (!notes)
                 fputc('\n', out);
             notes = true;
-            print_tail_note(&e->tails[i], out);
+            print_tail_note(e, &e->tails[i], out);
         }
 }
 
@@ -312,15 +322,16 @@ static void print_launch(const ReportEntry *e, FILE *out)
         report_silk_launch(e, code, sizeof code);
         md_fence(out, "silk", code);
     }
+    const char *language = e->target.vendor == OCC_AMD ? "hip" : "cuda";
     report_cuda_launch(e, code, sizeof code);
-    md_fence(out, "cuda", code);
+    md_fence(out, language, code);
     fputs("\n### 6. Grid validity\n\n", out);
     report_grid_sentence(e, code, sizeof code);
     md_sentence(out, code);
     fputs("\n### 7. Verification\n", out);
     report_verify_snippet(e, code, sizeof code);
     if (code[0])
-        md_fence(out, "cuda", code);
+        md_fence(out, language, code);
     else
         fputs("\nNone: no block size runs.\n", out);
 }
@@ -334,12 +345,14 @@ static void print_persistent(const ReportEntry *e, FILE *out)
         fputs("No product of this architecture in the tables.\n", out);
         return;
     }
-    fputs("SMs x resident CTAs at the selected block size.\n\n"
-          "| product | SMs | grid |\n| --- | ---: | ---: |\n", out);
+    ReportTerms terms = report_terms(e);
+    fprintf(out, "%s x resident %s at the selected block size.\n\n"
+                 "| product | %s | grid |\n| --- | ---: | ---: |\n",
+            terms.units, terms.groups, terms.units);
     for (int i = 0; i < e->n_persistent; i++) {
         fputs("| ", out);
-        md_text(out, e->persistent[i].gpu->id);
-        fprintf(out, " | %d | %d |\n", e->persistent[i].gpu->sm_count, e->persistent[i].grid);
+        md_text(out, e->persistent[i].gpu.id);
+        fprintf(out, " | %d | %d |\n", e->persistent[i].gpu.sm_count, e->persistent[i].grid);
     }
 }
 

@@ -54,18 +54,19 @@ static void print_notes(const ReportEntry *e, FILE *out)
 
 static void print_header(const ReportEntry *e, FILE *out, Style s)
 {
-    const ArchLimits *a = e->target.arch;
-    char title[REPORT_TITLE_WIDTH * 3 + 8];
+    char title[REPORT_TITLE_WIDTH * 3 + 8], target[2 * OCC_NAME_MAX];
+    ReportGpu gpu;
+    bool named = report_named_gpu(e, &gpu);
     report_short_title(&e->kernel, title, sizeof title);
-    fprintf(out, "%s%s%s (%s) on %s%s%s (%s, compute capability %d.%d", s.bold, title, s.reset,
-            ESCAPED(e->kernel.file), s.bold, e->target.gpu ? e->target.gpu->name : e->target.sm_name,
-            s.reset, a->family, a->major, a->minor);
-    if (e->target.gpu)
-        fprintf(out, ", %s, %d SMs", e->target.sm_name, e->target.sm_count);
+    report_target_words(e, target, sizeof target);
+    fprintf(out, "%s%s%s (%s) on %s%s%s (%s", s.bold, title, s.reset, ESCAPED(e->kernel.file),
+            s.bold, named ? gpu.name : e->target.sm_name, s.reset, target);
+    if (named)
+        fprintf(out, ", %s, %d %s", e->target.sm_name, e->target.sm_count, report_terms(e).units);
     fputs(")\n", out);
     print_usage(e, out);
     char bounds[256];
-    report_bounds_sentence(&e->kernel, bounds, sizeof bounds);
+    report_bounds_sentence(e, bounds, sizeof bounds);
     fprintf(out, "  launch bounds: %s\n", bounds);
     print_notes(e, out);
 }
@@ -82,25 +83,25 @@ static bool rows_have_dynamic_smem(const ReportEntry *e)
 static void print_table(const ReportEntry *e, FILE *out, Style s)
 {
     bool dyn = rows_have_dynamic_smem(e);
-    fprintf(out, "\n  1. Occupancy (CTAs per SM each resource allows)\n");
+    ReportTerms terms = report_terms(e);
+    fprintf(out, "\n  1. Occupancy (%s)\n", terms.limits);
     fprintf(out, "     %7s", "threads");
     if (dyn)
-        fprintf(out, " %9s", "dyn smem");
-    fprintf(out, " %6s %6s %6s %6s %8s %9s  %s\n", "regs", "smem", "warps", "slots", "CTAs/SM",
-            "occupancy", "limited by");
+        fprintf(out, " %9s", e->target.vendor == OCC_AMD ? "dyn lds" : "dyn smem");
+    for (int c = 0; c < 4; c++)
+        fprintf(out, " %6s", terms.column_names[c]);
+    fprintf(out, " %8s %9s  %s\n", terms.per_unit, "occupancy", "limited by");
     for (int i = 0; i < e->n_rows; i++) {
         const ReportRow *r = &e->rows[i];
         const char *on = i == e->selected ? s.bold : "", *off = i == e->selected ? s.reset : "";
         char names[128], bytes[32];
-        report_limiter_names(r->result.limited_by, names, sizeof names);
+        report_limiter_names(&r->fig, names, sizeof names);
         fprintf(out, "   %s%s %7d", on, i == e->selected ? ">" : " ", r->threads);
         if (dyn)
             fprintf(out, " %9s", cli_format_bytes(r->dynamic_smem, bytes, sizeof bytes));
-        print_limit(out, r->result.limit[OCC_LIMITER_REGISTERS]);
-        print_limit(out, r->result.limit[OCC_LIMITER_SHARED_MEMORY]);
-        print_limit(out, r->result.limit[OCC_LIMITER_WARPS]);
-        print_limit(out, r->result.limit[OCC_LIMITER_BLOCKS]);
-        fprintf(out, " %8d %8.1f%%  %s%s\n", r->result.active_blocks, 100.0 * occ_occupancy(&r->result),
+        for (int c = 0; c < 4; c++)
+            print_limit(out, r->fig.limit[terms.columns[c]]);
+        fprintf(out, " %8d %8.1f%%  %s%s\n", r->fig.groups, 100.0 * occ_figures_occupancy(&r->fig),
                 names, off);
     }
 }
@@ -108,19 +109,23 @@ static void print_table(const ReportEntry *e, FILE *out, Style s)
 static void print_selection(const ReportEntry *e, FILE *out, Style s)
 {
     const ReportRow *r = report_selected(e);
+    ReportTerms terms = report_terms(e);
     fputs("\n  2. Selected configuration\n", out);
     if (!r) {
-        fprintf(out, "     none: no permitted block size has a resident CTA on %s\n", e->target.sm_name);
+        fprintf(out, "     none: no permitted block size has a resident %s on %s\n", terms.group,
+                e->target.sm_name);
         return;
     }
-    fprintf(out, "     %sblock %d threads, %d CTAs per SM, %.1f%% occupancy", s.bold, r->threads,
-            r->result.active_blocks, 100.0 * occ_occupancy(&r->result));
+    fprintf(out, "     %sblock %d threads, %d %s per %s, %.1f%% occupancy", s.bold, r->threads,
+            r->fig.groups, terms.groups, terms.unit, 100.0 * occ_figures_occupancy(&r->fig));
+    if (e->target.vendor == OCC_AMD)
+        fprintf(out, " (%d waves per SIMD)", r->fig.active);
     if (e->have_work)
-        fprintf(out, ", grid %llu CTAs", (unsigned long long)e->ctas);
+        fprintf(out, ", grid %llu %s", (unsigned long long)e->ctas, terms.groups);
     fprintf(out, "%s\n", s.reset);
     for (int i = 0; i < e->n_reasons; i++) {
         char sentence[512];
-        report_reason_sentence(&e->reasons[i], sentence, sizeof sentence);
+        report_reason_sentence(e, &e->reasons[i], sentence, sizeof sentence);
         fprintf(out, "     - %s\n", sentence);
     }
 }
@@ -138,15 +143,15 @@ static void print_tail(const ReportEntry *e, FILE *out)
     report_work_sentence(e, work, sizeof work);
     fprintf(out, "     %s\n", work);
     if (e->n_tails)
-        fprintf(out, "     %-24s %5s %8s %6s %10s %7s\n", "product", "SMs", "waves", "full",
-                "last wave", "idle");
+        fprintf(out, "     %-24s %5s %8s %6s %10s %7s\n", "product", report_terms(e).units, "waves",
+                "full", "last wave", "idle");
     for (int i = 0; i < e->n_tails; i++) {
         const TailRow *t = &e->tails[i];
-        fprintf(out, "     %-24s %5d %8.2f %6llu %9.1f%% %6.1f%%\n", t->gpu->id, t->sm_count,
+        fprintf(out, "     %-24s %5d %8.2f %6llu %9.1f%% %6.1f%%\n", t->gpu.id, t->sm_count,
                 t->waves.waves, (unsigned long long)t->waves.full_waves,
                 100.0 * t->waves.last_wave_fill, 100.0 * t->waves.idle_fraction);
         char note[256];
-        if (report_tail_note(t, note, sizeof note))
+        if (report_tail_note(e, t, note, sizeof note))
             fprintf(out, "       %s\n", note);
     }
 }
@@ -203,9 +208,10 @@ static void print_extras(const ReportEntry *e, FILE *out)
     const ReportRow *r = report_selected(e);
     if (!r)
         return;
-    fputs("\n  Persistent grid (SMs x resident CTAs):", out);
+    ReportTerms terms = report_terms(e);
+    fprintf(out, "\n  Persistent grid (%s x resident %s):", terms.units, terms.groups);
     for (int i = 0; i < e->n_persistent; i++)
-        fprintf(out, "%s %s %d", i ? "," : "", e->persistent[i].gpu->id, e->persistent[i].grid);
+        fprintf(out, "%s %s %d", i ? "," : "", e->persistent[i].gpu.id, e->persistent[i].grid);
     fputs(e->n_persistent ? "\n" : " no product of this architecture in the tables\n", out);
     char sentence[512];
     if (report_spill_sentence(e, r, sentence, sizeof sentence)) {

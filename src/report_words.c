@@ -33,12 +33,72 @@ __attribute__((format(printf, 4, 5))) static void append(char *buf, size_t size,
         *used = size - 1;
 }
 
-void report_reason_sentence(const Reason *r, char *buf, size_t size)
+ReportTerms report_terms(const ReportEntry *e)
+{
+    if (e->target.vendor != OCC_AMD)
+        return (ReportTerms){"CTA", "CTAs", "SM", "SMs", "CTAs/SM", "CTAs per SM each resource allows",
+                             {OCC_LIMITER_REGISTERS, OCC_LIMITER_SHARED_MEMORY, OCC_LIMITER_WARPS,
+                              OCC_LIMITER_BLOCKS},
+                             {"regs", "smem", "warps", "slots"},
+                             {"registers", "shared memory", "warp slots", "CTA slots"}, "ptxas"};
+    bool wgp = strcmp(e->target.amd->occupancy_unit, "WGP") == 0;
+    return (ReportTerms){"workgroup", "workgroups", wgp ? "WGP" : "CU", wgp ? "WGPs" : "CUs",
+                         wgp ? "WGs/WGP" : "WGs/CU", "waves per SIMD each resource allows",
+                         {AMD_LIMITER_VGPRS, AMD_LIMITER_SGPRS, AMD_LIMITER_LDS,
+                          AMD_LIMITER_WORKGROUPS},
+                         {"vgprs", "sgprs", "lds", "slots"},
+                         {"VGPRs", "SGPRs", "LDS", "workgroup slots"}, "llc"};
+}
+
+void report_target_words(const ReportEntry *e, char *buf, size_t size)
+{
+    const Target *t = &e->target;
+    if (t->vendor == OCC_AMD)
+        snprintf(buf, size, "%s, wave%d", t->amd->family, t->amd->wave_size);
+    else
+        snprintf(buf, size, "%s, compute capability %d.%d", t->arch->family, t->arch->major,
+                 t->arch->minor);
+}
+
+/* A {word} of a reason's text in the entry's vendor's terms; NULL when
+ * `word` is none of them. */
+static const char *reason_word(const ReportEntry *e, const char *word, size_t n, char *buf,
+                               size_t size)
+{
+    bool amd = e->target.vendor == OCC_AMD;
+    ReportTerms terms = report_terms(e);
+    char per[48];
+    snprintf(per, sizeof per, "%s per %s", terms.groups, terms.unit);
+    const struct {
+        const char *name, *text;
+    } words[] = {{"{per}", per},
+                 {"{group}", terms.group},
+                 {"{groups}", terms.groups},
+                 {"{warp}", amd ? "wave" : "warp"},
+                 {"{warps}", amd ? "waves" : "warps"},
+                 {"{bound}", amd ? ".max_flat_workgroup_size" : ".maxntid"}};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strlen(words[i].name) == n && strncmp(word, words[i].name, n) == 0) {
+            snprintf(buf, size, "%s", words[i].text);
+            return buf;
+        }
+    if (n == 11 && strncmp(word, "{warp_size}", n) == 0) {
+        snprintf(buf, size, "%d", report_warp_size(e));
+        return buf;
+    }
+    return NULL;
+}
+
+void report_reason_sentence(const ReportEntry *e, const Reason *r, char *buf, size_t size)
 {
     size_t used = 0;
     buf[0] = '\0';
     for (const char *t = report_reason_text(r->code); *t;) {
-        if (strncmp(t, "{threads}", 9) == 0)
+        char word[64];
+        size_t n = *t == '{' && strchr(t, '}') ? (size_t)(strchr(t, '}') - t) + 1 : 0;
+        if (n && reason_word(e, t, n, word, sizeof word))
+            append(buf, size, &used, "%s", word), t += n;
+        else if (strncmp(t, "{threads}", 9) == 0)
             append(buf, size, &used, "%d", r->threads), t += 9;
         else if (strncmp(t, "{blocks}", 8) == 0)
             append(buf, size, &used, "%d", r->blocks), t += 8;
@@ -51,23 +111,24 @@ void report_reason_sentence(const Reason *r, char *buf, size_t size)
     }
 }
 
-void report_limiter_names(unsigned set, char *buf, size_t size)
+void report_limiter_names(const OccFigures *f, char *buf, size_t size)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (int i = 0; i < OCC_N_LIMITERS; i++)
-        if (set & (1u << i))
-            append(buf, size, &used, "%s%s", used ? ", " : "", occ_limiter_what((OccLimiter)i));
+    for (int i = 0; i < f->n_limiters; i++)
+        if (f->limited_by & (1u << i))
+            append(buf, size, &used, "%s%s", used ? ", " : "", occ_vendor_limiter_what(f->vendor, i));
 }
 
-bool report_tail_note(const TailRow *t, char *buf, size_t size)
+bool report_tail_note(const ReportEntry *e, const TailRow *t, char *buf, size_t size)
 {
     if (t->better_threads)
         snprintf(buf, size, "a bad tail: %d threads would leave %.1f%% idle (%.2f waves)",
                  t->better_threads, 100.0 * t->better_waves.idle_fraction, t->better_waves.waves);
     else if (t->undersubscribed)
-        snprintf(buf, size, "under one wave: the grid leaves SMs idle at any block size (a "
-                            "smaller problem than the GPU; fuse launches or use a persistent kernel)");
+        snprintf(buf, size, "under one wave: the grid leaves %s idle at any block size (a "
+                            "smaller problem than the GPU; fuse launches or use a persistent kernel)",
+                 report_terms(e).units);
     else if (t->bad)
         snprintf(buf, size, "a bad tail, and no permitted block size does better: consider a "
                             "grid-stride loop");
@@ -100,6 +161,37 @@ static void cap_check(const ReportEntry *e, char *buf, size_t size)
 
 /* Advice in the input's language: Silk's @launch beside CUDA's for a
  * Silk kernel, CUDA's alone for CUDA code. */
+/* AMD: HIP's attributes beside __launch_bounds__, whose second argument
+ * HIP reads differently from CUDA (a minimum of waves per EU, not of
+ * blocks), so the minimum goes through amdgpu_waves_per_eu; Silk's
+ * @launch minimum is workgroups per CU, which its backend turns into
+ * waves per EU itself.  llc does not compile again at the cap (as ptxas
+ * does on NVIDIA): whether it spills is said to be unknown. */
+static void amd_bounds_advice(const ReportEntry *e, const ReportRow *r, bool silk, char *advice,
+                              char *check, size_t size)
+{
+    const CapAdvice *c = &e->cap;
+    ReportTerms terms = report_terms(e);
+    size_t used = 0;
+    if (!c->applies) {
+        append(advice, size, &used, "VGPRs do not hold occupancy back here: "
+                                    "`__launch_bounds__(%d)` ", r->threads);
+        if (silk)
+            append(advice, size, &used, "(or Silk's `@launch(%d)`) ", r->threads);
+        append(advice, size, &used, "states the workgroup size and needs no minimum");
+        return;
+    }
+    append(advice, size, &used, "a cap of %d VGPRs gives %d waves per SIMD, %d %s per %s, %.1f%% "
+                                "occupancy: `__launch_bounds__(%d) "
+                                "__attribute__((amdgpu_waves_per_eu(%d)))`",
+           c->cap, c->waves, c->min_blocks, terms.groups, terms.unit, 100.0 * c->occupancy,
+           r->threads, c->waves);
+    if (silk)
+        append(advice, size, &used, ", or in Silk `@launch(%d, %d)`", r->threads, c->min_blocks);
+    snprintf(check, size, "not compiled at that cap (llc compiles each kernel once): whether it "
+                          "spills is unknown");
+}
+
 bool report_bounds_advice(const ReportEntry *e, char *advice, char *check, size_t size)
 {
     const CapAdvice *c = &e->cap;
@@ -109,6 +201,10 @@ bool report_bounds_advice(const ReportEntry *e, char *advice, char *check, size_
     check[0] = advice[0] = '\0';
     if (!r)
         return false;
+    if (e->target.vendor == OCC_AMD) {
+        amd_bounds_advice(e, r, silk, advice, check, size);
+        return true;
+    }
     if (!c->applies) {
         append(advice, size, &used, "registers do not hold occupancy back here: "
                                     "`__launch_bounds__(%d)` ", r->threads);
@@ -129,34 +225,44 @@ bool report_bounds_advice(const ReportEntry *e, char *advice, char *check, size_
 
 void report_grid_sentence(const ReportEntry *e, char *buf, size_t size)
 {
-    const ArchLimits *a = e->target.arch;
+    unsigned long long gx = e->max_grid_x, gy = e->max_grid_y;
+    const char *groups = report_terms(e).groups;
     unsigned long long x = e->grid_x, y = e->grid_y;
     if (!e->have_work)
-        snprintf(buf, size, "`gridDim.x` may be up to %d CTAs on %s", a->max_grid_x,
-                 e->target.sm_name);
+        snprintf(buf, size, "`gridDim.x` may be up to %llu %s on %s%s", gx,
+                 report_terms(e).groups, e->target.sm_name,
+                 e->target.vendor == OCC_AMD ? " (HIP: `gridDim.x * blockDim.x` below 2^32)" : "");
     else if (e->work_rows && e->grid_valid)
-        snprintf(buf, size, "%llu x %llu CTAs: within `gridDim.x <= %d` and `gridDim.y <= %d`", x,
-                 y, a->max_grid_x, a->max_grid_y);
+        snprintf(buf, size, "%llu x %llu %s: within `gridDim.x <= %llu` and `gridDim.y <= %llu`", x,
+                 y, groups, gx, gy);
     else if (e->work_rows)
-        snprintf(buf, size, "%llu x %llu CTAs: above `gridDim.x <= %d` or `gridDim.y <= %d`; use "
+        snprintf(buf, size, "%llu x %llu %s: above `gridDim.x <= %llu` or `gridDim.y <= %llu`; use "
                             "a grid-stride loop",
-                 x, y, a->max_grid_x, a->max_grid_y);
+                 x, y, groups, gx, gy);
     else if (e->grid_valid)
-        snprintf(buf, size, "%llu CTAs: within `gridDim.x <= %d`", (unsigned long long)e->ctas,
-                 a->max_grid_x);
-    else if (y <= (unsigned long long)a->max_grid_y)
-        snprintf(buf, size, "%llu CTAs: above `gridDim.x <= %d`; use a 2-D grid (%llu x %llu) or "
+        snprintf(buf, size, "%llu %s: within `gridDim.x <= %llu`", (unsigned long long)e->ctas,
+                 groups, gx);
+    else if (y <= gy)
+        snprintf(buf, size, "%llu %s: above `gridDim.x <= %llu`; use a 2-D grid (%llu x %llu) or "
                             "a grid-stride loop",
-                 (unsigned long long)e->ctas, a->max_grid_x, x, y);
+                 (unsigned long long)e->ctas, groups, gx, x, y);
     else
-        snprintf(buf, size, "%llu CTAs: above what a 2-D grid holds (`gridDim.x <= %d`, "
-                            "`gridDim.y <= %d`); use a grid-stride loop",
-                 (unsigned long long)e->ctas, a->max_grid_x, a->max_grid_y);
+        snprintf(buf, size, "%llu %s: above what a 2-D grid holds (`gridDim.x <= %llu`, "
+                            "`gridDim.y <= %llu`); use a grid-stride loop",
+                 (unsigned long long)e->ctas, groups, gx, gy);
 }
 
 bool report_spill_sentence(const ReportEntry *e, const ReportRow *r, char *buf, size_t size)
 {
     const KernelUsage *u = &e->kernel.usage;
+    if (e->target.vendor == OCC_AMD) {
+        if (!u->vgpr_spills && !u->sgpr_spills)
+            return false;
+        snprintf(buf, size, "%d VGPRs and %d SGPRs spilled (the code object's .vgpr_spill_count "
+                            "and .sgpr_spill_count), to %d B of scratch per work-item",
+                 u->vgpr_spills, u->sgpr_spills, u->stack_frame);
+        return true;
+    }
     if (e->kernel.input == INPUT_CUBIN)
         snprintf(buf, size, "unknown: a cubin does not record them (`nvcc --ptxas-options=-v` "
                             "prints them)");
@@ -171,9 +277,35 @@ bool report_spill_sentence(const ReportEntry *e, const ReportRow *r, char *buf, 
     return true;
 }
 
+/* AMD's next step is a wave per SIMD, what LLVM's occupancy counts. */
+static void amd_next_step_sentence(const ReportEntry *e, char *buf, size_t size)
+{
+    const AmdNextStep *n = &e->amd_next;
+    char cut[32], slack[32];
+    size_t used = 0;
+    buf[0] = '\0';
+    if (n->vgprs_to_cut > 0)
+        append(buf, size, &used, "cut %d VGPRs per lane for %d waves per SIMD", n->vgprs_to_cut,
+               n->vgprs_gained_waves);
+    else
+        append(buf, size, &used, "cutting VGPRs gains no wave");
+    if (n->sgprs_to_cut > 0)
+        append(buf, size, &used, "; or cut %d SGPRs for %d", n->sgprs_to_cut, n->sgprs_gained_waves);
+    if (n->lds_to_cut > 0)
+        append(buf, size, &used, "; or cut %s of LDS per workgroup for %d",
+               cli_format_bytes((uint64_t)n->lds_to_cut, cut, sizeof cut), n->lds_gained_waves);
+    append(buf, size, &used, ". Slack: %d VGPRs, %s of LDS before losing a wave",
+           n->vgprs_slack > 0 ? n->vgprs_slack : 0,
+           cli_format_bytes((uint64_t)(n->lds_slack > 0 ? n->lds_slack : 0), slack, sizeof slack));
+}
+
 void report_next_step_sentence(const ReportEntry *e, char *buf, size_t size)
 {
     const OccNextStep *n = &e->next;
+    if (e->target.vendor == OCC_AMD) {
+        amd_next_step_sentence(e, buf, size);
+        return;
+    }
     char cut[32], slack[32];
     size_t used = 0;
     buf[0] = '\0';
@@ -213,10 +345,32 @@ static void dynamic_smem_words(const ReportEntry *e, char *buf, size_t size)
         snprintf(buf, size, "%s to %s", low, cli_format_bytes(most, high, sizeof high));
 }
 
+/* AMD's figures, as the code object's metadata names them. */
+static void amd_usage_sentence(const ReportEntry *e, char *buf, size_t size)
+{
+    const KernelUsage *u = &e->kernel.usage;
+    char st[32], dy[80];
+    size_t used = 0;
+    buf[0] = '\0';
+    append(buf, size, &used, "%d VGPRs", u->registers);
+    if (u->agprs)
+        append(buf, size, &used, " (%d of them AGPRs)", u->agprs);
+    append(buf, size, &used, ", %d SGPRs (%s), %s static + %s dynamic LDS, %d B scratch per "
+                             "work-item, %d VGPR and %d SGPR spills",
+           u->sgprs, e->kernel.input == INPUT_HSACO ? "the code object's metadata" : "llc",
+           cli_format_bytes((uint64_t)u->static_smem, st, sizeof st),
+           (dynamic_smem_words(e, dy, sizeof dy), dy), u->stack_frame, u->vgpr_spills,
+           u->sgpr_spills);
+}
+
 void report_usage_sentence(const ReportEntry *e, char *buf, size_t size)
 {
     const KernelUsage *u = &e->kernel.usage;
     char st[32], dy[80];
+    if (e->target.vendor == OCC_AMD) {
+        amd_usage_sentence(e, buf, size);
+        return;
+    }
     bool cubin = e->kernel.input == INPUT_CUBIN; /* a cubin records no spills */
     size_t used = 0;
     buf[0] = '\0';
@@ -314,18 +468,21 @@ void report_short_title(const ReportKernel *k, char *buf, size_t size)
     escape_text(shortened, buf, size);
 }
 
-void report_bounds_sentence(const ReportKernel *k, char *buf, size_t size)
+void report_bounds_sentence(const ReportEntry *e, char *buf, size_t size)
 {
+    const ReportKernel *k = &e->kernel;
+    ReportTerms terms = report_terms(e);
     size_t used = 0;
     buf[0] = '\0';
     if (k->reqntid || k->maxntid)
         append(buf, size, &used, "block size %s %d", k->reqntid ? "fixed at" : "at most",
                k->reqntid ? k->reqntid : k->maxntid);
     if (k->minnctapersm > 0)
-        append(buf, size, &used, "%sat least %d CTA%s per SM", used ? "; " : "", k->minnctapersm,
-               k->minnctapersm == 1 ? "" : "s");
+        append(buf, size, &used, "%sat least %d %s per %s", used ? "; " : "", k->minnctapersm,
+               k->minnctapersm == 1 ? terms.group : terms.groups, terms.unit);
     if (k->maxnreg)
-        append(buf, size, &used, "%sat most %d registers", used ? "; " : "", k->maxnreg);
+        append(buf, size, &used, "%sat most %d %s", used ? "; " : "", k->maxnreg,
+               e->target.vendor == OCC_AMD ? "VGPRs" : "registers");
     /* A cubin keeps no minimum, only the register cap it implies; without
      * a block-size bound there was none to keep. */
     if (k->minnctapersm < 0 && (k->reqntid || k->maxntid))
@@ -348,14 +505,15 @@ void report_work_sentence(const ReportEntry *e, char *buf, size_t size)
     if (e->work_from_launch)
         append(buf, size, &used, " (the launch block at line %d)", e->kernel.launch_line);
     if (e->work_rows)
-        append(buf, size, &used, ": %llu x %llu CTAs of %d x %d threads, %llu threads past the "
+        append(buf, size, &used, ": %llu x %llu %s of %d x %d threads, %llu threads past the "
                                  "right and bottom edges (%.2f%% of those launched)",
-               (unsigned long long)e->grid_x, (unsigned long long)e->grid_y, e->block_x,
+               (unsigned long long)e->grid_x, (unsigned long long)e->grid_y, report_terms(e).groups,
+               e->block_x,
                e->block_y, (unsigned long long)e->tail_threads,
                100.0 * (double)e->tail_threads / ((double)e->ctas * r->threads));
     else
-        append(buf, size, &used, ": %llu CTAs of %d threads, the last with %llu (%.2f%% of the "
+        append(buf, size, &used, ": %llu %s of %d threads, the last with %llu (%.2f%% of the "
                                  "work)",
-               (unsigned long long)e->ctas, r->threads, (unsigned long long)e->tail_threads,
+               (unsigned long long)e->ctas, report_terms(e).groups, r->threads, (unsigned long long)e->tail_threads,
                100.0 * (double)e->tail_threads / (double)e->work);
 }

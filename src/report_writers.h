@@ -22,9 +22,9 @@ void report_short_title(const ReportKernel *k, char *buf, size_t size);
  * first, no final stop, code between backticks (report_print_plain prints
  * one without them).  The bool ones return false when there
  * is nothing to say (then buf is untouched). */
-void report_reason_sentence(const Reason *r, char *buf, size_t size);
-void report_limiter_names(unsigned set, char *buf, size_t size);
-bool report_tail_note(const TailRow *t, char *buf, size_t size);
+void report_reason_sentence(const ReportEntry *e, const Reason *r, char *buf, size_t size);
+void report_limiter_names(const OccFigures *f, char *buf, size_t size);
+bool report_tail_note(const ReportEntry *e, const TailRow *t, char *buf, size_t size);
 /* Section 4: the advice and, when a cap is advised, what ptxas made of it
  * (check empty otherwise).  False when no block size runs. */
 bool report_bounds_advice(const ReportEntry *e, char *advice, char *check, size_t size);
@@ -35,7 +35,7 @@ void report_next_step_sentence(const ReportEntry *e, char *buf, size_t size);
  * memory, barriers, spills. */
 void report_usage_sentence(const ReportEntry *e, char *buf, size_t size);
 /* The launch bounds the kernel was compiled with, or "none". */
-void report_bounds_sentence(const ReportKernel *k, char *buf, size_t size);
+void report_bounds_sentence(const ReportEntry *e, char *buf, size_t size);
 /* The work, the grid that covers it and its last CTA (or, for 2-D work,
  * the threads past its edges); only with work and a selected size. */
 void report_work_sentence(const ReportEntry *e, char *buf, size_t size);
@@ -46,6 +46,25 @@ bool report_dynamic_smem_note(const ReportEntry *e, char *buf, size_t size);
  * rise at link time.  False when there is nothing to say. */
 bool report_link_note(const ReportEntry *e, char *buf, size_t size);
 void report_print_plain(FILE *out, const char *sentence);
+
+/* The words of a target's vendor, so that one writer serves both: NVIDIA
+ * counts CTAs per SM, AMD workgroups per CU (or WGP) and waves per SIMD. */
+typedef struct ReportTerms {
+    const char *group, *groups;   /* "CTA", "CTAs"; "workgroup", "workgroups" */
+    const char *unit, *units;     /* "SM", "SMs"; "CU", "CUs" (or "WGP", "WGPs") */
+    const char *per_unit;         /* "CTAs/SM"; "WGs/CU" */
+    const char *limits;           /* what the limit columns count */
+    int columns[4];               /* the limiters the tables show, in order */
+    const char *column_names[4];  /* for the text's narrow columns */
+    const char *column_titles[4]; /* for markdown's */
+    const char *assembler;        /* "ptxas"; "llc" */
+} ReportTerms;
+
+ReportTerms report_terms(const ReportEntry *e);
+
+/* "Hopper, compute capability 9.0" or "CDNA3, wave64": the target's
+ * family and its kind, for headers. */
+void report_target_words(const ReportEntry *e, char *buf, size_t size);
 
 int report_write_text(const ReportModel *m, FILE *out);
 int report_write_json(const ReportModel *m, FILE *out);

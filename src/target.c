@@ -103,3 +103,16 @@ bool target_resolve_gpu(const char *command, const ArchTable *table, const char 
     arch_sm_name(out->arch, out->sm_name, sizeof out->sm_name);
     return true;
 }
+
+bool target_resolve_amd(const AmdTable *amd, const char *name, bool gpu, Target *out)
+{
+    const AmdProduct *product = gpu ? amd_table_find_product(amd, name) : NULL;
+    const AmdTarget *t = gpu ? (product ? amd_table_product_target(amd, product) : NULL)
+                             : amd_table_find(amd, name);
+    if (!t)
+        return false;
+    *out = (Target){.vendor = OCC_AMD, .amd = t, .amd_gpu = product,
+                    .sm_count = product ? amd_product_units(t, product) : 0};
+    snprintf(out->sm_name, sizeof out->sm_name, "%s", t->gfx);
+    return true;
+}

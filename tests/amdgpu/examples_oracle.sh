@@ -54,7 +54,10 @@ report() {
 compare() {
     awk '/Function Name:/ { k = $NF } /Occupancy \[waves\/SIMD\]:/ { print k, $NF }' \
         "$work/remarks/$2" 2>/dev/null | sort >"$work/llvm"
-    jq -r --arg t "$2" '.amd[] | select(.arch == $t) | "\(.kernel) \(.waves_per_simd)"' "$work/json" |
+    # LLVM counts at the kernel's flat-work-group-size: the row of that size.
+    jq -r --arg t "$2" '.reports[] | select(.arch == $t) |
+        (.launch_bounds.reqntid // .launch_bounds.maxntid) as $n |
+        "\(.kernel) \(.occupancy_table[] | select(.threads == $n) | .waves_per_simd)"' "$work/json" |
         sort >"$work/ours"
     compared=$((compared + $(wc -l <"$work/llvm")))
     if [ ! -s "$work/llvm" ] || ! cmp -s "$work/llvm" "$work/ours"; then

@@ -124,16 +124,22 @@ expect "a file that is no table" 2 \
 
 llc=${SILK_LLC:-llc-19}
 if command -v "$llc" >/dev/null 2>&1 && command -v ld.lld-19 >/dev/null 2>&1; then
-    expect "report --gpu on a product from --arch-table" 0 "
-AMD targets (waves per SIMD as LLVM 19 counts them, at the kernel's flat-work-group-size):
-
-kernel                   target   threads VGPRs AGPRs SGPRs     LDS waves/SIMD  WG/unit  limited by           next step
-sgemm                    gfx942       256    33     0    29    8192       8/8      8/CU   waves,vgprs,lds,workgroups -
-
-sgemm on gfx942: 16384 work items (the launch block's grid), 64 workgroups of 256
-  product                     CUs    waves   full  last wave    idle  persistent
-  mi300y                      200     0.04      0       4.0%   96.0%        1600" -- \
-        report --gpu mi300y --arch-table "$products" "$SILK_SRCDIR/examples/sgemm.silk"
+    # The tail and the persistent grid on mi300y, in the report's sections.
+    "$SILK_OCC" report --gpu mi300y --arch-table "$products" "$SILK_SRCDIR/examples/sgemm.silk" \
+        >"$work/out" 2>&1
+    got_status=$?
+    grep -e '^sgemm (' -e '^     mi300y ' -e '^  Persistent' "$work/out" |
+        sed "s|$SILK_SRCDIR/||" >"$work/got"
+    cat >"$work/want" <<'WANT'
+sgemm (examples/sgemm.silk) on AMD Instinct MI300Y (CDNA3, wave64, gfx942, 200 CUs)
+     mi300y                     200     0.04      0       4.0%   96.0%
+  Persistent grid (CUs x resident workgroups): mi300a 1824, mi300x 2432, mi325x 2432, mi300y 1600
+WANT
+    if [ "$got_status" != 0 ] || ! cmp -s "$work/want" "$work/got"; then
+        echo "FAIL: report --gpu on a product from --arch-table exited $got_status:"
+        diff "$work/want" "$work/got" | sed 's/^/    /'
+        status=1
+    fi
 else
     echo "note: $llc or ld.lld-19 missing: report --gpu mi300y not run"
 fi

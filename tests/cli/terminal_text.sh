@@ -49,8 +49,8 @@ has out '## `k\x1b[2J|x` on sm_90'
 has out '- **Input:** `f\x1b[1m.cubin`'
 run 0 "$SILK_OCC" report "$file" --arch sm_90 --format csv
 raw out
-[ "$(sed -n 2p out | cut -d, -f1-4)" = '"f\x1b[1m.cubin","k\x1b[2J|x","k\x1b[2J|x","sm_90"' ] ||
-    fail "csv: $(sed -n 2p out | cut -d, -f1-4)"
+[ "$(sed -n 2p out | cut -d, -f1-5)" = '"f\x1b[1m.cubin","k\x1b[2J|x","k\x1b[2J|x","nvidia","sm_90"' ] ||
+    fail "csv: $(sed -n 2p out | cut -d, -f1-5)"
 
 # A .hsaco whose kernel name and amdhsa.target hold ESC: the same bytes'
 # length, so the MessagePack stays valid.
@@ -59,9 +59,9 @@ perl -0pe 's/\xa5\.name\xa6pinned/\xa5.name\xa6pi\x1b[1m/' "$pinned" >name.hsaco
 perl -0pe 's/amdhsa--gfx942/amdhsa--gfx\x1b42/' "$pinned" >target.hsaco
 run 0 "$SILK_OCC" report name.hsaco --arch gfx942
 raw out
-row='pi\x1b[1m                gfx942       128    40     0    46    1000       8/8     16/CU   '
-has out "${row}waves,vgprs,lds,workgroups -"
-has out 'pi\x1b[1m on gfx942: give --work N (or launch it from a block with a constant grid) for the waves'
+has out 'pi\x1b[1m (name.hsaco) on gfx942 (CDNA3, wave64)'
+has out '     hipModuleLaunchKernel(f, (n + 127) / 128, 1, 1, 128, 1, 1, 0, stream, args, NULL);'
+has out '     hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, pi\x1b[1m, 128, 0);'
 run 2 "$SILK_OCC" report target.hsaco --arch gfx942
 has err 'silk-occ report: warning: target.hsaco: a code object for gfx\x1b42, which --arch does not name'
 has err 'silk-occ report: error: the input has no kernels'

@@ -214,7 +214,7 @@ static const cJSON *expected(Context *c, const char *column, bool *known)
                      joined[0] ? ";" : "", name->valuestring);
         return made(c, cJSON_CreateString(joined));
     }
-    static const char *const report_columns[] = {"file", "kernel", "symbol", "arch", "compute_capability",
+    static const char *const report_columns[] = {"file", "kernel", "symbol", "vendor", "arch", "compute_capability",
                                                  "gpu", "sm_count"};
     for (size_t i = 0; i < sizeof report_columns / sizeof *report_columns; i++)
         if (strcmp(column, report_columns[i]) == 0)

@@ -1,7 +1,7 @@
 /*
  * check_schema.c: a JSON Schema validator for the subset
- * docs/report-schema.json uses (type, required, properties, items, enum,
- * minimum), and the test that every `silk-occ report --format json` output
+ * docs/report-schema.json uses (type, required, properties,
+ * additionalProperties false, items, enum, minimum), and the test that every `silk-occ report --format json` output
  * satisfies it.  No JSON Schema library is available, so this one is kept
  * to the keywords the schema needs; it first proves itself on built-in
  * cases that must pass and must fail.
@@ -79,6 +79,14 @@ static bool validate_object(const cJSON *schema, const cJSON *v, const char *pat
             return fail(err, size, path, sub);
         }
     const cJSON *props = cJSON_GetObjectItemCaseSensitive(schema, "properties"), *p;
+    const cJSON *extra = cJSON_GetObjectItemCaseSensitive(schema, "additionalProperties");
+    /* "additionalProperties": false: a key the schema does not list is
+     * drift between the writer and the documented format. */
+    cJSON_ArrayForEach(p, v)
+        if (cJSON_IsFalse(extra) && !cJSON_GetObjectItemCaseSensitive(props, p->string)) {
+            snprintf(sub, sizeof sub, "key '%s' is not in the schema", p->string);
+            return fail(err, size, path, sub);
+        }
     cJSON_ArrayForEach(p, props) {
         const cJSON *item = cJSON_GetObjectItemCaseSensitive(v, p->string);
         snprintf(sub, sizeof sub, "%s.%s", path, p->string);
@@ -119,7 +127,9 @@ static const char *const SELF_SCHEMA =
     "{\"type\":\"object\",\"required\":[\"a\"],\"properties\":{"
     "\"a\":{\"type\":\"integer\",\"minimum\":1},"
     "\"b\":{\"type\":[\"string\",\"null\"],\"enum\":[\"x\",\"y\",null]},"
-    "\"c\":{\"type\":\"array\",\"items\":{\"type\":\"boolean\"}}}}";
+    "\"c\":{\"type\":\"array\",\"items\":{\"type\":\"boolean\"}},"
+    "\"d\":{\"type\":\"object\",\"properties\":{\"e\":{\"type\":\"integer\"}},"
+    "\"additionalProperties\":false}}}";
 
 static const struct {
     const char *json;
@@ -136,6 +146,8 @@ static const struct {
     {"{\"a\":1,\"b\":4}", false, ".b: wrong type"},
     {"{\"a\":1,\"c\":[true,1]}", false, ".c[1]: wrong type"},
     {"[]", false, "(root): wrong type"},
+    {"{\"a\":1,\"z\":0,\"d\":{\"e\":1}}", true, ""}, /* the root allows more keys */
+    {"{\"a\":1,\"d\":{\"e\":1,\"f\":2}}", false, ".d: key 'f' is not in the schema"},
 };
 
 static int self_test(void)

@@ -48,6 +48,10 @@ cases() {
     echo "dynamic-unsized||tests/report/inputs/dynamic.ptx --arch sm_80 --kernel scale<8>"
     # a @persistent kernel: its launch with the persistent grid and the logical CTA count
     echo "persistent||tests/report/inputs/persistent.silk --gpu h100-sxm,a100-80gb"
+    # both vendors in one report (llc-19 and ld.lld-19 for the AMD targets):
+    # one compile of the file, every section on every target
+    echo "vendors||examples/sgemm.silk --arch sm_90,gfx942,gfx1100 --work 1000000"
+    echo "vendors-gpu||examples/saxpy.silk examples/histogram.silk --gpu mi300x,h100-sxm,rx-7900-xtx"
 }
 
 have_ptxas=yes
@@ -100,7 +104,7 @@ done
 # so the same kernels and targets; a bare architecture in "estimated"):
 # golden CASE.csv and CASE.md, and each CSV read back with libcsv and
 # compared cell by cell with the case's JSON by check_csv.
-FORMAT_CASES="histogram reduce saxpy sgemm stencil transpose kernels-ptx pressure launch-grid estimated dynamic-ptx"
+FORMAT_CASES="histogram reduce saxpy sgemm stencil transpose kernels-ptx pressure launch-grid estimated dynamic-ptx vendors vendors-gpu"
 run_formats() { # name ptxas args...
     name=$1 ptxas=$2
     shift 2

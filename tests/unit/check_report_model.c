@@ -135,7 +135,7 @@ START_TEST(test_tie_goes_to_256_and_the_cap_fills_the_sm)
     static const int grids[] = {792, 684, 792, 792};
     ck_assert_int_eq(e.n_persistent, 4);
     for (int i = 0; i < 4; i++) {
-        ck_assert_str_eq(e.persistent[i].gpu->id, ids[i]);
+        ck_assert_str_eq(e.persistent[i].gpu.id, ids[i]);
         ck_assert_int_eq(e.persistent[i].grid, grids[i]);
     }
     ck_assert(e.grid_valid);
@@ -171,7 +171,7 @@ START_TEST(test_bad_tail_names_the_better_size)
 
     ck_assert_int_eq(e.n_tails, 1);
     const TailRow *t = &e.tails[0];
-    ck_assert_str_eq(t->gpu->id, "h100-sxm");
+    ck_assert_str_eq(t->gpu.id, "h100-sxm");
     ck_assert_uint_eq(t->waves.ctas_per_wave, 792);
     ck_assert_uint_eq(t->waves.full_waves, 1);
     ck_assert_double_eq_tol(t->waves.last_wave_fill, 100.0 / 792, 1e-12);
@@ -479,8 +479,69 @@ START_TEST(test_reason_names_and_texts)
     ck_assert_str_eq(report_reason_name(REASON_TIE_DEFAULT), "tie_prefers_default");
     ck_assert_str_eq(report_reason_name(REASON_ESTIMATED), "estimated");
     ck_assert_str_eq(report_reason_text(REASON_PARTIAL_WARP),
-                     "{threads} threads is not a multiple of 32: {blocks} lanes of the last "
-                     "warp idle");
+                     "{threads} threads is not a multiple of {warp_size}: {blocks} lanes of the "
+                     "last {warp} idle");
+}
+END_TEST
+
+/* An AMD code object's kernel on gfx942 (amd-targets.csv: 512 VGPRs a
+ * SIMD lane in granules of 8, 8 wave slots, 4 SIMDs a CU, waves of 64):
+ * 96 VGPRs allow 512 / 96 = 5 waves per SIMD, LLVM's count.  A workgroup
+ * of 256 is 4 waves, one per SIMD, so 5 workgroups per CU, 62.5%; 1024
+ * is 16 waves, 4 per SIMD: 1 workgroup fits, though LLVM's count (which
+ * the engine keeps) stays 5 waves per SIMD; 128 ties with 256, which the
+ * policy prefers.  80 VGPRs (512 / 6, down to the granule) allow 6 waves:
+ * cut 16 for 6 workgroups, 75%.  HIP takes gridDim.x x 256 below 2^32. */
+START_TEST(test_amd_kernel_gets_every_section)
+{
+    AmdTable amd;
+    OccError err;
+    ck_assert_msg(amd_table_load_builtin(&amd, &err) == 0, "%s", err.message);
+    Target t = {.vendor = OCC_AMD, .amd = amd_table_find(&amd, "gfx942")};
+    ck_assert_ptr_nonnull(t.amd);
+    snprintf(t.sm_name, sizeof t.sm_name, "gfx942");
+    ReportKernel k = {.name = "k", .title = "k", .cxx_name = "k", .file = "k.hsaco",
+                      .input = INPUT_HSACO, .maxntid = 1024,
+                      .usage = {.name = "k", .registers = 96, .sgprs = 30, .max_threads = 1024,
+                                .wavefront_size = 64, .spill_stores = -1, .spill_loads = -1}};
+    ReportSettings s = default_settings();
+    s.amd_table = &amd;
+    ReportEntry e;
+    compute(&e, k, t, &s);
+    ck_assert_int_eq(e.n_rows, 5);
+    const ReportRow *r = report_selected(&e);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_int_eq(r->threads, 256);
+    ck_assert_int_eq(r->fig.groups, 5);
+    ck_assert_int_eq(r->fig.active, 5);
+    ck_assert_int_eq(r->fig.max_active, 8);
+    ck_assert(r->fig.limited_by & (1u << AMD_LIMITER_VGPRS));
+    ck_assert_int_eq(e.rows[4].threads, 1024);
+    ck_assert_int_eq(e.rows[4].fig.groups, 1);
+    ck_assert_int_eq(e.rows[4].fig.active, 5);
+    assert_reason(&e, 1, REASON_HIGHEST_OCCUPANCY, 256, 5, 0.625);
+    ck_assert_int_eq(e.amd_next.vgprs_to_cut, 16);
+    ck_assert_int_eq(e.amd_next.vgprs_gained_waves, 6);
+    ck_assert(e.cap.applies);
+    ck_assert_int_eq(e.cap.cap, 80);
+    ck_assert_int_eq(e.cap.waves, 6);
+    ck_assert_int_eq(e.cap.min_blocks, 6);
+    ck_assert_uint_eq(e.max_grid_x, 16777215);
+    /* Every gfx942 product's persistent grid: 5 per CU. */
+    ck_assert_int_eq(e.n_persistent, 3);
+    ck_assert_str_eq(e.persistent[1].gpu.id, "mi300x");
+    ck_assert_int_eq(e.persistent[1].grid, 5 * 304);
+    char code[1024];
+    report_cuda_launch(&e, code, sizeof code);
+    ck_assert_str_eq(code, "k<<<(n + 255) / 256, 256, 0>>>(...);\n"
+                           "// from a code object (hipModuleGetFunction):\n"
+                           "hipModuleLaunchKernel(f, (n + 255) / 256, 1, 1, 256, 1, 1, 0, stream, "
+                           "args, NULL);");
+    report_verify_snippet(&e, code, sizeof code);
+    ck_assert_str_eq(code, "int blocks = 0;\n"
+                           "hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, 256, 0);\n"
+                           "// expect blocks == 5 on gfx942 (62.5% theoretical occupancy)");
+    amd_table_free(&amd);
 }
 END_TEST
 
@@ -502,6 +563,7 @@ int main(void)
     tcase_add_test(tc, test_dyn_smem_sizes_each_row);
     tcase_add_test(tc, test_dyn_smem_without_a_value_is_an_error);
     tcase_add_test(tc, test_reason_names_and_texts);
+    tcase_add_test(tc, test_amd_kernel_gets_every_section);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
