@@ -66,7 +66,8 @@ START_TEST(auto_takes_cuda)
     snprintf(want, sizeof want,
              "silkrt: device 0: Fake CUDA device (sm_90, 132 SMs)\n"
              "silkrt: backend cuda (SILK_BACKEND=auto: %s has device 0)\n"
-             "silkrt: module sm_90 loaded: fake JIT: ", fixture_fake_cuda());
+             "silkrt: module sm_90 loaded (%zu bytes): fake JIT: ", fixture_fake_cuda(),
+             strlen(fixture_program.ptx[1].text));
     ck_assert_msg(strncmp(c.err, want, strlen(want)) == 0, "%s", c.err);
     ck_assert_msg(strstr(c.err, " bytes of PTX for sm_90\nsilkrt: dispatch fill: grid=64 workspace=32 "
                                 "ctas=2: launch_status=0 synchronize_status=0\n"), "%s", c.err);
@@ -92,8 +93,8 @@ START_TEST(ptx_for_the_device)
     int twice = 2;
     child_run(&c, with_fake(cc70), fill_dispatches, &twice);
     ck_assert_str_eq(c.out, "1010 0 SILKRT_MODULE_LOAD: the program holds no PTX for sm_70 or older "
-                            "(2 targets)\n1010 0 SILKRT_MODULE_LOAD: the program holds no PTX for "
-                            "sm_70 or older (2 targets)\n");
+                            "(2 targets: sm_75, sm_90)\n1010 0 SILKRT_MODULE_LOAD: the program holds "
+                            "no PTX for sm_70 or older (2 targets: sm_75, sm_90)\n");
     NOT_LOGGED(&c, "call cuModuleLoadDataEx");
     NOT_LOGGED(&c, "call cuLaunchKernel");
     LOGGED(&c, "call cuCtxSynchronize 2");

@@ -177,7 +177,7 @@ START_TEST(gfx_name_unknown)
     const char *const layout[] = {"FAKE_HIP_BAD_LAYOUT=1", "SILK_VERBOSE=1", NULL};
     child_run(&c, with_fake(layout), fill_dispatches, NULL);
     ck_assert_str_eq(c.out, "0 0 \n");
-    ck_assert_msg(strstr(c.err, "silkrt: device 0: Fake HIP device (gfx name unknown, 304 CUs)\n") == c.err,
+    ck_assert_msg(strstr(c.err, "silkrt: device 0: Fake HIP device (target unknown, 304 CUs)\n") == c.err,
                   "%s", c.err);
     ck_assert_msg(strstr(c.err, "silkrt: module gfx90a did not load (SILKRT_MODULE_LOAD: gfx90a: "
                                 "hipErrorNoBinaryForGpu: no kernel image is available for execution "
