@@ -1,12 +1,13 @@
 /*
- * hip_driver.c: the HIP runtime API through dlopen (hip_driver.h).
+ * hip_driver.c: the HIP runtime API through dlopen, as the driver table
+ * of gpu_driver.h (hipdrv_driver, at the end; hip_driver.h).
  *
  * load_library runs once (pthread_once): it opens the library, resolves
  * every entry point of hip_entries.def by name and calls hipInit(0),
  * keeping what went wrong for every later call to report.  After it the
- * table is only read.  Each function below is one or two HIP calls, and
- * a failed call becomes a HipdrvError naming the entry point and its
- * hipError_t, with HIP's own name for it.
+ * entry points are only read.  Each function below is one or two HIP
+ * calls, and a failed call becomes a GpudrvError naming the entry point
+ * and its hipError_t, with HIP's own name for it.
  */
 #include "hip_driver.h"
 
@@ -26,7 +27,7 @@ typedef struct Library {
 #undef HIPDRV_ENTRY
     void *handle;         /* dlopen's, kept: the library is never unloaded */
     const char *path;     /* the name it was opened by */
-    HipdrvError failure;  /* OK, or why it cannot be used */
+    GpudrvError failure;  /* OK, or why it cannot be used */
 } Library;
 
 /* The runtime's one global of HIP, written only by load_library under `once`. */
@@ -42,15 +43,15 @@ static const char *override(void)
     return path && *path ? path : NULL;
 }
 
-const char *hipdrv_loaded(void)
+static const char *loaded(void)
 {
-    return hip.handle && hip.failure.status == HIPDRV_OK ? hip.path : NULL;
+    return hip.handle && hip.failure.status == GPUDRV_OK ? hip.path : NULL;
 }
 
 /* `e` for `call`, which answered `result`. */
-static HipdrvStatus fail(HipdrvError *e, HipdrvStatus status, const char *call, int result)
+static GpudrvStatus fail(GpudrvError *e, GpudrvStatus status, const char *call, int result)
 {
-    *e = (HipdrvError){.status = status, .call = call, .result = result};
+    *e = (GpudrvError){.status = status, .call = call, .result = result};
     const char *name = hip.hipGetErrorName ? hip.hipGetErrorName(result) : NULL;
     /* HIP names a code it does not know hipErrorUnknown: the number says more. */
     if (!name || !*name || (strcmp(name, "hipErrorUnknown") == 0 && result != HIPDRV_ERROR_UNKNOWN))
@@ -65,7 +66,7 @@ static HipdrvStatus fail(HipdrvError *e, HipdrvStatus status, const char *call, 
 
 static void no_library(const char *why)
 {
-    hip.failure = (HipdrvError){.status = HIPDRV_NO_DRIVER};
+    hip.failure = (GpudrvError){.status = GPUDRV_NO_DRIVER};
     snprintf(hip.failure.detail, sizeof hip.failure.detail, "%s", why ? why : "unknown");
 }
 
@@ -114,15 +115,15 @@ static void load_library(void)
 #undef HIPDRV_ENTRY
     int result = hip.hipInit(0);
     if (result != HIPDRV_SUCCESS)
-        fail(&hip.failure, result == HIPDRV_ERROR_NO_DEVICE ? HIPDRV_NO_DEVICE : HIPDRV_DRIVER_ERROR,
+        fail(&hip.failure, result == HIPDRV_ERROR_NO_DEVICE ? GPUDRV_NO_DEVICE : GPUDRV_DRIVER_ERROR,
              "hipInit", result);
 }
 
 /* The library, loaded the first time; false with `e` set when unusable. */
-static bool have_library(HipdrvError *e)
+static bool have_library(GpudrvError *e)
 {
     pthread_once(&once, load_library);
-    if (hip.failure.status == HIPDRV_OK)
+    if (hip.failure.status == GPUDRV_OK)
         return true;
     *e = hip.failure;
     return false;
@@ -141,7 +142,7 @@ static bool have_library(HipdrvError *e)
 /* The gfx name from hipDeviceProp_tR0600, when its layout checks out
  * (hip_driver.h); "" otherwise.  The buffer is larger than the struct,
  * in case a newer HIP writes more. */
-static void device_arch(HipdrvDevice *d)
+static void device_arch(GpudrvDevice *d)
 {
     _Alignas(16) unsigned char props[4 * HIPDRV_PROP_R0600_SIZE] = {0};
     d->arch[0] = '\0';
@@ -152,7 +153,7 @@ static void device_arch(HipdrvDevice *d)
     int cus;
     memcpy(&cus, props + HIPDRV_PROP_R0600_CU_COUNT, sizeof cus);
     const char *arch = (const char *)props + HIPDRV_PROP_R0600_GCN_ARCH_NAME;
-    if (cus != d->cus || strncmp(arch, "gfx", 3) != 0 ||
+    if (cus != d->sms || strncmp(arch, "gfx", 3) != 0 ||
         !memchr(arch, '\0', HIPDRV_PROP_R0600_STRING_BYTES))
         return;
     size_t n = strnlen(arch, sizeof d->arch - 1);
@@ -160,94 +161,94 @@ static void device_arch(HipdrvDevice *d)
     d->arch[n] = '\0';
 }
 
-static HipdrvStatus device_figures(HipdrvDevice *d, HipdrvError *e)
+static GpudrvStatus device_figures(GpudrvDevice *d, GpudrvError *e)
 {
-    CALL(HIPDRV_DRIVER_ERROR, hipDeviceGetAttribute, (&d->cus, HIPDRV_ATTR_CU_COUNT, d->ordinal));
-    CALL(HIPDRV_DRIVER_ERROR, hipDeviceGetName, (d->name, (int)sizeof d->name, d->ordinal));
+    CALL(GPUDRV_DRIVER_ERROR, hipDeviceGetAttribute, (&d->sms, HIPDRV_ATTR_CU_COUNT, d->ordinal));
+    CALL(GPUDRV_DRIVER_ERROR, hipDeviceGetName, (d->name, (int)sizeof d->name, d->ordinal));
     d->name[sizeof d->name - 1] = '\0';
     device_arch(d);
-    return HIPDRV_OK;
+    return GPUDRV_OK;
 }
 
-HipdrvStatus hipdrv_device_open(int ordinal, HipdrvDevice *d, HipdrvError *e)
+static GpudrvStatus device_open(int ordinal, GpudrvDevice *d, GpudrvError *e)
 {
-    *d = (HipdrvDevice){.ordinal = ordinal};
+    *d = (GpudrvDevice){.ordinal = ordinal};
     if (!have_library(e))
         return e->status;
     int count = 0;
     int result = hip.hipGetDeviceCount(&count);
     if (result == HIPDRV_ERROR_NO_DEVICE)
-        return fail(e, HIPDRV_NO_DEVICE, "hipGetDeviceCount", result);
+        return fail(e, GPUDRV_NO_DEVICE, "hipGetDeviceCount", result);
     if (result != HIPDRV_SUCCESS)
-        return fail(e, HIPDRV_DRIVER_ERROR, "hipGetDeviceCount", result);
+        return fail(e, GPUDRV_DRIVER_ERROR, "hipGetDeviceCount", result);
     if (ordinal < 0 || ordinal >= count) {
-        *e = (HipdrvError){.status = HIPDRV_NO_DEVICE};
+        *e = (GpudrvError){.status = GPUDRV_NO_DEVICE};
         snprintf(e->detail, sizeof e->detail, "the runtime has %d device%s, and device %d was asked for",
                  count, count == 1 ? "" : "s", ordinal);
         return e->status;
     }
-    CALL(HIPDRV_DRIVER_ERROR, hipSetDevice, (ordinal));
+    CALL(GPUDRV_DRIVER_ERROR, hipSetDevice, (ordinal));
     return device_figures(d, e);
 }
 
-HipdrvStatus hipdrv_device_use(const HipdrvDevice *d, HipdrvError *e)
+static GpudrvStatus device_use(const GpudrvDevice *d, GpudrvError *e)
 {
     if (!have_library(e))
         return e->status;
-    CALL(HIPDRV_DRIVER_ERROR, hipSetDevice, (d->ordinal));
-    return HIPDRV_OK;
+    CALL(GPUDRV_DRIVER_ERROR, hipSetDevice, (d->ordinal));
+    return GPUDRV_OK;
 }
 
 /* ---- modules and kernels ------------------------------------------------------------- */
 
-HipdrvStatus hipdrv_module_load(const void *image, HipdrvModule *m, HipdrvError *e)
+static GpudrvStatus module_load(const void *image, GpudrvModule *m, GpudrvError *e)
 {
-    *m = (HipdrvModule){0};
+    *m = (GpudrvModule){0};
     if (!have_library(e))
         return e->status;
     int result = hip.hipModuleLoadData(&m->handle, image);
     if (result == HIPDRV_SUCCESS)
-        return HIPDRV_OK;
+        return GPUDRV_OK;
     m->handle = NULL;
-    return fail(e, HIPDRV_MODULE_LOAD, "hipModuleLoadData", result);
+    return fail(e, GPUDRV_MODULE_LOAD, "hipModuleLoadData", result);
 }
 
-void hipdrv_module_unload(HipdrvModule *m)
+static void module_unload(GpudrvModule *m)
 {
     if (m->handle)
         hip.hipModuleUnload(m->handle);
-    *m = (HipdrvModule){0};
+    *m = (GpudrvModule){0};
 }
 
-HipdrvStatus hipdrv_module_kernel(const HipdrvModule *m, const char *name, HipdrvKernel *k,
-                                  HipdrvError *e)
+static GpudrvStatus module_kernel(const GpudrvModule *m, const char *name, GpudrvKernel *k,
+                                  GpudrvError *e)
 {
-    *k = (HipdrvKernel){0};
+    *k = (GpudrvKernel){0};
     if (!have_library(e))
         return e->status;
     int result = hip.hipModuleGetFunction(&k->handle, m->handle, name);
     if (result == HIPDRV_SUCCESS)
-        return HIPDRV_OK;
-    fail(e, result == HIPDRV_ERROR_NOT_FOUND ? HIPDRV_NO_KERNEL : HIPDRV_DRIVER_ERROR,
+        return GPUDRV_OK;
+    fail(e, result == HIPDRV_ERROR_NOT_FOUND ? GPUDRV_NO_KERNEL : GPUDRV_DRIVER_ERROR,
          "hipModuleGetFunction", result);
     snprintf(e->detail, sizeof e->detail, "%s", name);
     return e->status;
 }
 
-HipdrvStatus hipdrv_occupancy(HipdrvKernel k, uint32_t threads, size_t dynamic_shared,
-                              int *ctas_per_cu, HipdrvError *e)
+static GpudrvStatus occupancy(GpudrvKernel k, uint32_t threads, size_t dynamic_shared,
+                              int *ctas_per_cu, GpudrvError *e)
 {
     *ctas_per_cu = 0;
     if (!have_library(e))
         return e->status;
-    CALL(HIPDRV_DRIVER_ERROR, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor,
+    CALL(GPUDRV_DRIVER_ERROR, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor,
          (ctas_per_cu, k.handle, (int)threads, dynamic_shared));
-    return HIPDRV_OK;
+    return GPUDRV_OK;
 }
 
 /* ---- memory ---------------------------------------------------------------------------- */
 
-HipdrvStatus hipdrv_alloc(size_t bytes, uint64_t *address, HipdrvError *e)
+static GpudrvStatus alloc(size_t bytes, uint64_t *address, GpudrvError *e)
 {
     *address = 0;
     if (!have_library(e))
@@ -255,57 +256,108 @@ HipdrvStatus hipdrv_alloc(size_t bytes, uint64_t *address, HipdrvError *e)
     void *a = NULL;
     int result = hip.hipMalloc(&a, bytes);
     if (result != HIPDRV_SUCCESS) {
-        fail(e, result == HIPDRV_ERROR_OUT_OF_MEMORY ? HIPDRV_OUT_OF_MEMORY : HIPDRV_DRIVER_ERROR,
+        fail(e, result == HIPDRV_ERROR_OUT_OF_MEMORY ? GPUDRV_OUT_OF_MEMORY : GPUDRV_DRIVER_ERROR,
              "hipMalloc", result);
         snprintf(e->detail, sizeof e->detail, "%zu bytes", bytes);
         return e->status;
     }
     *address = (uint64_t)(uintptr_t)a;
-    return HIPDRV_OK;
+    return GPUDRV_OK;
 }
 
-HipdrvStatus hipdrv_free(uint64_t address, HipdrvError *e)
+static GpudrvStatus release(uint64_t address, GpudrvError *e)
 {
     if (!have_library(e))
         return e->status;
-    CALL(HIPDRV_DRIVER_ERROR, hipFree, ((void *)(uintptr_t)address));
-    return HIPDRV_OK;
+    CALL(GPUDRV_DRIVER_ERROR, hipFree, ((void *)(uintptr_t)address));
+    return GPUDRV_OK;
 }
 
-HipdrvStatus hipdrv_upload(uint64_t to, const void *from, size_t bytes, HipdrvError *e)
+static GpudrvStatus upload(uint64_t to, const void *from, size_t bytes, GpudrvError *e)
 {
     if (!have_library(e))
         return e->status;
     /* HIP declares the source void *; it only reads it. */
     void *source;
     memcpy(&source, &from, sizeof source);
-    CALL(HIPDRV_DRIVER_ERROR, hipMemcpyHtoD, ((void *)(uintptr_t)to, source, bytes));
-    return HIPDRV_OK;
+    CALL(GPUDRV_DRIVER_ERROR, hipMemcpyHtoD, ((void *)(uintptr_t)to, source, bytes));
+    return GPUDRV_OK;
 }
 
-HipdrvStatus hipdrv_download(void *to, uint64_t from, size_t bytes, HipdrvError *e)
+static GpudrvStatus download(void *to, uint64_t from, size_t bytes, GpudrvError *e)
 {
     if (!have_library(e))
         return e->status;
-    CALL(HIPDRV_DRIVER_ERROR, hipMemcpyDtoH, (to, (void *)(uintptr_t)from, bytes));
-    return HIPDRV_OK;
+    CALL(GPUDRV_DRIVER_ERROR, hipMemcpyDtoH, (to, (void *)(uintptr_t)from, bytes));
+    return GPUDRV_OK;
 }
 
 /* ---- launches -------------------------------------------------------------------------- */
 
-HipdrvStatus hipdrv_launch(HipdrvKernel k, const HipdrvLaunch *l, HipdrvError *e)
+static GpudrvStatus launch(GpudrvKernel k, const GpudrvLaunch *l, GpudrvError *e)
 {
     if (!have_library(e))
         return e->status;
-    CALL(HIPDRV_LAUNCH_FAILED, hipModuleLaunchKernel,
+    CALL(GPUDRV_LAUNCH_FAILED, hipModuleLaunchKernel,
          (k.handle, l->ctas, 1, 1, l->threads, 1, 1, l->dynamic_shared, NULL, l->params, NULL));
-    return HIPDRV_OK;
+    return GPUDRV_OK;
 }
 
-HipdrvStatus hipdrv_synchronize(HipdrvError *e)
+static GpudrvStatus synchronize(GpudrvError *e)
 {
     if (!have_library(e))
         return e->status;
-    CALL(HIPDRV_SYNC_FAILED, hipDeviceSynchronize, ());
-    return HIPDRV_OK;
+    CALL(GPUDRV_SYNC_FAILED, hipDeviceSynchronize, ());
+    return GPUDRV_OK;
 }
+
+/* ---- the table ------------------------------------------------------------------------- */
+
+/* The length of the target in a gfx name: "gfx942:sramecc+" -> 6. */
+static size_t target_length(const char *arch)
+{
+    return strcspn(arch, ":");
+}
+
+/* The code object of the device's target; when its gfx name is unknown,
+ * every one alike (hip_driver.h). */
+static int rank(const GpudrvDevice *d, const char *arch)
+{
+    size_t n = target_length(d->arch);
+    if (n == 0)
+        return 1;
+    return arch && strlen(arch) == n && strncmp(arch, d->arch, n) == 0;
+}
+
+static void wants(const GpudrvDevice *d, char *buf, size_t size)
+{
+    size_t n = target_length(d->arch);
+    if (n == 0)
+        snprintf(buf, size, "an AMD GPU");
+    else
+        snprintf(buf, size, "%.*s", (int)n, d->arch);
+}
+
+const GpudrvDriver hipdrv_driver = {
+    .backend = "hip",
+    .vendor = GPUDRV_HIP,
+    .units = "CUs",
+    .images = GPUDRV_CODE_OBJECTS,
+    .targets = "AMD target",
+    .rank = rank,
+    .wants = wants,
+    .library = loaded,
+    .device_open = device_open,
+    .device_use = device_use,
+    .module_load = module_load,
+    .module_unload = module_unload,
+    .module_kernel = module_kernel,
+    .kernel_allow_shared = NULL, /* none asked: hipModuleLaunchKernel takes the LDS bytes as they are */
+    .occupancy = occupancy,
+    .alloc = alloc,
+    .release = release,
+    .upload = upload,
+    .download = download,
+    .launch = launch,
+    .synchronize = synchronize,
+};

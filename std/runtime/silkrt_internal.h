@@ -1,7 +1,7 @@
 /*
  * silkrt_internal.h: what the runtime's files share (silkrt.h is the
  * public side): the one state, guarded by the one lock; the backend
- * interface the CPU and CUDA adapters implement; this thread's state
+ * interface the CPU and GPU adapters implement; this thread's state
  * (last_error, a CPU launch's fault waiting for its synchronize, the
  * call it runs); and the helpers every file uses to fail, to stop the
  * program for a misuse, and to write SILK_VERBOSE lines.
@@ -10,17 +10,19 @@
  * backend chosen), silkrt_error.c (statuses, last_error, the misuse
  * stop, verbose lines), silkrt_dispatch.c (launches, their geometry and
  * argument checks, @persistent sizing, synchronize), silkrt_buffer.c
- * (Buffer and the tables of live and released buffers), silkrt_cpu.c,
- * silkrt_cuda.c and silkrt_hip.c (the backends), silkrt_tasks.c (async and task calls),
- * silkrt_print.c (print), silkrt_main.c (the program's main).
+ * (Buffer and the tables of live and released buffers), silkrt_cpu.c
+ * (the CPU backend), silkrt_gpu.c (the GPU backend, over the driver
+ * table of gpu_driver.h that cuda_driver.c and hip_driver.c fill),
+ * silkrt_module.c (the program's image the GPU backend loads),
+ * silkrt_tasks.c (async and task calls), silkrt_print.c (print),
+ * silkrt_main.c (the program's main).
  */
 #ifndef SILKRT_INTERNAL_H
 #define SILKRT_INTERNAL_H
 
 #include "silkrt.h"
 
-#include "cuda_driver.h"
-#include "hip_driver.h"
+#include "gpu_driver.h"
 
 #include <pthread.h>
 #include <stddef.h>
@@ -29,7 +31,7 @@
  * with the lock held and returns a status; one that is not 0 comes with
  * this thread's last_error set. */
 typedef struct SilkrtBackend {
-    const char *name;         /* "cpu", "cuda", "hip" */
+    const char *name;         /* "cpu", "gpu" (which GPU: its driver's backend name) */
     int32_t (*alloc)(uint64_t bytes, uint64_t *address);
     int32_t (*release)(uint64_t address);
     int32_t (*upload)(uint64_t to, const void *from, uint64_t bytes);
@@ -43,33 +45,23 @@ typedef struct SilkrtBackend {
     int32_t (*synchronize)(void);
 } SilkrtBackend;
 
-extern const SilkrtBackend silkrt_backend_cpu, silkrt_backend_cuda, silkrt_backend_hip;
+extern const SilkrtBackend silkrt_backend_cpu, silkrt_backend_gpu;
 
-/* The CUDA backend's state: the device, the module and each kernel. */
-typedef struct SilkrtCuda {
-    CudadrvDevice device;
-    CudadrvModule module;
+/* The GPU backend's state: its driver, the device and the module. */
+typedef struct SilkrtGpu {
+    const GpudrvDriver *driver; /* CUDA's or HIP's, the last opened */
+    GpudrvDevice device;
+    GpudrvModule module;
     int module_state;         /* 0: not tried; 1: loaded; -1: none could be */
     int32_t module_status;    /* -1: the status of every launch */
     char module_error[1024];  /* and its last_error */
-    const char *arch;         /* the target of the PTX loaded */
-} SilkrtCuda;
-
-/* The HIP backend's state: the device, the module and each kernel. */
-typedef struct SilkrtHip {
-    HipdrvDevice device;
-    HipdrvModule module;
-    int module_state;         /* 0: not tried; 1: loaded; -1: none could be */
-    int32_t module_status;    /* -1: the status of every launch */
-    char module_error[1024];  /* and its last_error */
-    const char *arch;         /* the target of the code object loaded */
-} SilkrtHip;
+    const char *arch;         /* the target of the image loaded */
+} SilkrtGpu;
 
 /* What the runtime keeps of each kernel of the program. */
 typedef struct SilkrtKernelState {
     const struct SilkCpuKernel *cpu; /* the CPU module's, once found */
-    CudadrvKernel cuda;       /* the loaded module's, once found */
-    HipdrvKernel hip;         /* the same on HIP */
+    GpudrvKernel gpu;         /* the GPU module's, once found */
     bool ready;               /* prepared by the backend in use */
     uint32_t resident_threads; /* the last @persistent question asked */
     uint64_t resident_ctas;   /* and its answer */
@@ -114,8 +106,7 @@ typedef struct SilkrtState {
     int cpu_workers;          /* the CPU backend's: the online cores, counted once
                                * (sysconf costs ~13 us, more than an empty launch) */
     SilkrtBuffers buffers;
-    SilkrtCuda cuda;
-    SilkrtHip hip;
+    SilkrtGpu gpu;
     SilkrtTasks tasks;
 } SilkrtState;
 
@@ -128,8 +119,7 @@ typedef struct SilkrtThread {
     int32_t fault;            /* a CPU launch's KERNEL_FAULT, for the next synchronize; 0: none */
     char fault_text[2048];
     struct SilkrtCall *call;  /* the async or task call running here; NULL: none */
-    bool cuda_current;        /* the CUDA context is current on this thread */
-    bool hip_current;         /* the HIP device is this thread's */
+    bool gpu_current;         /* the GPU device is this thread's (CUDA: its context current) */
 } SilkrtThread;
 
 extern _Thread_local SilkrtThread silkrt_thread;
@@ -165,12 +155,19 @@ void silkrt_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool silkrt_buffers_live(uint64_t address, uint64_t *bytes);
 bool silkrt_buffers_released(uint64_t address);
 
-/* silkrt_cuda.c: opens the device for the CUDA backend: 0, or the status
- * why not (NO_DRIVER, NO_DEVICE, or the driver's code, whose name is put
- * in `name`; else "") with the reason in `why`. */
-int32_t silkrt_cuda_open(char *name, size_t name_size, char *why, size_t size);
+/* silkrt_gpu.c: opens device 0 of `driver` for the GPU backend: 0, or
+ * the status why not (NO_DRIVER, NO_DEVICE, or the driver's code, whose
+ * name is put in `name`; else "") with the reason in `why`. */
+int32_t silkrt_gpu_open(const GpudrvDriver *driver, char *name, size_t name_size, char *why,
+                        size_t size);
 
-/* silkrt_hip.c: the same for the HIP backend (hipError_t's name). */
-int32_t silkrt_hip_open(char *name, size_t name_size, char *why, size_t size);
+/* `e` as this thread's last_error; the status: the driver's own code, or
+ * the runtime's when the driver was not reached.  `what` says what was
+ * being done ("kernel fill", "Buffer.alloc"), or is NULL. */
+int32_t silkrt_gpu_fail(const GpudrvError *e, const char *what);
+
+/* silkrt_module.c: kernel k of the program found in the GPU module, which
+ * is loaded at the first call. */
+int32_t silkrt_module_kernel(uint32_t k, GpudrvKernel *kernel);
 
 #endif

@@ -18,6 +18,9 @@
  */
 #include "silkrt_internal.h"
 
+#include "cuda_driver.h"
+#include "hip_driver.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,14 +86,8 @@ static void use_cpu(const char *why, const char *detail)
                s->cpu_workers);
 }
 
-/* The GPU backends, in the order SILK_BACKEND=auto tries them. */
-static const struct {
-    const SilkrtBackend *backend;
-    int32_t (*open)(char *name, size_t name_size, char *why, size_t size);
-} gpus[] = {
-    {&silkrt_backend_cuda, silkrt_cuda_open},
-    {&silkrt_backend_hip, silkrt_hip_open},
-};
+/* The GPU drivers, in the order SILK_BACKEND=auto tries them. */
+static const GpudrvDriver *const gpus[] = {&cudadrv_driver, &hipdrv_driver};
 
 /* `want` ("auto", "cuda", "hip"): the first GPU backend that opens; for
  * auto none opening is the CPU backend, with each one's reason. */
@@ -101,13 +98,13 @@ static void choose_gpu(const char *want)
     char reasons[1200] = "";
     size_t used = 0;
     for (size_t i = 0; i < sizeof gpus / sizeof *gpus; i++) {
-        const char *gpu = gpus[i].backend->name;
+        const char *gpu = gpus[i]->backend;
         if (!any && strcmp(want, gpu) != 0)
             continue;
         char why[512], text[600], name[64];
-        int32_t status = gpus[i].open(name, sizeof name, why, sizeof why);
+        int32_t status = silkrt_gpu_open(gpus[i], name, sizeof name, why, sizeof why);
         if (status == SILKRT_OK) {
-            s->backend = gpus[i].backend;
+            s->backend = &silkrt_backend_gpu;
             s->backend_name = gpu;
             silkrt_say("backend %s (SILK_BACKEND=%s: %s)", gpu, want, why);
             return;

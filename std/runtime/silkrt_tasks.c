@@ -92,9 +92,9 @@ static void run_call(SilkrtCall *c)
     pthread_mutex_unlock(&silkrt_state.lock);
     c->body(c->closure);
     pthread_mutex_lock(&silkrt_state.lock);
-    bool current = self->cuda_current; /* the context stays current on this thread */
+    bool current = self->gpu_current; /* the device stays this thread's */
     *self = outer;
-    self->cuda_current = current;
+    self->gpu_current = current;
     t->outstanding--;
     settle(c);
     pthread_cond_broadcast(&t->done);

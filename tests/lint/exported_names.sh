@@ -20,7 +20,7 @@ occupancy='arch|occ|silk_builtin|amd'
 common='cleanup|colour|demangle|edit_distance|escape|output|read_file|size_expr|tempdir'
 report='report'
 verify='verify'
-runtime='cudadrv|hipdrv|silkrt|cpu'
+runtime='gpudrv|cudadrv|hipdrv|silkrt|cpu'
 programs='cli|cmd|calc|report|verify|silkc|exec|program|target|main|arch'
 
 status=0

@@ -4,9 +4,10 @@
  * status or error text: on the CPU backend (geometry errors, kernel
  * faults through launch blocks and through launch() then synchronize(),
  * runs whose buffers are checked) and on the test doubles of the CUDA
- * driver and of HIP (refused launches and faulting kernels by grid size).  Every result
- * and every last_error is compared with what that task's own dispatch
- * must give.  CI runs this under ThreadSanitizer (.ci/run).
+ * driver and of HIP, one loop test over both (refused launches and
+ * faulting kernels by grid size).  Every result and every last_error is
+ * compared with what that task's own dispatch must give.  CI runs this
+ * under ThreadSanitizer (.ci/run).
  */
 #define _GNU_SOURCE
 #include "runtime_fixture.h"
@@ -96,23 +97,9 @@ static void cpu_task(void *closure)
     silkrt_buffer_release(b, NULL);
 }
 
-/* What a GPU backend's double says of a refused launch and of a fault. */
-typedef struct GpuWords {
-    const char *refused, *fault;
-} GpuWords;
-
-static const GpuWords cuda_words = {
-    "CUDA_ERROR_LAUNCH_FAILED: kernel fill: cuLaunchKernel: unspecified launch failure",
-    "CUDA_ERROR_ILLEGAL_ADDRESS: cuCtxSynchronize: an illegal memory access was encountered",
-};
-static const GpuWords hip_words = {
-    "hipErrorLaunchFailure: kernel fill: hipModuleLaunchKernel: unspecified launch failure",
-    "hipErrorIllegalAddress: hipDeviceSynchronize: an illegal memory access was encountered",
-};
-
-/* The backend's words, set by the child before its tasks start. */
-static const GpuWords *gpu_words;
-
+/* What the GPU's double says of a refused launch and of a fault, set by
+ * the child before its tasks start. */
+static char refused[256], faulted[256];
 /* On a fake: grid 7 is refused (719), grid 5 faults (700). */
 static void gpu_task(void *closure)
 {
@@ -128,11 +115,11 @@ static void gpu_task(void *closure)
         switch (i % 4) {
         case 0:
             r = silkrt_launch_and_synchronize("fill", 7, 1, 2, args);
-            check(t, i, "refused", r, 719, 0, gpu_words->refused);
+            check(t, i, "refused", r, 719, 0, refused);
             break;
         case 1:
             r = silkrt_launch_and_synchronize("fill", 5, 1, 2, args);
-            check(t, i, "fault", r, 0, 700, gpu_words->fault);
+            check(t, i, "fault", r, 0, 700, faulted);
             break;
         case 2:
             r = silkrt_launch_and_synchronize("fill", odd, 2, 2, args);
@@ -163,17 +150,13 @@ static void sixteen_tasks(void *arg)
     printf("%d x %d dispatches: %d wrong\n", TASKS, DISPATCHES, total);
 }
 
-static void cuda_tasks(void *arg)
+static void gpu_tasks(void *arg)
 {
-    (void)arg;
-    gpu_words = &cuda_words;
-    sixteen_tasks((void *)(uintptr_t)gpu_task);
-}
-
-static void hip_tasks(void *arg)
-{
-    (void)arg;
-    gpu_words = &hip_words;
+    const FixtureGpu *g = arg;
+    snprintf(refused, sizeof refused, "%s: kernel fill: %s: unspecified launch failure", g->launch_failed,
+             g->launch);
+    snprintf(faulted, sizeof faulted, "%s: %s: an illegal memory access was encountered",
+             g->illegal_address, g->synchronize);
     sixteen_tasks((void *)(uintptr_t)gpu_task);
 }
 
@@ -206,36 +189,26 @@ START_TEST(cpu_backend)
 }
 END_TEST
 
-START_TEST(fake_driver)
+/* On each GPU's double (fixture_gpus). */
+START_TEST(fake_gpu)
 {
     static Child c;
-    static char library[1024];
-    snprintf(library, sizeof library, "SILK_CUDA_LIBRARY=%s", fixture_fake_cuda());
-    const char *const env[] = {library, "SILK_BACKEND=cuda", "SILK_TASK_WORKERS=16",
-                               "FAKE_CUDA_FAIL_GRID=7:719", "FAKE_CUDA_FAULT_GRID=5:700", NULL};
-    child_run(&c, env, cuda_tasks, NULL);
+    const FixtureGpu *g = &fixture_gpus[_i];
+    char backend[64];
+    snprintf(backend, sizeof backend, "SILK_BACKEND=%s", g->backend);
+    const char *const extra[] = {backend, "SILK_TASK_WORKERS=16", fixture_knob(g, "FAIL_GRID=7:719"),
+                                 fixture_knob(g, "FAULT_GRID=5:700"), NULL};
+    child_run(&c, fixture_gpu_env(g, extra), gpu_tasks, (void *)(uintptr_t)g);
     ck_assert_int_eq(c.status, 0);
     ck_assert_str_eq(c.out, "16 x 1000 dispatches: 0 wrong\n");
     /* Every dispatch synchronized once; every launch the runtime let through reached the driver. */
-    ck_assert_msg(strstr(c.log, "call cuCtxSynchronize 16000\n"), "%s", c.log);
-    ck_assert_msg(strstr(c.log, "call cuLaunchKernel 12000\n"), "%s", c.log);
-    ck_assert_msg(strstr(c.log, "launches 8000\n"), "%s", c.log); /* the 4000 refused not counted */
-}
-END_TEST
-
-START_TEST(fake_hip)
-{
-    static Child c;
-    static char library[1024];
-    snprintf(library, sizeof library, "SILK_HIP_LIBRARY=%s", fixture_fake_hip());
-    const char *const env[] = {library, "SILK_BACKEND=hip", "SILK_TASK_WORKERS=16",
-                               "FAKE_HIP_FAIL_GRID=7:719", "FAKE_HIP_FAULT_GRID=5:700", NULL};
-    child_run(&c, env, hip_tasks, NULL);
-    ck_assert_int_eq(c.status, 0);
-    ck_assert_str_eq(c.out, "16 x 1000 dispatches: 0 wrong\n");
-    ck_assert_msg(strstr(c.hip_log, "call hipDeviceSynchronize 16000\n"), "%s", c.hip_log);
-    ck_assert_msg(strstr(c.hip_log, "call hipModuleLaunchKernel 12000\n"), "%s", c.hip_log);
-    ck_assert_msg(strstr(c.hip_log, "launches 8000\n"), "%s", c.hip_log);
+    char line[256];
+    const char *log = fixture_log(g, &c);
+    snprintf(line, sizeof line, "call %s 16000\n", g->synchronize);
+    ck_assert_msg(strstr(log, line), "%s", log);
+    snprintf(line, sizeof line, "call %s 12000\n", g->launch);
+    ck_assert_msg(strstr(log, line), "%s", log);
+    ck_assert_msg(strstr(log, "launches 8000\n"), "%s", log); /* the 4000 refused not counted */
 }
 END_TEST
 
@@ -245,16 +218,15 @@ int main(void)
     TCase *t = tcase_create("sixteen_tasks");
     tcase_set_timeout(t, 300);
     tcase_add_test(t, cpu_backend);
-    FILE *f = fopen(fixture_fake_cuda(), "rb");
-    if (f) {
-        fclose(f);
-        tcase_add_test(t, fake_driver);
+    bool fakes = true;
+    for (int i = 0; i < FIXTURE_GPUS; i++) {
+        FILE *f = fopen(fixture_gpus[i].fake(), "rb");
+        fakes = fakes && f;
+        if (f)
+            fclose(f);
     }
-    f = fopen(fixture_fake_hip(), "rb");
-    if (f) {
-        fclose(f);
-        tcase_add_test(t, fake_hip);
-    }
+    if (fakes)
+        tcase_add_loop_test(t, fake_gpu, 0, FIXTURE_GPUS);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);

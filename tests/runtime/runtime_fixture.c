@@ -7,6 +7,8 @@
 
 #include "cpu/cpu_abi.h"
 
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +139,101 @@ const char *fixture_fake_hip(void)
     return path && *path ? path : "tests/runtime/fake_hip.so";
 }
 
+/* ---- the GPUs ------------------------------------------------------------------------- */
+
+const FixtureGpu fixture_gpus[FIXTURE_GPUS] = {
+    {
+        .backend = "cuda", .library = "SILK_CUDA_LIBRARY", .fake = fixture_fake_cuda,
+        .knob = "FAKE_CUDA_", .units = "SMS", .log = offsetof(Child, log),
+        .init = "cuInit", .use = "cuCtxSetCurrent", .load = "cuModuleLoadDataEx",
+        .occupancy = "cuOccupancyMaxActiveBlocksPerMultiprocessor", .alloc = "cuMemAlloc_v2",
+        .upload = "cuMemcpyHtoD_v2", .download = "cuMemcpyDtoH_v2", .launch = "cuLaunchKernel",
+        .synchronize = "cuCtxSynchronize", .opened = "call cuDevicePrimaryCtxRetain 1",
+        .launch_failed = "CUDA_ERROR_LAUNCH_FAILED", .illegal_address = "CUDA_ERROR_ILLEGAL_ADDRESS",
+        .out_of_resources = "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", .unknown = "CUDA_ERROR_UNKNOWN",
+        .out_of_memory = "CUDA_ERROR_OUT_OF_MEMORY", .no_device = "CUDA_ERROR_NO_DEVICE",
+        .unnamed = "CUresult 42",
+        /* the double has no words for 101: the runtime's own stand in */
+        .use_failed = "CUDA_ERROR_INVALID_DEVICE: SILK_BACKEND=cuda: cuCtxSetCurrent: the CUDA driver failed",
+        .no_driver_words = "no CUDA driver", .no_device_words = "no CUDA device",
+        .missing = "/nonexistent/libcuda.so.1", .defaults = {"libcuda.so.1", NULL},
+        .defaults_missing = "libcuda.so.1: cannot open shared object file: No such file or directory",
+        .zero_devices = "no CUDA device: the driver has 0 devices, and device 0 was asked for",
+        .device_line = "Fake CUDA device (sm_90, 132 SMs)", .target = "sm_90",
+        .older = "FAKE_CUDA_CC=80", .older_target = "sm_75", .other = "FAKE_CUDA_CC=70",
+        .none = "SILKRT_MODULE_LOAD: the program holds no PTX for sm_70 or older (2 targets: sm_75, sm_90)",
+        .without = "SILKRT_MODULE_LOAD: the program holds no PTX for sm_90 or older (0 targets)",
+        .refuse = {"FAKE_CUDA_FAIL=cuModuleLoadDataEx:218",
+                   "FAKE_CUDA_JIT_ERROR=ptxas fatal   : Unresolved extern function 'f'\n"
+                   "ptxas fatal   : Ptx assembly aborted", NULL},
+        .refused_loads = 2, /* sm_90, then sm_75 */
+        .refused = "SILKRT_MODULE_LOAD: sm_75: CUDA_ERROR_INVALID_PTX: a PTX JIT compilation failed: "
+                   "ptxas fatal   : Unresolved extern function 'f'; ptxas fatal   : Ptx assembly aborted",
+    },
+    {
+        .backend = "hip", .library = "SILK_HIP_LIBRARY", .fake = fixture_fake_hip,
+        .knob = "FAKE_HIP_", .units = "CUS", .log = offsetof(Child, hip_log),
+        .init = "hipInit", .use = "hipSetDevice", .load = "hipModuleLoadData",
+        .occupancy = "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor", .alloc = "hipMalloc",
+        .upload = "hipMemcpyHtoD", .download = "hipMemcpyDtoH", .launch = "hipModuleLaunchKernel",
+        .synchronize = "hipDeviceSynchronize", .opened = "set_device 0",
+        .launch_failed = "hipErrorLaunchFailure", .illegal_address = "hipErrorIllegalAddress",
+        .out_of_resources = "hipErrorLaunchOutOfResources", .unknown = "hipErrorUnknown",
+        .out_of_memory = "hipErrorOutOfMemory", .no_device = "hipErrorNoDevice",
+        .unnamed = "hipError_t 42", /* HIP calls it hipErrorUnknown */
+        .use_failed = "hipErrorInvalidDevice: SILK_BACKEND=hip: hipSetDevice: invalid device ordinal",
+        .no_driver_words = "no HIP runtime", .no_device_words = "no HIP device",
+        .missing = "/nonexistent/libamdhip64.so.6",
+        .defaults = {"libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so", NULL},
+        .defaults_missing = "libamdhip64.so.6: cannot open shared object file: No such file or "
+                            "directory (nor libamdhip64.so.5, libamdhip64.so)",
+        .zero_devices = "no HIP device: hipGetDeviceCount: hipErrorNoDevice (100)",
+        .device_line = "Fake HIP device (gfx942:sramecc+:xnack-, 304 CUs)", .target = "gfx942",
+        .older = "FAKE_HIP_ARCH=gfx90a:sramecc+:xnack-", .older_target = "gfx90a",
+        .other = "FAKE_HIP_ARCH=gfx1100",
+        .none = "SILKRT_MODULE_LOAD: the program holds no code object for gfx1100 "
+                "(2 AMD targets: gfx90a, gfx942)",
+        .without = "SILKRT_MODULE_LOAD: the program holds no code object for gfx942 (0 AMD targets)",
+        .refuse = {"FAKE_HIP_FAIL=hipModuleLoadData:200", NULL},
+        .refused_loads = 1, /* only gfx942's is for the device */
+        .refused = "SILKRT_MODULE_LOAD: gfx942: hipErrorInvalidImage: device kernel image is invalid",
+    },
+};
+
+const char *fixture_log(const FixtureGpu *g, const Child *c)
+{
+    return (const char *)c + g->log;
+}
+
+const char *fixture_knob(const FixtureGpu *g, const char *fmt, ...)
+{
+    static char buffers[8][1024];
+    static int next;
+    char *b = buffers[next++ % 8];
+    int n = snprintf(b, sizeof buffers[0], "%s", g->knob);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b + n, sizeof buffers[0] - (size_t)n, fmt, ap);
+    va_end(ap);
+    return b;
+}
+
+const char *const *fixture_gpu_env(const FixtureGpu *g, const char *const *extra)
+{
+    static char library[FIXTURE_GPUS][1024];
+    static const char *env[24];
+    int n = 0;
+    for (const FixtureGpu *before = fixture_gpus; before <= g; before++) {
+        char *b = library[before - fixture_gpus];
+        snprintf(b, sizeof library[0], "%s=%s", before->library, before == g ? g->fake() : before->missing);
+        env[n++] = b;
+    }
+    for (; extra && *extra && n < 23; extra++)
+        env[n++] = *extra;
+    env[n] = NULL;
+    return env;
+}
+
 /* ---- the child ------------------------------------------------------------------------- */
 
 static void clear_environment(void)
@@ -147,7 +244,7 @@ static void clear_environment(void)
         "FAKE_CUDA_OCCUPANCY", "FAKE_CUDA_FAIL", "FAKE_CUDA_JIT_ERROR", "FAKE_CUDA_FAIL_GRID",
         "FAKE_CUDA_FAULT_GRID", "SILK_HIP_LIBRARY", "FAKE_HIP_LOG", "FAKE_HIP_ARCH", "FAKE_HIP_CUS",
         "FAKE_HIP_DEVICES", "FAKE_HIP_OCCUPANCY", "FAKE_HIP_FAIL", "FAKE_HIP_FAIL_GRID",
-        "FAKE_HIP_FAULT_GRID"};
+        "FAKE_HIP_FAULT_GRID", "FAKE_HIP_BAD_LAYOUT"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         unsetenv(names[i]);
 }

@@ -51,4 +51,58 @@ const char *fixture_fake_hip(void);
 /* fixture_program's registration skipped by the next child_run. */
 extern int fixture_unregistered;
 
+/* A GPU backend as its test double shows it: each driver's names for the
+ * same things, so that one test runs over both (check_runtime_gpu.c,
+ * check_runtime_threads.c). */
+typedef struct FixtureGpu {
+    const char *backend;        /* SILK_BACKEND's name: "cuda", "hip" */
+    const char *library;        /* the variable naming its library: "SILK_CUDA_LIBRARY" */
+    const char *(*fake)(void);  /* the test double's path */
+    const char *knob;           /* the double's settings' prefix: "FAKE_CUDA_" */
+    const char *units;          /* its setting of the multiprocessors: "SMS" */
+    size_t log;                 /* offsetof(Child, the double's log) */
+    /* The entry points. */
+    const char *init, *use, *load, *occupancy, *alloc, *upload, *download, *launch, *synchronize;
+    const char *opened;         /* the log's line for device 0 opened */
+    /* The driver's names for codes 719, 700, 701, 999, 2 and 100, and for one it has no name for. */
+    const char *launch_failed, *illegal_address, *out_of_resources, *unknown, *out_of_memory,
+        *no_device, *unnamed;
+    const char *use_failed;     /* last_error when `use` fails with 101 as device 0 opens */
+    /* Its statuses' words (gpu_status.def). */
+    const char *no_driver_words, *no_device_words;
+    /* Without a library, or a device. */
+    const char *missing;        /* a library path that is not there */
+    const char *defaults[4];    /* the names it loads without `library`, NULL-ended */
+    const char *defaults_missing; /* what it says when none of those opens */
+    const char *zero_devices;   /* what it says with no device */
+    /* The images: what it loads by default, on an older device, on none. */
+    const char *device_line;    /* the SILK_VERBOSE line's device ("Fake CUDA device (sm_90, 132 SMs)") */
+    const char *target;         /* the image it loads: "sm_90" */
+    const char *older, *older_target; /* a setting for an older device, and the image it loads */
+    const char *other;          /* a setting for a device the program has no image for */
+    const char *none;           /* then every launch's last_error */
+    const char *without;        /* a program with no image for it: every launch's last_error */
+    /* Every image refused: the settings, the loads tried, every launch's last_error. */
+    const char *refuse[3];
+    int refused_loads;
+    const char *refused;
+} FixtureGpu;
+
+/* CUDA's and HIP's, in the order SILK_BACKEND=auto tries them. */
+enum { FIXTURE_GPUS = 2 };
+extern const FixtureGpu fixture_gpus[FIXTURE_GPUS];
+
+/* The double's log of `c`. */
+const char *fixture_log(const FixtureGpu *g, const Child *c);
+
+/* "FAKE_CUDA_" and printf(fmt, ...): one of a few buffers that are used
+ * in turn, for a child's environment. */
+const char *fixture_knob(const FixtureGpu *g, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* A child's environment for GPU g: its double loaded, each GPU auto
+ * tries before it absent, then `extra` (NULL-ended).  Static: good until
+ * the next call. */
+const char *const *fixture_gpu_env(const FixtureGpu *g, const char *const *extra);
+
 #endif
