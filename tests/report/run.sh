@@ -128,16 +128,6 @@ for line in $tab; do
     IFS='
 '
 done
-# check_csv finds a changed number and a missing row.
-sed '2s/,0\.750000,/,0.500000,/' "$work/estimated.csv" >"$work/changed.csv"
-sed '$d' "$work/estimated.csv" >"$work/short.csv"
-for bad in changed short; do
-    if cmp -s "$work/$bad.csv" "$work/estimated.csv" ||
-        "$CHECK_CSV" "$work/$bad.csv" "$work/estimated.json" >/dev/null; then
-        echo "FAIL: check_csv accepts $bad.csv"
-        status=1
-    fi
-done
 if [ "$status" = 0 ] && [ -n "$skipped" ]; then
     echo "SKIP: run.sh: no ptxas, so not:$skipped"
     exit 77
