@@ -18,9 +18,10 @@
  * column the test does not know is a failure, so the docs, the writer and
  * this list change together.
  *
- *   check_csv                        each tests/report/golden/CASE.csv
- *                                    against CASE.json (under $SILK_SRCDIR)
- *   check_csv REPORT.csv REPORT.json those two (tests/report/run.sh)
+ *   check_csv                        self-test, then each
+ *                                    tests/report/golden/CASE.csv against
+ *                                    CASE.json (under $SILK_SRCDIR)
+ *   check_csv REPORT.csv REPORT.json those two (tests/golden/run.sh)
  */
 #include <cjson/cJSON.h>
 #include <csv.h>
@@ -47,17 +48,25 @@ typedef struct Table {
     bool too_many_fields;
 } Table;
 
-static void fail(int *failures, size_t row, const char *fmt, ...)
+/* The disagreements found; quiet in the self-test, which expects them. */
+typedef struct Tally {
+    int failures;
+    bool quiet;
+} Tally;
+
+static void fail(Tally *tally, size_t row, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-static void fail(int *failures, size_t row, const char *fmt, ...)
+static void fail(Tally *tally, size_t row, const char *fmt, ...)
 {
+    tally->failures++;
+    if (tally->quiet)
+        return;
     va_list ap;
     va_start(ap, fmt);
     printf("FAIL: check_csv: CSV row %zu: ", row);
     vprintf(fmt, ap);
     putchar('\n');
     va_end(ap);
-    ++*failures;
 }
 
 static char *read_file(const char *path, size_t *len)
@@ -160,7 +169,7 @@ typedef struct Context {
     const cJSON *report, *row;
     bool selected;
     cJSON *scratch; /* values made up here (selected, limited_by), freed after */
-    int *failures;
+    Tally *tally;
 } Context;
 
 static const cJSON *made(Context *c, cJSON *value)
@@ -230,16 +239,16 @@ static void check_cell(Context *c, const char *column, const char *cell, size_t 
     const cJSON *v = expected(c, column, &known);
     char want[64];
     if (!known)
-        fail(c->failures, row, "column %s is not a key of the JSON", column);
+        fail(c->tally, row, "column %s is not a key of the JSON", column);
     else if (!v || cJSON_IsNull(v)) {
         if (cell[0])
-            fail(c->failures, row, "%s is \"%s\", JSON null (or does not apply)", column, cell);
+            fail(c->tally, row, "%s is \"%s\", JSON null (or does not apply)", column, cell);
     } else if (cJSON_IsString(v)) {
         if (strcmp(cell, v->valuestring) != 0)
-            fail(c->failures, row, "%s is \"%s\", JSON \"%s\"", column, cell, v->valuestring);
+            fail(c->tally, row, "%s is \"%s\", JSON \"%s\"", column, cell, v->valuestring);
     } else if (cJSON_IsBool(v)) {
         if (strcmp(cell, cJSON_IsTrue(v) ? "true" : "false") != 0)
-            fail(c->failures, row, "%s is \"%s\", JSON %s", column, cell,
+            fail(c->tally, row, "%s is \"%s\", JSON %s", column, cell,
                  cJSON_IsTrue(v) ? "true" : "false");
     } else {
         char *end;
@@ -247,13 +256,13 @@ static void check_cell(Context *c, const char *column, const char *cell, size_t 
         snprintf(want, sizeof want, "%.17g", v->valuedouble);
         /* Fractions are written with 6 decimals. */
         if (!cell[0] || *end || fabs(got - v->valuedouble) > 5e-7)
-            fail(c->failures, row, "%s is \"%s\", JSON %s", column, cell, want);
+            fail(c->tally, row, "%s is \"%s\", JSON %s", column, cell, want);
     }
 }
 
 /* ---- the comparison ---------------------------------------------------------- */
 
-static void compare(const Table *t, const cJSON *root, int *failures)
+static void compare(const Table *t, const cJSON *root, Tally *tally)
 {
     size_t row = 1;
     const cJSON *report, *table_row;
@@ -261,12 +270,13 @@ static void compare(const Table *t, const cJSON *root, int *failures)
         const cJSON *selected = get(get(report, "selected"), "threads");
         cJSON_ArrayForEach(table_row, get(report, "occupancy_table")) {
             if (row >= t->n_rows) {
-                printf("FAIL: check_csv: %zu CSV rows, fewer than the JSON's table rows\n",
-                       t->n_rows - 1);
-                ++*failures;
+                if (!tally->quiet)
+                    printf("FAIL: check_csv: %zu CSV rows, fewer than the JSON's table rows\n",
+                           t->n_rows - 1);
+                tally->failures++;
                 return;
             }
-            Context c = {report, table_row, false, cJSON_CreateArray(), failures};
+            Context c = {report, table_row, false, cJSON_CreateArray(), tally};
             c.selected = cJSON_IsNumber(selected) &&
                          get(table_row, "threads")->valuedouble == selected->valuedouble;
             for (int i = 0; i < t->rows[0].n; i++)
@@ -276,10 +286,36 @@ static void compare(const Table *t, const cJSON *root, int *failures)
         }
     }
     if (row != t->n_rows) {
-        printf("FAIL: check_csv: %zu CSV rows, the JSON has %zu table rows\n", t->n_rows - 1,
-               row - 1);
-        ++*failures;
+        if (!tally->quiet)
+            printf("FAIL: check_csv: %zu CSV rows, the JSON has %zu table rows\n", t->n_rows - 1,
+                   row - 1);
+        tally->failures++;
     }
+}
+
+/* The disagreements of a parsed CSV with the JSON file. */
+static int check_table(const Table *t, const char *json_path, bool quiet)
+{
+    size_t len;
+    char *text = read_file(json_path, &len);
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    if (!root) {
+        printf("FAIL: check_csv: %s is not JSON\n", json_path);
+        return 1;
+    }
+    Tally tally = {0, quiet};
+    compare(t, root, &tally);
+    cJSON_Delete(root);
+    return tally.failures;
+}
+
+static void free_table(Table *t)
+{
+    for (size_t i = 0; i < t->n_rows; i++)
+        for (int j = 0; j < t->rows[i].n; j++)
+            free(t->rows[i].field[j]);
+    free(t->rows);
 }
 
 /* 0 when the two files agree; the failures otherwise. */
@@ -288,24 +324,48 @@ static int check_pair(const char *csv_path, const char *json_path)
     Table t = {0};
     if (!parse_csv(csv_path, &t))
         return 1;
-    size_t len;
-    char *text = read_file(json_path, &len);
-    cJSON *root = cJSON_Parse(text);
-    free(text);
-    int failures = 0;
-    if (!root) {
-        printf("FAIL: check_csv: %s is not JSON\n", json_path);
-        failures = 1;
-    } else {
-        compare(&t, root, &failures);
-        cJSON_Delete(root);
-    }
-    for (size_t i = 0; i < t.n_rows; i++)
-        for (int j = 0; j < t.rows[i].n; j++)
-            free(t.rows[i].field[j]);
-    free(t.rows);
+    int failures = check_table(&t, json_path, false);
+    free_table(&t);
     if (failures)
         printf("check_csv: %s and %s disagree in %d cells\n", csv_path, json_path, failures);
+    return failures;
+}
+
+/* The test proves itself first, as check_schema does: the golden
+ * estimated.csv with one number changed, and without its last row, must
+ * each disagree with estimated.json. */
+static int self_test(const char *srcdir)
+{
+    char csv_path[4096], json_path[4096];
+    snprintf(csv_path, sizeof csv_path, "%s/tests/report/golden/estimated.csv", srcdir);
+    snprintf(json_path, sizeof json_path, "%s/tests/report/golden/estimated.json", srcdir);
+    Table t = {0};
+    if (!parse_csv(csv_path, &t))
+        return 1;
+    int column = -1, failures = 0;
+    for (int i = 0; i < t.rows[0].n; i++)
+        if (strcmp(t.rows[0].field[i], "occupancy") == 0)
+            column = i;
+    if (t.n_rows < 2 || column < 0) {
+        printf("FAIL: check_csv: self-test: %s has no occupancy in a data row\n", csv_path);
+        free_table(&t);
+        return 1;
+    }
+    char *kept = t.rows[1].field[column];
+    char changed[] = "2.000000"; /* no occupancy is above 1 */
+    t.rows[1].field[column] = changed;
+    if (check_table(&t, json_path, true) == 0) {
+        printf("FAIL: check_csv: self-test: a changed occupancy agrees with the JSON\n");
+        failures++;
+    }
+    t.rows[1].field[column] = kept;
+    t.n_rows--;
+    if (check_table(&t, json_path, true) == 0) {
+        printf("FAIL: check_csv: self-test: a CSV without its last row agrees with the JSON\n");
+        failures++;
+    }
+    t.n_rows++;
+    free_table(&t);
     return failures;
 }
 
@@ -332,5 +392,6 @@ int main(int argc, char **argv)
         return 99;
     }
     const char *srcdir = getenv("SILK_SRCDIR") ? getenv("SILK_SRCDIR") : ".";
-    return check_golden(srcdir) ? 1 : 0;
+    int failures = self_test(srcdir);
+    return (failures + check_golden(srcdir)) ? 1 : 0;
 }
