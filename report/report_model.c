@@ -51,7 +51,7 @@ static int add_size(int *sizes, int n, int size)
  * .maxntid bound itself among them. */
 static int permitted_sizes(const ReportEntry *e, const ReportSettings *s, int *sizes)
 {
-    const ReportKernel *k = &e->kernel;
+    const MeasuredKernel *k = &e->kernel;
     int limit = report_max_block(e);
     if (k->reqntid > 0) {
         sizes[0] = k->reqntid;
@@ -167,7 +167,7 @@ static void select_row(ReportEntry *e, const ReportSettings *s)
 
 static void explain(ReportEntry *e, const ReportSettings *s)
 {
-    const ReportKernel *k = &e->kernel;
+    const MeasuredKernel *k = &e->kernel;
     if (k->reqntid > 0)
         add_reason(e, REASON_FIXED_SIZE, k->reqntid, 0, 0);
     else if (k->maxntid > 0)

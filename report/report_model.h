@@ -25,43 +25,6 @@
 
 enum { REPORT_MAX_SIZES = 16, REPORT_MAX_REASONS = 8, REPORT_MAX_PRODUCTS = 32 };
 
-/* What kind of file a kernel came from: it decides what is known (a
- * cubin records no spills) and the language of the advice (Silk's
- * @launch and launch blocks only for Silk). */
-typedef enum ReportInputKind { INPUT_SILK, INPUT_PTX, INPUT_CUDA, INPUT_CUBIN, INPUT_HSACO } ReportInputKind;
-
-/* A kernel as the input gave it, on one target: ptxas's figures (or the
- * compiler's estimate) and the launch bounds written in the source. */
-typedef struct ReportKernel {
-    const char *name;      /* the symbol, as ptxas prints it: mangled for C++ */
-    const char *title;     /* for people: demangled with its parameters, or the name */
-    const char *cxx_name;  /* for host code: demangled without parameters, or the name */
-    const char *file;
-    ReportInputKind input;
-    KernelUsage usage;     /* usage.estimated: from the IR, not ptxas;
-                            * spills -1: unknown (a cubin) */
-    int reqntid;           /* .reqntid / @launch: the only block size; 0 none */
-    int maxntid;           /* .maxntid: the largest block size; 0 none */
-    int minnctapersm;      /* 0: not given; -1: not recorded (a cubin) */
-    int maxnreg;           /* 0: not given */
-    uint64_t dynamic_smem; /* @smem; 0 for PTX (the launch gives it) */
-    bool extern_smem;      /* declares dynamic shared memory (extern __shared__,
-                            * an .extern .shared array): the launch sizes it */
-    bool extern_smem_unknown; /* the input does not say (an executable cubin) */
-    bool calls_out;        /* a relocatable cubin's kernel that calls another
-                            * file's function: linking may raise its registers */
-    uint64_t launch_work;  /* the constant grid of the first Silk launch
-                            * block that targets it; 0: none */
-    int launch_line;       /* that block's line */
-    const char *absent_on; /* the targets whose compile of the file lacks
-                            * this kernel ("sm_80, sm_86"); NULL: none */
-    const struct AmdTarget *amd_row; /* a code object's kernel measured on its wave
-                            * size's row (gfx1100+wave64); NULL: the target's */
-    bool persistent;       /* a Silk @persistent kernel: a launch starts at most
-                            * SMs x resident CTAs and passes the logical CTA
-                            * count last (__silk_logical_ctas) */
-} ReportKernel;
-
 /* Why the selection is what it is: a code and the numbers its sentence
  * needs.  reasons.def lists the codes with their JSON names and texts. */
 typedef enum ReasonCode {
@@ -126,7 +89,7 @@ typedef struct CapAdvice {
 } CapAdvice;
 
 typedef struct ReportEntry {
-    ReportKernel kernel;
+    MeasuredKernel kernel;
     Target target;
     KernelResources resources; /* NVIDIA: what the engine reads of the kernel */
     AmdKernel amd_kernel;      /* AMD: the same, its LDS without the dynamic part */

@@ -25,7 +25,7 @@ int report_max_block(const ReportEntry *e)
  * or (AMD) the target's largest workgroup, LLVM's default. */
 static int compiled_bound(const ReportEntry *e)
 {
-    const ReportKernel *k = &e->kernel;
+    const MeasuredKernel *k = &e->kernel;
     return k->reqntid ? k->reqntid : k->maxntid;
 }
 

@@ -33,7 +33,7 @@ void arch_amd_list_text(const AmdTable *t, FILE *out)
         fprintf(out, "%-*s %-7s %5d %-4s %6d %10d %6d %-9s %10s  %s\n", w, a->gfx, a->family,
                 a->wave_size, a->occupancy_unit, a->max_waves_per_simd, a->vgprs_per_simd,
                 a->vgpr_alloc_granule, AGPR_FILES[a->agpr_file],
-                cli_format_bytes((uint64_t)a->lds_per_unit, lds, sizeof lds), a->aliases);
+                format_bytes((uint64_t)a->lds_per_unit, lds, sizeof lds), a->aliases);
     }
     fprintf(out, "\n%-20s %-30s %-8s %5s %6s  %s\n", "gpu", "name", "gfx", "CUs", "GiB", "aliases");
     for (size_t i = 0; i < t->n_products; i++) {
@@ -125,8 +125,8 @@ static void show_text(const AmdTarget *a, const AmdProduct *g)
     }
     printf("%s (%d addressable)\n", a->n_sgpr_waves ? "" : "not a limit", a->addressable_sgprs);
     printf("  LDS per %-18s %s", a->occupancy_unit,
-           cli_format_bytes((uint64_t)a->lds_per_unit, b, sizeof b));
-    printf(", %s per workgroup\n", cli_format_bytes((uint64_t)a->lds_per_workgroup, b, sizeof b));
+           format_bytes((uint64_t)a->lds_per_unit, b, sizeof b));
+    printf(", %s per workgroup\n", format_bytes((uint64_t)a->lds_per_workgroup, b, sizeof b));
 }
 
 int arch_amd_show(const AmdTable *t, const char *name, OutputFormat format)

@@ -63,7 +63,7 @@ static bool check_options(const CalcAmdOptions *o, const AmdTarget *t)
     }
     if (o->lds > (uint64_t)t->lds_per_workgroup) {
         char asked[32], limit[32];
-        cli_format_bytes_pair(o->lds, asked, (uint64_t)t->lds_per_workgroup, limit, sizeof asked);
+        format_bytes_pair(o->lds, asked, (uint64_t)t->lds_per_workgroup, limit, sizeof asked);
         cli_error(COMMAND, "--lds: %s is above the %s of LDS a workgroup may allocate on %s",
                   asked, limit, t->gfx);
         return false;

@@ -26,7 +26,7 @@ static void print_header(const CalcAmdModel *m, FILE *out)
     if (t->agpr_file != AMD_AGPR_NONE)
         fprintf(out, " + %d AGPRs", m->kernel.agprs);
     fprintf(out, " (%d allocated), %d SGPRs, %s LDS\n", m->result.allocated_vgprs,
-            m->kernel.sgprs, cli_format_bytes(m->kernel.lds, lds, sizeof lds));
+            m->kernel.sgprs, format_bytes(m->kernel.lds, lds, sizeof lds));
 }
 
 static void print_result(const CalcAmdModel *m, FILE *out)
@@ -80,14 +80,14 @@ static void print_next_step(const CalcAmdModel *m, FILE *out)
     }
     if (s->lds_to_cut > 0) {
         fprintf(out, "Next step: cut %s of LDS for %d waves per SIMD\n",
-                cli_format_bytes((uint64_t)s->lds_to_cut, bytes, sizeof bytes), s->lds_gained_waves);
+                format_bytes((uint64_t)s->lds_to_cut, bytes, sizeof bytes), s->lds_gained_waves);
         any = true;
     }
     if (!any)
         fputs("Next step: no single resource cut gains a wave per SIMD\n", out);
     fprintf(out, "Slack: %d VGPRs%s, %s of LDS may be added without losing a wave\n",
             s->vgprs_slack, m->kernel.agprs > 0 ? " (with the AGPRs)" : "",
-            cli_format_bytes((uint64_t)s->lds_slack, bytes, sizeof bytes));
+            format_bytes((uint64_t)s->lds_slack, bytes, sizeof bytes));
 }
 
 static void print_launch(const CalcAmdModel *m, FILE *out)

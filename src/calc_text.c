@@ -41,7 +41,7 @@ static void print_kernel(const CalcModel *m, FILE *out)
     fprintf(out, "kernel: %d threads per CTA (%d warps), %d registers per thread, "
                  "%s static + %s dynamic shared memory, %d barrier%s",
             m->threads, m->result.warps_per_block, k->regs_per_thread,
-            cli_format_bytes(k->static_smem, st, sizeof st), cli_format_bytes(m->dynamic_smem, dy, sizeof dy),
+            format_bytes(k->static_smem, st, sizeof st), format_bytes(m->dynamic_smem, dy, sizeof dy),
             k->barriers, k->barriers == 1 ? "" : "s");
     if (k->carveout != OCC_CARVEOUT_DEFAULT)
         fprintf(out, ", carveout %d%%", k->carveout);
@@ -72,10 +72,10 @@ static void print_totals(const CalcModel *m, FILE *out, Style s)
     fprintf(out, "\n  %s%d CTA%s per SM, %d of %d warps: %.1f%% theoretical occupancy%s\n", s.bold,
             r->active_blocks, r->active_blocks == 1 ? "" : "s", r->active_warps, r->max_warps, 100.0 * occ_occupancy(r), s.reset);
     fprintf(out, "  allocated per CTA: %d registers, %s shared memory", r->allocated_regs_per_block,
-            cli_format_bytes(r->allocated_smem_per_block, smem, sizeof smem));
+            format_bytes(r->allocated_smem_per_block, smem, sizeof smem));
     if (m->target.arch->reserved_smem_per_block)
         fprintf(out, " (%s reserved by the driver)",
-                cli_format_bytes((uint64_t)m->target.arch->reserved_smem_per_block, reserved,
+                format_bytes((uint64_t)m->target.arch->reserved_smem_per_block, reserved,
                              sizeof reserved));
     fputs("\n\n", out);
 }
@@ -121,8 +121,8 @@ static void explain_limiter(const CalcModel *m, FILE *out)
     case OCC_LIMITER_SHARED_MEMORY:
         fprintf(out, "Shared memory limits occupancy: a CTA is allocated %s (in %d-byte units) of "
                      "a %s carveout, so %s.\n",
-                cli_format_bytes(r->allocated_smem_per_block, b1, sizeof b1), a->smem_alloc_unit,
-                cli_format_bytes(r->smem_per_sm, b2, sizeof b2), ctas_fit(n, count));
+                format_bytes(r->allocated_smem_per_block, b1, sizeof b1), a->smem_alloc_unit,
+                format_bytes(r->smem_per_sm, b2, sizeof b2), ctas_fit(n, count));
         break;
     case OCC_LIMITER_BLOCKS:
         fprintf(out, "The SM's CTA slots limit occupancy: it holds at most %d CTAs of any size; "
@@ -163,8 +163,8 @@ static void print_next_step(const CalcModel *m, FILE *out)
         fputs("cutting registers alone gains no CTA", out);
     if (s->smem_to_cut > 0)
         fprintf(out, "; or cut %s of shared memory per CTA (to %s) for %d CTA%s per SM (%.1f%%)",
-                cli_format_bytes((uint64_t)s->smem_to_cut, b1, sizeof b1),
-                cli_format_bytes(smem - (uint64_t)s->smem_to_cut, b2, sizeof b2), s->smem_gained_blocks,
+                format_bytes((uint64_t)s->smem_to_cut, b1, sizeof b1),
+                format_bytes(smem - (uint64_t)s->smem_to_cut, b2, sizeof b2), s->smem_gained_blocks,
                 s->smem_gained_blocks == 1 ? "" : "s", occupancy_with(m, s->smem_gained_blocks));
     else if (smem > 0)
         fputs("; cutting shared memory alone gains no CTA", out);
@@ -173,7 +173,7 @@ static void print_next_step(const CalcModel *m, FILE *out)
         fprintf(out, "Slack: %d more register%s per thread, %s more shared memory per CTA, "
                      "before losing a CTA.\n",
                 s->regs_slack, s->regs_slack == 1 ? "" : "s",
-                cli_format_bytes((uint64_t)s->smem_slack, b1, sizeof b1));
+                format_bytes((uint64_t)s->smem_slack, b1, sizeof b1));
 }
 
 static void print_best(const CalcModel *m, FILE *out)

@@ -7,6 +7,7 @@
 #define SILK_CLI_H
 
 #include "exit_status.h"
+#include "format_bytes.h"
 #include "occupancy.h"
 #include "tables.h"
 
@@ -69,13 +70,7 @@ void cli_json_number_or_null(struct cJSON *o, const char *key, bool known, doubl
  * so that a count past 2^53 (a --work of 2^60 items) stays exact. */
 void cli_json_add_count(struct cJSON *o, const char *key, uint64_t value);
 
-/* "48 KiB", "1.5 KiB" or "200 B", written to buf. */
-const char *cli_format_bytes(uint64_t bytes, char *buf, size_t size);
-/* Two sizes compared in one message: as cli_format_bytes, but both in bytes
- * when either is not a whole number of KiB, whose two decimals could hide
- * the difference ("49153 B ... above the 49152 B limit", not "48.00 KiB
- * ... above the 48 KiB limit"). */
-void cli_format_bytes_pair(uint64_t a, char *a_buf, uint64_t b, char *b_buf, size_t size);
+
 
 /* The tables: built in, then each --arch-table file in order. */
 enum { MAX_TABLE_FILES = 16 };

@@ -103,8 +103,8 @@ static void list_text(const ArchTable *t)
         snprintf(cc, sizeof cc, "%d.%d", a->major, a->minor);
         printf("%-5s %-8s %-13s %8d %8d %7d %10s %10s  %s\n", cc, arch_sm_name(a, sm, sizeof sm),
                a->family, a->max_threads_per_sm, a->max_blocks_per_sm, a->regs_per_sm,
-               cli_format_bytes((uint64_t)a->smem_per_sm, smem, sizeof smem),
-               cli_format_bytes((uint64_t)a->smem_per_block_optin, optin, sizeof optin), a->aliases);
+               format_bytes((uint64_t)a->smem_per_sm, smem, sizeof smem),
+               format_bytes((uint64_t)a->smem_per_block_optin, optin, sizeof optin), a->aliases);
     }
     printf("\n%-20s %-30s %5s %5s %6s  %s\n", "gpu", "name", "cc", "SMs", "GiB", "aliases");
     for (size_t i = 0; i < t->n_products; i++) {
@@ -205,11 +205,11 @@ static void show_text(const ArchLimits *a, const GpuProduct *g)
            a->max_regs_per_thread, a->reg_alloc_limit_per_thread);
     printf("  register allocation        %d per warp; warps counted in groups of %d\n",
            a->reg_alloc_unit, a->warp_alloc_granularity);
-    printf("  shared memory per SM       %s\n", cli_format_bytes((uint64_t)a->smem_per_sm, b, sizeof b));
-    printf("  shared memory per CTA      %s", cli_format_bytes((uint64_t)a->smem_per_block, b, sizeof b));
-    printf(", %s with opt-in\n", cli_format_bytes((uint64_t)a->smem_per_block_optin, b, sizeof b));
+    printf("  shared memory per SM       %s\n", format_bytes((uint64_t)a->smem_per_sm, b, sizeof b));
+    printf("  shared memory per CTA      %s", format_bytes((uint64_t)a->smem_per_block, b, sizeof b));
+    printf(", %s with opt-in\n", format_bytes((uint64_t)a->smem_per_block_optin, b, sizeof b));
     printf("  reserved per CTA           %s\n",
-           cli_format_bytes((uint64_t)a->reserved_smem_per_block, b, sizeof b));
+           format_bytes((uint64_t)a->reserved_smem_per_block, b, sizeof b));
     printf("  shared allocation unit     %d B\n", a->smem_alloc_unit);
     printf("  carveouts                  ");
     for (int i = 0; i < a->n_smem_configs; i++)

@@ -229,7 +229,7 @@ static bool check_against_arch(const CalcOptions *o, const Target *t)
         return false;
     }
     if (o->smem > (uint64_t)a->smem_per_block) {
-        cli_format_bytes_pair(o->smem, asked, (uint64_t)a->smem_per_block, limit, sizeof asked);
+        format_bytes_pair(o->smem, asked, (uint64_t)a->smem_per_block, limit, sizeof asked);
         cli_error(COMMAND,
                   "--smem: %s of static shared memory is above the %s static limit per block on %s; "
                   "larger sizes must be dynamic (--dyn-smem)",
@@ -238,14 +238,14 @@ static bool check_against_arch(const CalcOptions *o, const Target *t)
     }
     uint64_t per_block = (uint64_t)(o->optin ? a->smem_per_block_optin : a->smem_per_block);
     if (o->smem + o->dyn_smem > per_block) {
-        cli_format_bytes_pair(o->smem + o->dyn_smem, asked, per_block, limit, sizeof asked);
+        format_bytes_pair(o->smem + o->dyn_smem, asked, per_block, limit, sizeof asked);
         if (!o->optin && o->smem + o->dyn_smem <= (uint64_t)a->smem_per_block_optin)
             cli_error(COMMAND,
                       "--dyn-smem: %s of shared memory per block is above the %s default limit on %s; "
                       "drop --no-optin (the kernel opts in with cudaFuncSetAttribute(kernel, "
                       "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)) to use up to %s",
                       asked, limit, t->sm_name,
-                      cli_format_bytes((uint64_t)a->smem_per_block_optin, optin, sizeof optin));
+                      format_bytes((uint64_t)a->smem_per_block_optin, optin, sizeof optin));
         else
             cli_error(COMMAND, "--dyn-smem: %s of shared memory per block is above the %s %s limit on %s",
                       asked, limit, o->optin ? "opt-in" : "default", t->sm_name);

@@ -377,7 +377,7 @@ static int measure(Run *r, UsageReport *reports)
 
 /* --kernel GLOB matches the symbol or the demangled name, with or
  * without its parameters. */
-static bool wanted(const Run *r, const ReportKernel *k)
+static bool wanted(const Run *r, const MeasuredKernel *k)
 {
     const char *glob = r->options->kernel_glob;
     return !glob || fnmatch(glob, k->name, 0) == 0 || fnmatch(glob, k->title, 0) == 0 ||
@@ -397,12 +397,12 @@ static void push_entry(Run *r, const ReportEntry *e, int *cap)
 
 /* The kernels of source s on any target, each once: the first target's in
  * its order, then those only later targets compile. */
-static int kernel_union(const Run *r, const ReportSource *s, const ReportKernel ***out)
+static int kernel_union(const Run *r, const ReportSource *s, const MeasuredKernel ***out)
 {
     int total = 0, n = 0;
     for (int t = 0; t < r->n_targets; t++)
         total += s->n_kernels[t];
-    const ReportKernel **list = ARENA_ARRAY(r->arena, const ReportKernel *, (size_t)total + 1);
+    const MeasuredKernel **list = ARENA_ARRAY(r->arena, const MeasuredKernel *, (size_t)total + 1);
     for (int t = 0; t < r->n_targets; t++) {
         if (t > 0 && s->kernels[t] == s->kernels[t - 1])
             continue; /* the same list (Silk, PTX, a cubin) */
@@ -432,7 +432,7 @@ static const char *absent_on(const Run *r, const ReportSource *s, const char *na
     return used ? arena_strndup(r->arena, list, strlen(list)) : NULL;
 }
 
-static int add_entry(Run *r, const ReportSource *s, const ReportKernel *k, int t,
+static int add_entry(Run *r, const ReportSource *s, const MeasuredKernel *k, int t,
                      const UsageReport *reports, int *cap)
 {
     ReportEntry e = {.kernel = *k, .target = r->targets[t]};
@@ -460,17 +460,17 @@ static int build_entries(Run *r, const UsageReport *reports)
     int cap = 0;
     for (int f = 0; f < r->n_sources; f++) {
         const ReportSource *s = &r->sources[f];
-        const ReportKernel **kernels;
+        const MeasuredKernel **kernels;
         int n = kernel_union(r, s, &kernels);
         for (int k = 0; k < n; k++) {
             if (!wanted(r, kernels[k]))
                 continue;
             const char *absent = absent_on(r, s, kernels[k]->name);
             for (int t = 0; t < r->n_targets; t++) {
-                const ReportKernel *on_t = report_source_kernel(s, t, kernels[k]->name);
+                const MeasuredKernel *on_t = report_source_kernel(s, t, kernels[k]->name);
                 if (!report_source_runs_on(s, t) || !on_t)
                     continue;
-                ReportKernel kernel = *on_t;
+                MeasuredKernel kernel = *on_t;
                 kernel.absent_on = absent;
                 if (add_entry(r, s, &kernel, t, reports, &cap) != EXIT_OK)
                     return EXIT_USAGE;
@@ -596,7 +596,7 @@ static void check_caps(Run *r)
 static bool any_kernel_matches(const Run *r)
 {
     for (int f = 0; f < r->n_sources; f++) {
-        const ReportKernel **kernels;
+        const MeasuredKernel **kernels;
         int n = kernel_union(r, &r->sources[f], &kernels);
         for (int k = 0; k < n; k++)
             if (wanted(r, kernels[k]))
@@ -609,7 +609,7 @@ static void list_kernels(const Run *r, char *buf, size_t size)
 {
     buf[0] = '\0';
     for (int f = 0; f < r->n_sources; f++) {
-        const ReportKernel **kernels;
+        const MeasuredKernel **kernels;
         int n = kernel_union(r, &r->sources[f], &kernels);
         for (int k = 0; k < n; k++) {
             size_t used = strlen(buf);

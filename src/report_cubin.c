@@ -45,11 +45,11 @@ static int dims_product(const int dims[3])
 static void collect_kernels(const UsageReport *r, const CubinKernel *details, const char *path,
                             int n_targets, Arena *arena, ReportSource *s)
 {
-    ReportKernel *kernels = ARENA_ARRAY(arena, ReportKernel, (size_t)r->n_kernels + 1);
+    MeasuredKernel *kernels = ARENA_ARRAY(arena, MeasuredKernel, (size_t)r->n_kernels + 1);
     for (int k = 0; k < r->n_kernels; k++) {
         const CubinKernel *d = &details[k];
-        ReportKernel *rk = &kernels[k];
-        *rk = (ReportKernel){.name = r->kernels[k].name, .file = path, .input = INPUT_CUBIN,
+        MeasuredKernel *rk = &kernels[k];
+        *rk = (MeasuredKernel){.name = r->kernels[k].name, .file = path, .input = INPUT_CUBIN,
                              .usage = r->kernels[k], .minnctapersm = -1};
         rk->reqntid = dims_product(d->req_threads_dim);
         rk->maxntid = rk->reqntid ? 0 : dims_product(d->max_threads_dim);

@@ -58,7 +58,7 @@ bool report_amd_kernel_fits(const char *file, const KernelUsage *ku, const AmdTa
         cli_error(COMMAND, "%s: %s: .sgpr_count %d is above the %d SGPRs a wave may address on %s",
                   ESCAPED(file), ESCAPED(ku->name), ku->sgprs, t->addressable_sgprs, t->gfx);
     else if (ku->static_smem > t->lds_per_workgroup) {
-        cli_format_bytes_pair((uint64_t)ku->static_smem, asked, (uint64_t)t->lds_per_workgroup, limit,
+        format_bytes_pair((uint64_t)ku->static_smem, asked, (uint64_t)t->lds_per_workgroup, limit,
                               sizeof asked);
         cli_error(COMMAND, "%s: %s: .group_segment_fixed_size %s is above the %s of LDS a workgroup "
                            "may allocate on %s", ESCAPED(file), ESCAPED(ku->name), asked, limit, t->gfx);
@@ -69,9 +69,9 @@ bool report_amd_kernel_fits(const char *file, const KernelUsage *ku, const AmdTa
 
 /* Target t's kernels of the code object, each on its wave size's row. */
 static int take_kernels(const char *path, const UsageReport *u, const AmdTable *table,
-                        const Target *t, Arena *arena, ReportKernel **out)
+                        const Target *t, Arena *arena, MeasuredKernel **out)
 {
-    ReportKernel *kernels = ARENA_ARRAY(arena, ReportKernel, (size_t)u->n_kernels + 1);
+    MeasuredKernel *kernels = ARENA_ARRAY(arena, MeasuredKernel, (size_t)u->n_kernels + 1);
     for (int k = 0; k < u->n_kernels; k++) {
         const KernelUsage *ku = &u->kernels[k];
         const AmdTarget *row = row_for_wave_size(table, t->amd, ku->wavefront_size);
@@ -82,7 +82,7 @@ static int take_kernels(const char *path, const UsageReport *u, const AmdTable *
         }
         if (!report_amd_kernel_fits(path, ku, row))
             return -1;
-        kernels[k] = (ReportKernel){.name = ku->name, .file = path, .input = INPUT_HSACO,
+        kernels[k] = (MeasuredKernel){.name = ku->name, .file = path, .input = INPUT_HSACO,
                                     .usage = *ku, .maxntid = ku->max_threads,
                                     .amd_row = row == t->amd ? NULL : row};
     }

@@ -50,7 +50,7 @@ const char *report_write_temp(const char *dir, const char *stem, const char *tex
 
 static void alloc_targets(ReportSource *s, int n, Arena *arena)
 {
-    s->kernels = ARENA_ARRAY(arena, ReportKernel *, (size_t)n);
+    s->kernels = ARENA_ARRAY(arena, MeasuredKernel *, (size_t)n);
     s->n_kernels = ARENA_ARRAY(arena, int, (size_t)n);
     s->ptx_paths = ARENA_ARRAY(arena, const char *, (size_t)n);
     s->ptx_texts = ARENA_ARRAY(arena, const char *, (size_t)n);
@@ -77,9 +77,9 @@ static void cannot_read(const char *path)
                                                        sizeof reason));
 }
 
-static ReportKernel kernel_from_entry(const PtxEntry *e, const char *path, ReportInputKind kind)
+static MeasuredKernel kernel_from_entry(const PtxEntry *e, const char *path, InputKind kind)
 {
-    return (ReportKernel){.name = e->name, .file = path, .input = kind, .reqntid = e->reqntid,
+    return (MeasuredKernel){.name = e->name, .file = path, .input = kind, .reqntid = e->reqntid,
                           .maxntid = e->maxntid, .minnctapersm = e->minnctapersm,
                           .maxnreg = e->maxnreg, .extern_smem = e->extern_smem};
 }
@@ -92,7 +92,7 @@ void report_use_ptx(ReportSource *s, int i, const char *ptx_path, const char *te
     s->ptx_lens[i] = len;
     int n = ptx_scan_entries(text, len, arena, &s->entries[i]);
     s->n_entries[i] = n;
-    s->kernels[i] = ARENA_ARRAY(arena, ReportKernel, (size_t)n + 1);
+    s->kernels[i] = ARENA_ARRAY(arena, MeasuredKernel, (size_t)n + 1);
     for (int k = 0; k < n; k++)
         s->kernels[i][k] = kernel_from_entry(&s->entries[i][k], s->path, s->kind);
     s->n_kernels[i] = n;
@@ -160,7 +160,7 @@ static void visit_launch(Node *n, void *data)
         return;
     for (int t = 0; t < scan->n_targets; t++)
         for (int k = 0; k < s->n_kernels[t]; k++) {
-            ReportKernel *kernel = &s->kernels[t][k];
+            MeasuredKernel *kernel = &s->kernels[t][k];
             if (strcmp(kernel->name, target) == 0 && !kernel->launch_work) {
                 uint32_t line, col;
                 source_line_col(scan->file, n->span.start, &line, &col);
@@ -216,16 +216,16 @@ static bool take_kernels(const Build *b, const Target *target, int t, const char
     const IrModule *m = b->module;
     const UsageReport *usage = &b->targets[t].usage;
     bool amd = target->vendor == OCC_AMD;
-    ReportKernel *kernels = ARENA_ARRAY(arena, ReportKernel, m->n_funcs + 1);
+    MeasuredKernel *kernels = ARENA_ARRAY(arena, MeasuredKernel, m->n_funcs + 1);
     int n = 0;
     for (uint32_t i = 0; i < m->n_funcs; i++) {
         const IrFunc *f = m->funcs[i];
         const KernelUsage *u = f->kernel ? usage_kernel(usage, f->name) : NULL;
         if (!u)
             continue;
-        ReportKernel *k = &kernels[n++];
+        MeasuredKernel *k = &kernels[n++];
         /* Silk emits .maxntid only when the CTA size is fixed. */
-        *k = (ReportKernel){.name = arena_strndup(arena, f->name, strlen(f->name)), .file = path,
+        *k = (MeasuredKernel){.name = arena_strndup(arena, f->name, strlen(f->name)), .file = path,
                             .input = INPUT_SILK, .usage = *u, .reqntid = f->maxntid,
                             .minnctapersm = f->minnctapersm, .maxnreg = f->maxnreg,
                             .dynamic_smem = f->dynamic_smem,
@@ -265,7 +265,7 @@ static bool take_build(const Build *b, const Target *targets, const char *path, 
     return true;
 }
 
-int report_ptxas_failed(const char *ptxas, const char *path, ReportInputKind kind,
+int report_ptxas_failed(const char *ptxas, const char *path, InputKind kind,
                         const UsageReport *run, const char *arch)
 {
     const char *text = run->errors ? run->errors : "";
@@ -405,7 +405,7 @@ static void name_kernels(ReportSource *s, int n, Arena *arena)
 {
     for (int t = 0; t < n; t++)
         for (int k = 0; k < s->n_kernels[t]; k++) {
-            ReportKernel *kernel = &s->kernels[t][k];
+            MeasuredKernel *kernel = &s->kernels[t][k];
             if (kernel->title)
                 continue; /* shared with an earlier target */
             kernel->title = keep_name(demangle_symbol(kernel->name), kernel->name, arena);
@@ -498,7 +498,7 @@ int report_load(const char *path, const ReportLoadOptions *options, const Target
 {
     static const struct {
         const char *suffix;
-        ReportInputKind kind;
+        InputKind kind;
     } kinds[] = {{".ptx", INPUT_PTX}, {".silk", INPUT_SILK}, {".cubin", INPUT_CUBIN},
                  {".cu", INPUT_CUDA}, {".hsaco", INPUT_HSACO}};
     *out = (ReportSource){.path = path};
@@ -546,7 +546,7 @@ const PtxEntry *report_source_entry(const ReportSource *s, int target, const cha
     return NULL;
 }
 
-const ReportKernel *report_source_kernel(const ReportSource *s, int target, const char *name)
+const MeasuredKernel *report_source_kernel(const ReportSource *s, int target, const char *name)
 {
     for (int i = 0; i < s->n_kernels[target]; i++)
         if (strcmp(s->kernels[target][i].name, name) == 0)

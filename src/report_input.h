@@ -16,9 +16,9 @@
 
 typedef struct ReportSource {
     const char *path;
-    ReportInputKind kind;
+    InputKind kind;
     /* Per target (arrays of the n targets): */
-    ReportKernel **kernels;    /* that target's kernels: launch bounds, and the
+    MeasuredKernel **kernels;    /* that target's kernels: launch bounds, and the
                                 * usage when `measured` (else ptxas's comes) */
     int *n_kernels;
     const char **ptx_paths;    /* the file ptxas reads; NULL for a cubin */
@@ -103,7 +103,7 @@ struct Compilation;
 uint64_t report_launch_work(const struct Compilation *c, const char *kernel);
 
 /* The kernel of target i named `name` (the symbol); NULL if absent. */
-const ReportKernel *report_source_kernel(const ReportSource *s, int target, const char *name);
+const MeasuredKernel *report_source_kernel(const ReportSource *s, int target, const char *name);
 
 /* Whether the kernels of `s` are reported for target i. */
 static inline bool report_source_runs_on(const ReportSource *s, int target)
@@ -118,7 +118,7 @@ const PtxEntry *report_source_entry(const ReportSource *s, int target, const cha
  * ptxas's words when it rejected the PTX (the compiler's own PTX is a
  * compiler bug).  Returns the exit code: EXIT_ENVIRONMENT for a broken
  * ptxas, EXIT_FINDINGS for Silk, EXIT_USAGE for the user's PTX. */
-int report_ptxas_failed(const char *ptxas, const char *path, ReportInputKind kind,
+int report_ptxas_failed(const char *ptxas, const char *path, InputKind kind,
                         const UsageReport *run, const char *arch);
 
 /* Writes `len` bytes to a new file `dir/stem.ext`; the path, or NULL with

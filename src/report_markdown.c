@@ -178,7 +178,7 @@ static void print_row(const ReportTerms *terms, const ReportRow *r, bool selecte
     int n = 0;
     snprintf(cells[n++], sizeof cells[0], "%d", r->threads);
     if (dyn)
-        cli_format_bytes(r->dynamic_smem, cells[n++], sizeof cells[0]);
+        format_bytes(r->dynamic_smem, cells[n++], sizeof cells[0]);
     for (int c = 0; c < 4; c++)
         limit_cell(r->fig.limit[terms->columns[c]], cells[n++], sizeof cells[0]);
     snprintf(cells[n++], sizeof cells[0], "%d", r->fig.groups);

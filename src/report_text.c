@@ -98,7 +98,7 @@ static void print_table(const ReportEntry *e, FILE *out, Style s)
         report_limiter_names(&r->fig, names, sizeof names);
         fprintf(out, "   %s%s %7d", on, i == e->selected ? ">" : " ", r->threads);
         if (dyn)
-            fprintf(out, " %9s", cli_format_bytes(r->dynamic_smem, bytes, sizeof bytes));
+            fprintf(out, " %9s", format_bytes(r->dynamic_smem, bytes, sizeof bytes));
         for (int c = 0; c < 4; c++)
             print_limit(out, r->fig.limit[terms.columns[c]]);
         fprintf(out, " %8d %8.1f%%  %s%s\n", r->fig.groups, 100.0 * occ_figures_occupancy(&r->fig),

@@ -293,10 +293,10 @@ static void amd_next_step_sentence(const ReportEntry *e, char *buf, size_t size)
         append(buf, size, &used, "; or cut %d SGPRs for %d", n->sgprs_to_cut, n->sgprs_gained_waves);
     if (n->lds_to_cut > 0)
         append(buf, size, &used, "; or cut %s of LDS per workgroup for %d",
-               cli_format_bytes((uint64_t)n->lds_to_cut, cut, sizeof cut), n->lds_gained_waves);
+               format_bytes((uint64_t)n->lds_to_cut, cut, sizeof cut), n->lds_gained_waves);
     append(buf, size, &used, ". Slack: %d VGPRs, %s of LDS before losing a wave",
            n->vgprs_slack > 0 ? n->vgprs_slack : 0,
-           cli_format_bytes((uint64_t)(n->lds_slack > 0 ? n->lds_slack : 0), slack, sizeof slack));
+           format_bytes((uint64_t)(n->lds_slack > 0 ? n->lds_slack : 0), slack, sizeof slack));
 }
 
 void report_next_step_sentence(const ReportEntry *e, char *buf, size_t size)
@@ -316,10 +316,10 @@ void report_next_step_sentence(const ReportEntry *e, char *buf, size_t size)
         append(buf, size, &used, "cutting registers gains no CTA");
     if (n->smem_to_cut > 0)
         append(buf, size, &used, "; or cut %s of shared memory per CTA for %d",
-               cli_format_bytes((uint64_t)n->smem_to_cut, cut, sizeof cut), n->smem_gained_blocks);
+               format_bytes((uint64_t)n->smem_to_cut, cut, sizeof cut), n->smem_gained_blocks);
     append(buf, size, &used, ". Slack: %d registers, %s of shared memory before losing a CTA",
            n->regs_slack,
-           cli_format_bytes((uint64_t)(n->smem_slack > 0 ? n->smem_slack : 0), slack, sizeof slack));
+           format_bytes((uint64_t)(n->smem_slack > 0 ? n->smem_slack : 0), slack, sizeof slack));
 }
 
 /* The dynamic shared memory the header states: the selected row's, else
@@ -328,7 +328,7 @@ void report_next_step_sentence(const ReportEntry *e, char *buf, size_t size)
 static void dynamic_smem_words(const ReportEntry *e, char *buf, size_t size)
 {
     if (report_selected(e) || e->n_rows == 0) {
-        cli_format_bytes(e->dynamic_smem, buf, size);
+        format_bytes(e->dynamic_smem, buf, size);
         return;
     }
     uint64_t least = e->rows[0].dynamic_smem, most = least;
@@ -338,11 +338,11 @@ static void dynamic_smem_words(const ReportEntry *e, char *buf, size_t size)
         most = b > most ? b : most;
     }
     char low[32], high[32];
-    cli_format_bytes(least, low, sizeof low);
+    format_bytes(least, low, sizeof low);
     if (least == most)
         snprintf(buf, size, "%s", low);
     else
-        snprintf(buf, size, "%s to %s", low, cli_format_bytes(most, high, sizeof high));
+        snprintf(buf, size, "%s to %s", low, format_bytes(most, high, sizeof high));
 }
 
 /* AMD's figures, as the code object's metadata names them. */
@@ -358,7 +358,7 @@ static void amd_usage_sentence(const ReportEntry *e, char *buf, size_t size)
     append(buf, size, &used, ", %d SGPRs (%s), %s static + %s dynamic LDS, %d B scratch per "
                              "work-item, %d VGPR and %d SGPR spills",
            u->sgprs, e->kernel.input == INPUT_HSACO ? "the code object's metadata" : "llc",
-           cli_format_bytes((uint64_t)u->static_smem, st, sizeof st),
+           format_bytes((uint64_t)u->static_smem, st, sizeof st),
            (dynamic_smem_words(e, dy, sizeof dy), dy), u->stack_frame, u->vgpr_spills,
            u->sgpr_spills);
 }
@@ -378,7 +378,7 @@ void report_usage_sentence(const ReportEntry *e, char *buf, size_t size)
                              "%d barrier%s, ",
            u->registers,
            u->estimated ? " (estimated: no ptxas)" : cubin ? " (from the cubin)" : " (ptxas -v)",
-           cli_format_bytes((uint64_t)u->static_smem, st, sizeof st),
+           format_bytes((uint64_t)u->static_smem, st, sizeof st),
            (dynamic_smem_words(e, dy, sizeof dy), dy), e->resources.barriers,
            e->resources.barriers == 1 ? "" : "s");
     if (cubin)
@@ -438,7 +438,7 @@ static const char *parameter_list(const char *title)
  * tells two instances of a template apart is the template arguments, so
  * when a template's whole is too wide the parameters go first, then the
  * arguments are shortened; other names are cut at the end. */
-static void shorten_title(const ReportKernel *k, char *buf, size_t size)
+static void shorten_title(const MeasuredKernel *k, char *buf, size_t size)
 {
     const char *params = parameter_list(k->title);
     if (k->title == k->name || !*params) {
@@ -458,7 +458,7 @@ static void shorten_title(const ReportKernel *k, char *buf, size_t size)
 
 /* The title, shortened, with what a terminal would act on escaped: a
  * cubin's symbol may hold any byte (escape.h). */
-void report_short_title(const ReportKernel *k, char *buf, size_t size)
+void report_short_title(const MeasuredKernel *k, char *buf, size_t size)
 {
     shorten_title(k, buf, size);
     if (escape_is_plain(buf))
@@ -470,7 +470,7 @@ void report_short_title(const ReportKernel *k, char *buf, size_t size)
 
 void report_bounds_sentence(const ReportEntry *e, char *buf, size_t size)
 {
-    const ReportKernel *k = &e->kernel;
+    const MeasuredKernel *k = &e->kernel;
     ReportTerms terms = report_terms(e);
     size_t used = 0;
     buf[0] = '\0';

@@ -16,7 +16,7 @@
  * shortened with "…" when it is wider than REPORT_TITLE_WIDTH columns
  * (JSON keeps it whole). */
 enum { REPORT_TITLE_WIDTH = 100 };
-void report_short_title(const ReportKernel *k, char *buf, size_t size);
+void report_short_title(const MeasuredKernel *k, char *buf, size_t size);
 
 /* The sentences both people's formats print (report_words.c): lower case
  * first, no final stop, code between backticks (report_print_plain prints

@@ -53,9 +53,9 @@ static Target target_of(const char *name, bool product)
 }
 
 /* A PTX kernel `k` of `registers` registers, one barrier, nothing else. */
-static ReportKernel kernel_of(int registers)
+static MeasuredKernel kernel_of(int registers)
 {
-    return (ReportKernel){.name = "k", .title = "k", .cxx_name = "k", .file = "k.ptx",
+    return (MeasuredKernel){.name = "k", .title = "k", .cxx_name = "k", .file = "k.ptx",
                           .input = INPUT_PTX,
                           .usage = {.name = "k", .registers = registers, .barriers = 1}};
 }
@@ -67,7 +67,7 @@ static ReportSettings default_settings(void)
 }
 
 /* An entry for `k` on `t`, computed; the test fails on an error. */
-static void compute(ReportEntry *e, ReportKernel k, Target t, const ReportSettings *s)
+static void compute(ReportEntry *e, MeasuredKernel k, Target t, const ReportSettings *s)
 {
     char error[256] = "";
     memset(e, 0, sizeof *e);
@@ -196,7 +196,7 @@ START_TEST(test_fixed_size_partial_warp_and_spills)
 {
     ReportEntry e;
     ReportSettings s = default_settings();
-    ReportKernel k = kernel_of(64);
+    MeasuredKernel k = kernel_of(64);
     k.reqntid = 100;
     k.usage.spill_stores = 8;
     k.usage.spill_loads = 12;
@@ -252,7 +252,7 @@ START_TEST(test_no_permitted_size_runs)
 {
     ReportEntry e;
     ReportSettings s = default_settings();
-    ReportKernel k = kernel_of(32);
+    MeasuredKernel k = kernel_of(32);
     k.reqntid = 2048;
     compute(&e, k, target_of("sm_90", false), &s);
 
@@ -277,7 +277,7 @@ START_TEST(test_bounded_size_adds_the_bound)
 {
     ReportEntry e;
     ReportSettings s = default_settings();
-    ReportKernel k = kernel_of(32);
+    MeasuredKernel k = kernel_of(32);
     k.maxntid = 200;
     compute(&e, k, target_of("sm_90", false), &s);
 
@@ -357,7 +357,7 @@ START_TEST(test_work_from_the_launch_block_and_estimate)
 {
     ReportEntry e;
     ReportSettings s = default_settings();
-    ReportKernel k = kernel_of(32);
+    MeasuredKernel k = kernel_of(32);
     k.input = INPUT_SILK;
     k.usage.estimated = true;
     k.launch_work = UINT64_C(1) << 20;
@@ -386,7 +386,7 @@ START_TEST(test_persistent_launch_passes_the_logical_ctas)
 {
     ReportEntry e;
     ReportSettings s = default_settings();
-    ReportKernel k = kernel_of(32);
+    MeasuredKernel k = kernel_of(32);
     k.input = INPUT_SILK;
     k.persistent = true;
     s.have_work = true;
@@ -425,7 +425,7 @@ START_TEST(test_dyn_smem_sizes_each_row)
     ReportSettings s = default_settings();
     s.dyn_smem = expr;
     s.dyn_smem_text = "4*threads+256";
-    ReportKernel k = kernel_of(32);
+    MeasuredKernel k = kernel_of(32);
     k.extern_smem = true;
     compute(&e, k, target_of("sm_90", false), &s);
 
@@ -500,7 +500,7 @@ START_TEST(test_amd_kernel_gets_every_section)
     Target t = {.vendor = OCC_AMD, .amd = amd_table_find(&amd, "gfx942")};
     ck_assert_ptr_nonnull(t.amd);
     snprintf(t.sm_name, sizeof t.sm_name, "gfx942");
-    ReportKernel k = {.name = "k", .title = "k", .cxx_name = "k", .file = "k.hsaco",
+    MeasuredKernel k = {.name = "k", .title = "k", .cxx_name = "k", .file = "k.hsaco",
                       .input = INPUT_HSACO, .maxntid = 1024,
                       .usage = {.name = "k", .registers = 96, .sgprs = 30, .max_threads = 1024,
                                 .wavefront_size = 64, .spill_stores = -1, .spill_loads = -1}};

@@ -63,6 +63,45 @@ typedef struct UsageReport {
                            * the input (or its output could not be read); else NULL */
 } UsageReport;
 
+/* What kind of file a kernel came from: it decides what is known (a
+ * cubin records no spills) and the language of the advice (Silk's
+ * @launch and launch blocks only for Silk). */
+typedef enum InputKind { INPUT_SILK, INPUT_PTX, INPUT_CUDA, INPUT_CUBIN, INPUT_HSACO } InputKind;
+
+/* A kernel as the input gave it, on one target: its figures (ptxas's,
+ * llc's, a binary's or the compiler's estimate), the launch bounds
+ * written in the source and the launch work the source knows: what the
+ * measuring (compiler/measure.h) gives the report. */
+typedef struct MeasuredKernel {
+    const char *name;      /* the symbol, as ptxas prints it: mangled for C++ */
+    const char *title;     /* for people: demangled with its parameters, or the name */
+    const char *cxx_name;  /* for host code: demangled without parameters, or the name */
+    const char *file;
+    InputKind input;
+    KernelUsage usage;     /* usage.estimated: from the IR, not ptxas;
+                            * spills -1: unknown (a cubin) */
+    int reqntid;           /* .reqntid / @launch: the only block size; 0 none */
+    int maxntid;           /* .maxntid: the largest block size; 0 none */
+    int minnctapersm;      /* 0: not given; -1: not recorded (a cubin) */
+    int maxnreg;           /* 0: not given */
+    uint64_t dynamic_smem; /* @smem; 0 for PTX (the launch gives it) */
+    bool extern_smem;      /* declares dynamic shared memory (extern __shared__,
+                            * an .extern .shared array): the launch sizes it */
+    bool extern_smem_unknown; /* the input does not say (an executable cubin) */
+    bool calls_out;        /* a relocatable cubin's kernel that calls another
+                            * file's function: linking may raise its registers */
+    uint64_t launch_work;  /* the constant grid of the first Silk launch
+                            * block that targets it; 0: none */
+    int launch_line;       /* that block's line */
+    const char *absent_on; /* the targets whose compile of the file lacks
+                            * this kernel ("sm_80, sm_86"); NULL: none */
+    const struct AmdTarget *amd_row; /* a code object's kernel measured on its wave
+                            * size's row (gfx1100+wave64); NULL: the target's */
+    bool persistent;       /* a Silk @persistent kernel: a launch starts at most
+                            * SMs x resident CTAs and passes the logical CTA
+                            * count last (__silk_logical_ctas) */
+} MeasuredKernel;
+
 /* The kernel named `name` in a report; NULL if it has none. */
 const KernelUsage *usage_kernel(const UsageReport *report, const char *name);
 
