@@ -627,3 +627,9 @@ IrModule *lower_module(Compilation *c, Arena *arena)
     }
     return l.errors ? NULL : l.m;
 }
+
+bool lower_is_persistent(const IrFunc *f)
+{
+    return f->n_params > 0 && f->params[f->n_params - 1].name &&
+           strcmp(f->params[f->n_params - 1].name, LOWER_LOGICAL_CTAS) == 0;
+}

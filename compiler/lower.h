@@ -29,6 +29,9 @@
 /* The hidden last parameter of a @persistent function (see above). */
 #define LOWER_LOGICAL_CTAS "__silk_logical_ctas"
 
+/* Whether `f` is a @persistent kernel: its last parameter is that one. */
+bool lower_is_persistent(const IrFunc *f);
+
 /* The IR of `c`'s root package, in `arena`.  Nothing is lowered when the
  * compilation already has errors (the trees may be incomplete): the
  * module is then empty.  Returns NULL when something could not be lowered

@@ -22,3 +22,11 @@ KernelResources usage_resources(const KernelUsage *u, const ArchLimits *arch, bo
     k.max_threads_per_block = u->max_threads;
     return k;
 }
+
+const MeasuredKernel *measured_kernel(const MeasuredFile *f, int t, const char *name)
+{
+    for (int i = 0; i < f->n_kernels[t]; i++)
+        if (strcmp(f->kernels[t][i].name, name) == 0)
+            return &f->kernels[t][i];
+    return NULL;
+}

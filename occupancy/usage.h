@@ -102,6 +102,31 @@ typedef struct MeasuredKernel {
                             * count last (__silk_logical_ctas) */
 } MeasuredKernel;
 
+/* One input file as the measuring gave it (compiler/measure.h), per
+ * target of the run: its kernels, or why it gives that target none. */
+struct MeasurePtx;
+typedef struct MeasuredFile {
+    const char *path;
+    InputKind kind;
+    /* Per target (arrays of the run's targets): */
+    MeasuredKernel **kernels;  /* with their figures */
+    int *n_kernels;
+    bool *skipped;             /* the file gives that target nothing (another
+                                * vendor's code, a cubin of another
+                                * architecture); NULL: none skipped */
+    bool measured;             /* came measured: Silk's build, a cubin, a code object */
+    struct MeasurePtx *ptx;    /* the PTX ptxas reads, per target (measure.c's) */
+} MeasuredFile;
+
+/* Whether file f gives target t its kernels. */
+static inline bool measured_runs_on(const MeasuredFile *f, int t)
+{
+    return !f->skipped || !f->skipped[t];
+}
+
+/* The kernel of target t named `name` (the symbol); NULL if absent. */
+const MeasuredKernel *measured_kernel(const MeasuredFile *f, int t, const char *name);
+
 /* The kernel named `name` in a report; NULL if it has none. */
 const KernelUsage *usage_kernel(const UsageReport *report, const char *name);
 

@@ -91,6 +91,7 @@ typedef struct CapAdvice {
 typedef struct ReportEntry {
     MeasuredKernel kernel;
     Target target;
+    int file_index, target_index; /* where the measuring gave it (report_build.c) */
     KernelResources resources; /* NVIDIA: what the engine reads of the kernel */
     AmdKernel amd_kernel;      /* AMD: the same, its LDS without the dynamic part */
     uint64_t dynamic_smem; /* at the selected size (0 when none runs) */
@@ -140,6 +141,27 @@ typedef struct ReportSettings {
     const ArchTable *table;
     const AmdTable *amd_table;
 } ReportSettings;
+
+/* What a report is built from: the measured files on the run's targets
+ * (usage.h), the kernels asked for (--kernel; NULL: all), the settings. */
+typedef struct ReportBuild {
+    const MeasuredFile *files;
+    int n_files;
+    const Target *targets;
+    int n_targets;
+    const char *kernel_glob;
+    const ReportSettings *settings;
+} ReportBuild;
+
+/* One entry per kernel and target that compiles it, kernel by kernel
+ * (report_build.c).  False, with one line in `error`, as
+ * report_entry_compute; free the model with report_model_free. */
+bool report_model_build(ReportModel *m, const ReportBuild *b, char *error, size_t size);
+void report_model_free(ReportModel *m);
+
+/* Every kernel's launch name, "saxpy, sgemm", in buf, and whether any is
+ * one --kernel asks for. */
+void report_kernel_names(const ReportBuild *b, bool *any_wanted, char *buf, size_t size);
 
 /* Fills every field of `e` but cap.checked and its ptxas figures from
  * e->kernel, e->target and the settings.  False, with one line in `error`

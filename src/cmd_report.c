@@ -10,11 +10,8 @@
  */
 #include "backend.h"
 #include "escape.h"
-#include "report_input.h"
+#include "measure.h"
 #include "report_writers.h"
-#include "ptx/ptx.h"
-#include "ptx/ptxas.h"
-#include "tempdir.h"
 #include "verify.h"
 
 #include <cjson/cJSON.h>
@@ -36,7 +33,7 @@ typedef struct ReportOptions {
     char *archs, *gpus;
     bool all;
     const char *kernel_glob;
-    ReportLoadOptions load;    /* --nvcc-flags; targets from the cubins */
+    MeasureOptions load;       /* --nvcc-flags; the tables; targets the objects' own */
     ReportSettings settings;
     SizeExpr *dyn_smem;        /* --dyn-smem, freed by the command */
     OutputFormat format;
@@ -208,10 +205,21 @@ static bool take_option(int c, char *arg, void *o)
     return read_option(o, c, arg);
 }
 
+/* The measuring's messages, in the command's words. */
+static void say(void *context, MeasureSeverity severity, const char *message)
+{
+    (void)context;
+    if (severity == MEASURE_ERROR)
+        cli_error(COMMAND, "%s", message);
+    else
+        cli_warning(COMMAND, "%s", message);
+}
+
 /* Returns EXIT_OK, EXIT_USAGE, or EXIT_HELP when --help was asked (and printed). */
 static int parse_options(int argc, char **argv, ReportOptions *o)
 {
-    *o = (ReportOptions){.expect_blocks = -1, .expect_occupancy = -1};
+    *o = (ReportOptions){.expect_blocks = -1, .expect_occupancy = -1,
+                         .load = {.program = "silk-occ report", .say = say}};
     static const int defaults[] = {64, 128, 256, 512, 1024};
     for (int i = 0; i < 5; i++)
         add_size(&o->settings, defaults[i]);
@@ -327,313 +335,23 @@ static bool resolve_targets(ReportOptions *o, const ArchTable *table, const AmdT
                           list.gpus ? o->gpus : o->archs ? o->archs : fallback, take_target, &list);
 }
 
-/* ---- measuring ------------------------------------------------------------ */
-
-typedef struct Run {
-    const ReportOptions *options;
-    const Target *targets;
-    int n_targets;
-    ReportSource *sources;
-    int n_sources;
-    const char *ptxas;
-    const char *tmpdir;
-    Arena *arena;
-    ReportModel model;
-} Run;
-
-/* ptxas -v on every (file, target) pair with PTX at once (when there is
- * a ptxas); a .cubin or .cu file comes measured already. */
-static int measure(Run *r, UsageReport *reports)
-{
-    int n = 0, total = r->n_sources * r->n_targets;
-    const char **paths = ARENA_ARRAY(r->arena, const char *, (size_t)total);
-    const char **archs = ARENA_ARRAY(r->arena, const char *, (size_t)total);
-    int *pair = ARENA_ARRAY(r->arena, int, (size_t)total);
-    for (int f = 0; f < r->n_sources; f++)
-        for (int t = 0; t < r->n_targets; t++) {
-            if (r->sources[f].measured || !report_source_runs_on(&r->sources[f], t))
-                continue;
-            paths[n] = r->sources[f].ptx_paths[t];
-            archs[n] = r->targets[t].sm_name;
-            pair[n++] = f * r->n_targets + t;
-        }
-    if (n == 0 || !r->ptxas)
-        return EXIT_OK;
-    UsageReport *run = ARENA_ARRAY(r->arena, UsageReport, (size_t)n);
-    int status = ptxas_run_targets(r->ptxas, paths, archs, n, r->arena, run);
-    if (status == PTXAS_NOT_STARTED) {
-        cli_error(COMMAND, "cannot start %s: %s", r->ptxas, strerror(errno));
-        return EXIT_ENVIRONMENT;
-    }
-    for (int i = 0; i < n; i++)
-        reports[pair[i]] = run[i];
-    for (int i = 0; status != 0 && i < n; i++)
-        if (run[i].exit_status != 0) {
-            const ReportSource *s = &r->sources[pair[i] / r->n_targets];
-            return report_ptxas_failed(r->ptxas, s->path, s->kind, &run[i], archs[i]);
-        }
-    return EXIT_OK;
-}
-
-/* --kernel GLOB matches the symbol or the demangled name, with or
- * without its parameters. */
-static bool wanted(const Run *r, const MeasuredKernel *k)
-{
-    const char *glob = r->options->kernel_glob;
-    return !glob || fnmatch(glob, k->name, 0) == 0 || fnmatch(glob, k->title, 0) == 0 ||
-           fnmatch(glob, k->cxx_name, 0) == 0;
-}
-
-static void push_entry(Run *r, const ReportEntry *e, int *cap)
-{
-    if (r->model.n_entries == *cap) {
-        int grown = *cap ? *cap * 2 : 16;
-        r->model.entries = arena_grow(r->arena, r->model.entries, (size_t)*cap, (size_t)grown,
-                                      sizeof *r->model.entries);
-        *cap = grown;
-    }
-    r->model.entries[r->model.n_entries++] = *e;
-}
-
-/* The kernels of source s on any target, each once: the first target's in
- * its order, then those only later targets compile. */
-static int kernel_union(const Run *r, const ReportSource *s, const MeasuredKernel ***out)
-{
-    int total = 0, n = 0;
-    for (int t = 0; t < r->n_targets; t++)
-        total += s->n_kernels[t];
-    const MeasuredKernel **list = ARENA_ARRAY(r->arena, const MeasuredKernel *, (size_t)total + 1);
-    for (int t = 0; t < r->n_targets; t++) {
-        if (t > 0 && s->kernels[t] == s->kernels[t - 1])
-            continue; /* the same list (Silk, PTX, a cubin) */
-        for (int k = 0; k < s->n_kernels[t]; k++) {
-            int i = 0;
-            while (i < n && strcmp(list[i]->name, s->kernels[t][k].name) != 0)
-                i++;
-            if (i == n)
-                list[n++] = &s->kernels[t][k];
-        }
-    }
-    *out = list;
-    return n;
-}
-
-/* The reported targets whose compile of s lacks kernel `name`, as
- * "sm_80, sm_86"; NULL when every one has it. */
-static const char *absent_on(const Run *r, const ReportSource *s, const char *name)
-{
-    char list[512] = "";
-    size_t used = 0;
-    for (int t = 0; t < r->n_targets; t++)
-        if (report_source_runs_on(s, t) && !report_source_kernel(s, t, name) &&
-            !strstr(list, r->targets[t].sm_name))
-            used += (size_t)snprintf(list + used, used < sizeof list ? sizeof list - used : 0,
-                                     "%s%s", used ? ", " : "", r->targets[t].sm_name);
-    return used ? arena_strndup(r->arena, list, strlen(list)) : NULL;
-}
-
-static int add_entry(Run *r, const ReportSource *s, const MeasuredKernel *k, int t,
-                     const UsageReport *reports, int *cap)
-{
-    ReportEntry e = {.kernel = *k, .target = r->targets[t]};
-    if (k->amd_row) { /* a code object's wave64 kernel: its row's figures */
-        e.target.amd = k->amd_row;
-        snprintf(e.target.sm_name, sizeof e.target.sm_name, "%s", k->amd_row->gfx);
-    }
-    if (!s->measured && reports) {
-        const KernelUsage *u = usage_kernel(&reports[(s - r->sources) * r->n_targets + t], k->name);
-        if (u)
-            e.kernel.usage = *u;
-    }
-    char error[512];
-    if (!report_entry_compute(&e, &r->options->settings, error, sizeof error)) {
-        cli_error(COMMAND, "%s", error);
-        return EXIT_USAGE;
-    }
-    push_entry(r, &e, cap);
-    return EXIT_OK;
-}
-
-/* One entry per kernel and target that compiles it, kernel by kernel. */
-static int build_entries(Run *r, const UsageReport *reports)
-{
-    int cap = 0;
-    for (int f = 0; f < r->n_sources; f++) {
-        const ReportSource *s = &r->sources[f];
-        const MeasuredKernel **kernels;
-        int n = kernel_union(r, s, &kernels);
-        for (int k = 0; k < n; k++) {
-            if (!wanted(r, kernels[k]))
-                continue;
-            const char *absent = absent_on(r, s, kernels[k]->name);
-            for (int t = 0; t < r->n_targets; t++) {
-                const MeasuredKernel *on_t = report_source_kernel(s, t, kernels[k]->name);
-                if (!report_source_runs_on(s, t) || !on_t)
-                    continue;
-                MeasuredKernel kernel = *on_t;
-                kernel.absent_on = absent;
-                if (add_entry(r, s, &kernel, t, reports, &cap) != EXIT_OK)
-                    return EXIT_USAGE;
-            }
-        }
-    }
-    return EXIT_OK;
-}
-
-/* The source and target index an entry came from. */
-static const ReportSource *source_of(const Run *r, const ReportEntry *e, int *target)
-{
-    *target = 0;
-    while (*target < r->n_targets && strcmp(r->targets[*target].sm_name, e->target.sm_name) != 0)
-        ++*target;
-    for (int f = 0; f < r->n_sources && *target < r->n_targets; f++)
-        if (r->sources[f].path == e->kernel.file)
-            return &r->sources[f];
-    return NULL;
-}
-
-/* Kernels compiled again at their advised register cap in one run, unless
- * --check-caps: ptxas on register-limited kernels is the costly part of a
- * report (bench/report: a thousand kernels took 0.9 of ptxas alone with
- * every cap checked, 0.5 without), and a file of hundreds is better served
- * fast, saying which caps went unchecked. */
-enum { CAP_CHECK_BUDGET = 64 };
-
-/* The entries whose advice has a cap and whose PTX the report holds. */
-static int capped_entries(Run *r)
-{
-    int n = 0, t;
-    for (int i = 0; i < r->model.n_entries; i++) {
-        const ReportEntry *e = &r->model.entries[i];
-        const ReportSource *s = e->cap.applies ? source_of(r, e, &t) : NULL;
-        n += s && report_source_entry(s, t, e->kernel.name) != NULL;
-    }
-    return n;
-}
-
-/* Source f's PTX for target t with each capped entry at its cap and the
- * others left out, written for ptxas; NULL when none is capped. */
-static const char *caps_ptx(Run *r, int f, int t)
-{
-    const ReportSource *s = &r->sources[f];
-    int n = s->n_entries[t], any = 0, et;
-    int *caps = ARENA_ARRAY(r->arena, int, (size_t)n + 1);
-    for (int k = 0; k < n; k++)
-        caps[k] = -1;
-    for (int i = 0; i < r->model.n_entries; i++) {
-        const ReportEntry *e = &r->model.entries[i];
-        if (!e->cap.applies || source_of(r, e, &et) != s || et != t)
-            continue;
-        const PtxEntry *pe = report_source_entry(s, t, e->kernel.name);
-        if (pe) {
-            caps[pe - s->entries[t]] = e->cap.cap;
-            any = 1;
-        }
-    }
-    if (!any)
-        return NULL;
-    size_t len;
-    char *text = ptx_with_register_caps(s->ptx_texts[t], s->ptx_lens[t], s->entries[t], n, caps,
-                                      r->arena, &len);
-    char stem[48];
-    snprintf(stem, sizeof stem, "caps%d-%d", f, t);
-    return report_write_temp(r->tmpdir, stem, text, len, r->arena);
-}
-
-/* What ptxas did for entry e at its cap, from the run of e's file and target. */
-static void take_cap_result(Run *r, ReportEntry *e, const UsageReport *reports, const int *job)
-{
-    int t;
-    const ReportSource *s = source_of(r, e, &t);
-    if (!s)
-        return;
-    int j = job[(s - r->sources) * r->n_targets + t];
-    const KernelUsage *u = j >= 0 && reports[j].exit_status == 0
-                               ? usage_kernel(&reports[j], e->kernel.name)
-                               : NULL;
-    if (!u)
-        return;
-    e->cap.checked = true;
-    e->cap.cap_registers = u->registers;
-    e->cap.cap_spill_stores = u->spill_stores;
-    e->cap.cap_spill_loads = u->spill_loads;
-}
-
-/* Compiles the kernels whose advice has a register cap at that cap, one
- * ptxas per file and target, all at once, to say whether they would spill
- * there; over the budget, marks them unchecked instead. */
-static void check_caps(Run *r)
-{
-    int wanted = capped_entries(r);
-    if (wanted == 0)
-        return;
-    if (wanted > CAP_CHECK_BUDGET && !r->options->check_all_caps) {
-        for (int i = 0; i < r->model.n_entries; i++)
-            r->model.entries[i].cap.over_budget = r->model.entries[i].cap.applies;
-        return;
-    }
-    int slots = r->n_sources * r->n_targets, n = 0;
-    const char **paths = ARENA_ARRAY(r->arena, const char *, (size_t)slots + 1);
-    const char **archs = ARENA_ARRAY(r->arena, const char *, (size_t)slots + 1);
-    int *job = ARENA_ARRAY(r->arena, int, (size_t)slots + 1);
-    for (int f = 0; f < r->n_sources; f++)
-        for (int t = 0; t < r->n_targets; t++) {
-            job[f * r->n_targets + t] = -1;
-            if ((paths[n] = caps_ptx(r, f, t))) {
-                archs[n] = r->targets[t].sm_name;
-                job[f * r->n_targets + t] = n++;
-            }
-        }
-    UsageReport *reports = ARENA_ARRAY(r->arena, UsageReport, (size_t)n + 1);
-    ptxas_run_targets(r->ptxas, paths, archs, n, r->arena, reports);
-    for (int i = 0; i < r->model.n_entries; i++)
-        if (r->model.entries[i].cap.applies)
-            take_cap_result(r, &r->model.entries[i], reports, job);
-}
-
 /* ---- the command ---------------------------------------------------------- */
 
-static bool any_kernel_matches(const Run *r)
-{
-    for (int f = 0; f < r->n_sources; f++) {
-        const MeasuredKernel **kernels;
-        int n = kernel_union(r, &r->sources[f], &kernels);
-        for (int k = 0; k < n; k++)
-            if (wanted(r, kernels[k]))
-                return true;
-    }
-    return false;
-}
-
-static void list_kernels(const Run *r, char *buf, size_t size)
-{
-    buf[0] = '\0';
-    for (int f = 0; f < r->n_sources; f++) {
-        const MeasuredKernel **kernels;
-        int n = kernel_union(r, &r->sources[f], &kernels);
-        for (int k = 0; k < n; k++) {
-            size_t used = strlen(buf);
-            snprintf(buf + used, size - used, "%s%s", used ? ", " : "", kernels[k]->cxx_name);
-        }
-    }
-}
-
 /* --expect-*: one line per kernel and target that falls short. */
-static int check_expectations(const Run *r)
+static int check_expectations(const ReportOptions *o, const ReportModel *m)
 {
-    const ReportOptions *o = r->options;
     int rc = EXIT_OK;
-    for (int i = 0; i < r->model.n_entries; i++) {
-        const ReportEntry *e = &r->model.entries[i];
+    for (int i = 0; i < m->n_entries; i++) {
+        const ReportEntry *e = &m->entries[i];
         const ReportRow *row = report_selected(e);
         int blocks = row ? row->fig.groups : 0;
         double occupancy = row ? 100.0 * occ_figures_occupancy(&row->fig) : 0;
         int threads = row ? row->threads : 0;
-        char escaped[256];
-        const char *name = escape_if_needed(e->kernel.name, escaped, sizeof escaped);
+        const char *name = ESCAPED(e->kernel.name);
         if (o->expect_blocks > 0 && blocks < o->expect_blocks) {
-            cli_error(COMMAND, "%s on %s: %d CTAs per SM at %d threads, below --expect-blocks-per-sm %lld",
-                      name, e->target.sm_name, blocks, threads, o->expect_blocks);
+            cli_error(COMMAND, "%s on %s: %d %s per %s at %d threads, below --expect-blocks-per-sm %lld",
+                      name, e->target.sm_name, blocks, report_terms(e).groups, report_terms(e).unit,
+                      threads, o->expect_blocks);
             rc = EXIT_FINDINGS;
         }
         if (o->expect_occupancy > 0 && occupancy + 1e-9 < o->expect_occupancy) {
@@ -643,43 +361,6 @@ static int check_expectations(const Run *r)
         }
     }
     return rc;
-}
-
-static bool any_target_runs(const Run *r, const ReportSource *s)
-{
-    for (int t = 0; t < r->n_targets; t++)
-        if (report_source_runs_on(s, t))
-            return true;
-    return false;
-}
-
-static int load_all(Run *r, char **files, int n_files)
-{
-    r->sources = ARENA_ARRAY(r->arena, ReportSource, (size_t)n_files);
-    for (int i = 0; i < n_files; i++) {
-        int rc = report_load(files[i], &r->options->load, r->targets, r->n_targets, r->tmpdir,
-                             r->arena, &r->sources[i]);
-        if (rc != EXIT_OK)
-            return rc;
-        r->n_sources++;
-        if (r->sources[i].kind != INPUT_SILK && !r->sources[i].measured && !r->ptxas &&
-            any_target_runs(r, &r->sources[i])) {
-            cli_error(COMMAND, "%s: PTX input needs ptxas for its register counts, and none was found "
-                               "(put the CUDA toolkit's bin on PATH, or set SILK_PTXAS)", ESCAPED(files[i]));
-            return EXIT_ENVIRONMENT;
-        }
-    }
-    if (!any_kernel_matches(r)) {
-        char names[1024];
-        list_kernels(r, names, sizeof names);
-        if (r->options->kernel_glob)
-            cli_error(COMMAND, "--kernel: no kernel matches '%s' (the kernels: %s)",
-                      QUOTED(r->options->kernel_glob), names[0] ? names : "none");
-        else
-            cli_error(COMMAND, "the input has no kernels");
-        return EXIT_USAGE;
-    }
-    return EXIT_OK;
 }
 
 /* One writer per --format. */
@@ -694,23 +375,71 @@ static int write_report(const ReportModel *m, OutputFormat format, FILE *out)
     return report_write_text(m, out);
 }
 
-static int analyse(Run *r, char **files, int n_files)
+/* No kernel to report: none in the input, or none --kernel matches. */
+static bool have_kernels(const ReportOptions *o, const ReportBuild *b)
 {
-    int rc = load_all(r, files, n_files);
-    UsageReport *reports = NULL;
-    if (rc == EXIT_OK) {
-        reports = ARENA_ARRAY(r->arena, UsageReport, (size_t)(r->n_sources * r->n_targets));
-        rc = measure(r, reports);
+    char names[1024];
+    bool any;
+    report_kernel_names(b, &any, names, sizeof names);
+    if (any)
+        return true;
+    if (o->kernel_glob)
+        cli_error(COMMAND, "--kernel: no kernel matches '%s' (the kernels: %s)",
+                  QUOTED(o->kernel_glob), names[0] ? names : "none");
+    else
+        cli_error(COMMAND, "the input has no kernels");
+    return false;
+}
+
+/* The advice's register caps compiled again (compiler/measure.h), each
+ * entry told what ptxas made of its cap, or that the run had too many. */
+static void check_caps(const ReportOptions *o, Measure *measure, ReportModel *m)
+{
+    MeasureCap *caps = calloc((size_t)m->n_entries + 1, sizeof *caps);
+    int n = 0;
+    for (int i = 0; caps && i < m->n_entries; i++) {
+        const ReportEntry *e = &m->entries[i];
+        if (e->cap.applies)
+            caps[n++] = (MeasureCap){.file = e->file_index, .target = e->target_index,
+                                     .kernel = e->kernel.name, .cap = e->cap.cap};
     }
-    if (rc == EXIT_OK)
-        rc = build_entries(r, reports);
-    if (rc == EXIT_OK && r->ptxas)
-        check_caps(r);
+    bool within = caps && measure_caps(measure, caps, n, o->check_all_caps);
+    for (int i = 0, c = 0; caps && i < m->n_entries; i++) {
+        CapAdvice *cap = &m->entries[i].cap;
+        if (!cap->applies)
+            continue;
+        cap->over_budget = !within && m->entries[i].target.vendor == OCC_NVIDIA;
+        cap->checked = caps[c].checked;
+        cap->cap_registers = caps[c].registers;
+        cap->cap_spill_stores = caps[c].spill_stores;
+        cap->cap_spill_loads = caps[c++].spill_loads;
+    }
+    free(caps);
+}
+
+static int analyse(const ReportOptions *o, Measure *measure, char **files, int n_files)
+{
+    int rc = measure_files(measure, files, n_files);
     if (rc != EXIT_OK)
         return rc;
-    rc = write_report(&r->model, r->options->format, stdout);
+    ReportBuild build = {measure->files, measure->n_files, measure->targets, measure->n_targets,
+                         o->kernel_glob, &o->settings};
+    if (!have_kernels(o, &build))
+        return EXIT_USAGE;
+    ReportModel model;
+    char error[512];
+    if (!report_model_build(&model, &build, error, sizeof error)) {
+        cli_error(COMMAND, "%s", error);
+        report_model_free(&model);
+        return EXIT_USAGE;
+    }
+    check_caps(o, measure, &model);
+    rc = write_report(&model, o->format, stdout);
     fflush(stdout);
-    return rc == EXIT_OK ? check_expectations(r) : rc;
+    if (rc == EXIT_OK)
+        rc = check_expectations(o, &model);
+    report_model_free(&model);
+    return rc;
 }
 
 int cmd_report(int argc, char **argv)
@@ -730,34 +459,30 @@ int cmd_report(int argc, char **argv)
     o.load.amd_table = &amd_table;
     Target targets[MAX_TARGETS];
     GpuProduct device;
-    Run r = {.options = &o, .targets = targets, .ptxas = ptxas_find(), .arena = arena_new()};
+    int n_targets = 0;
     char object_archs[1024];
     /* Given only cubins and code objects and no target: their own. */
     int own = !o.archs && !o.gpus && !o.all
-                  ? report_object_archs(o.files, o.n_files, &amd_table, object_archs,
-                                        sizeof object_archs)
+                  ? measure_object_targets(o.files, o.n_files, &o.load, object_archs,
+                                           sizeof object_archs)
                   : 0;
     if (own > 0) {
         o.archs = object_archs;
-        o.load.targets_from_cubins = true;
+        o.load.own_targets = true;
     }
     if (own < 0)
         rc = EXIT_USAGE;
-    if (rc == EXIT_OK && !resolve_targets(&o, &table, &amd_table, &device, targets, &r.n_targets))
+    if (rc == EXIT_OK && !resolve_targets(&o, &table, &amd_table, &device, targets, &n_targets))
         rc = EXIT_USAGE;
-    /* The PTX ptxas reads, and a .cu file's directory of nvcc's PTX: gone
-     * at the end, or when a signal ends the run first (tempdir.h). */
-    const char *base;
-    char *dir = rc == EXIT_OK ? tempdir_make("silk-occ-report", &base) : NULL;
-    if (rc == EXIT_OK && !dir) {
-        cli_error(COMMAND, "cannot make a temporary directory in %s: %s", base, strerror(errno));
-        rc = EXIT_ENVIRONMENT;
-    } else if (rc == EXIT_OK) {
-        r.tmpdir = dir;
-        rc = analyse(&r, o.files, o.n_files);
-        tempdir_remove(dir, 1);
+    Arena *arena = arena_new();
+    Measure measure;
+    if (rc == EXIT_OK)
+        rc = measure_open(&measure, &o.load, targets, n_targets, arena);
+    if (rc == EXIT_OK) {
+        rc = analyse(&o, &measure, o.files, o.n_files);
+        measure_close(&measure);
     }
-    arena_free(r.arena);
+    arena_free(arena);
     size_expr_free(o.dyn_smem);
     arch_table_free(&table);
     amd_table_free(&amd_table);

@@ -19,8 +19,7 @@
 
 bool c_is_persistent(const IrFunc *f)
 {
-    return f->n_params > 0 && f->params[f->n_params - 1].name &&
-           strcmp(f->params[f->n_params - 1].name, LOWER_LOGICAL_CTAS) == 0;
+    return lower_is_persistent(f);
 }
 
 bool c_has_persistent(const Build *b)

@@ -1,5 +1,5 @@
 /*
- * report_hsaco.c: the report's .hsaco input, an AMD code object, which
+ * measure_hsaco.c: the .hsaco input, an AMD code object, which
  * comes measured already: its kernels' figures are the AMDGPU metadata
  * note's (hsaco.h).  A code object holds machine code for one processor,
  * so it is reported on the AMD targets of that processor (gfx1100 and its
@@ -9,14 +9,14 @@
  * Given only code objects and cubins and no target, the report is for
  * their own targets (report_object_archs).
  */
-#include "report_input.h"
+#include "measure_internal.h"
+
 #include "escape.h"
+#include "format_bytes.h"
 
 #include "amdgpu/hsaco.h"
 
 #include <string.h>
-
-static const char *const COMMAND = "report";
 
 /* The length of the processor in a row's name: "gfx1100" of
  * "gfx1100+wave64+cumode". */
@@ -44,23 +44,24 @@ static const AmdTarget *row_for_wave_size(const AmdTable *table, const AmdTarget
     return t && t->wave_size == wave_size ? t : NULL;
 }
 
-bool report_amd_kernel_fits(const char *file, const KernelUsage *ku, const AmdTarget *t)
+bool measure_amd_kernel_fits(const Measure *m, const char *file, const KernelUsage *ku,
+                             const AmdTarget *t)
 {
     char asked[32], limit[32];
     if (ku->max_threads > t->max_workgroup_size)
-        cli_error(COMMAND, "%s: %s: .max_flat_workgroup_size %d is above the workgroup limit of %d "
+        measure_error(m, "%s: %s: .max_flat_workgroup_size %d is above the workgroup limit of %d "
                            "work-items on %s", ESCAPED(file), ESCAPED(ku->name), ku->max_threads,
                   t->max_workgroup_size, t->gfx);
     else if (ku->registers > t->addressable_vgprs)
-        cli_error(COMMAND, "%s: %s: .vgpr_count %d is above the %d VGPRs a wave may address on %s",
+        measure_error(m, "%s: %s: .vgpr_count %d is above the %d VGPRs a wave may address on %s",
                   ESCAPED(file), ESCAPED(ku->name), ku->registers, t->addressable_vgprs, t->gfx);
     else if (ku->sgprs > t->addressable_sgprs)
-        cli_error(COMMAND, "%s: %s: .sgpr_count %d is above the %d SGPRs a wave may address on %s",
+        measure_error(m, "%s: %s: .sgpr_count %d is above the %d SGPRs a wave may address on %s",
                   ESCAPED(file), ESCAPED(ku->name), ku->sgprs, t->addressable_sgprs, t->gfx);
     else if (ku->static_smem > t->lds_per_workgroup) {
         format_bytes_pair((uint64_t)ku->static_smem, asked, (uint64_t)t->lds_per_workgroup, limit,
                               sizeof asked);
-        cli_error(COMMAND, "%s: %s: .group_segment_fixed_size %s is above the %s of LDS a workgroup "
+        measure_error(m, "%s: %s: .group_segment_fixed_size %s is above the %s of LDS a workgroup "
                            "may allocate on %s", ESCAPED(file), ESCAPED(ku->name), asked, limit, t->gfx);
     } else
         return true;
@@ -68,19 +69,20 @@ bool report_amd_kernel_fits(const char *file, const KernelUsage *ku, const AmdTa
 }
 
 /* Target t's kernels of the code object, each on its wave size's row. */
-static int take_kernels(const char *path, const UsageReport *u, const AmdTable *table,
-                        const Target *t, Arena *arena, MeasuredKernel **out)
+static int take_kernels(Measure *m, const char *path, const UsageReport *u, const Target *t,
+                        MeasuredKernel **out)
 {
-    MeasuredKernel *kernels = ARENA_ARRAY(arena, MeasuredKernel, (size_t)u->n_kernels + 1);
+    const AmdTable *table = m->options->amd_table;
+    MeasuredKernel *kernels = ARENA_ARRAY(m->arena, MeasuredKernel, (size_t)u->n_kernels + 1);
     for (int k = 0; k < u->n_kernels; k++) {
         const KernelUsage *ku = &u->kernels[k];
         const AmdTarget *row = row_for_wave_size(table, t->amd, ku->wavefront_size);
         if (!row) {
-            cli_error(COMMAND, "%s: %s: .wavefront_size %d, but %s runs waves of %d", ESCAPED(path),
+            measure_error(m, "%s: %s: .wavefront_size %d, but %s runs waves of %d", ESCAPED(path),
                       ESCAPED(ku->name), ku->wavefront_size, t->amd->gfx, t->amd->wave_size);
             return -1;
         }
-        if (!report_amd_kernel_fits(path, ku, row))
+        if (!measure_amd_kernel_fits(m, path, ku, row))
             return -1;
         kernels[k] = (MeasuredKernel){.name = ku->name, .file = path, .input = INPUT_HSACO,
                                     .usage = *ku, .maxntid = ku->max_threads,
@@ -90,34 +92,34 @@ static int take_kernels(const char *path, const UsageReport *u, const AmdTable *
     return u->n_kernels;
 }
 
-int report_load_hsaco(const char *path, const AmdTable *table, const Target *targets, int n,
-                      Arena *arena, ReportSource *s)
+int measure_load_hsaco(Measure *m, const char *path, const Target *targets, int n, MeasuredFile *s)
 {
     UsageReport u;
-    if (amdgpu_code_object_usage(path, arena, &u) != 0) {
-        cli_error(COMMAND, "%s: %s", ESCAPED(path), u.errors ? u.errors : "not a code object");
+    if (amdgpu_code_object_usage(path, m->arena, &u) != 0) {
+        measure_error(m, "%s: %s", ESCAPED(path), u.errors ? u.errors : "not a code object");
         return EXIT_USAGE;
     }
     s->measured = true;
-    s->skipped = ARENA_ARRAY(arena, bool, (size_t)n + 1);
+    s->skipped = ARENA_ARRAY(m->arena, bool, (size_t)n + 1);
     bool named = false;
     for (int t = 0; t < n; t++) {
         s->skipped[t] = targets[t].vendor != OCC_AMD || !same_processor(u.arch, targets[t].amd->gfx);
         if (s->skipped[t])
             continue;
         named = true;
-        s->n_kernels[t] = take_kernels(path, &u, table, &targets[t], arena, &s->kernels[t]);
+        s->n_kernels[t] = take_kernels(m, path, &u, &targets[t], &s->kernels[t]);
         if (s->n_kernels[t] < 0)
             return EXIT_USAGE;
     }
     if (!named)
-        cli_warning(COMMAND, "%s: a code object for %s, which --arch does not name", ESCAPED(path),
+        measure_warning(m, "%s: a code object for %s, which --arch does not name", ESCAPED(path),
                     u.arch ? ESCAPED(u.arch) : "an unknown target");
     return EXIT_OK;
 }
 
-int report_hsaco_arch(const char *path, const AmdTable *table, char *buf, size_t size)
+int measure_hsaco_arch(const Measure *m, const char *path, char *buf, size_t size)
 {
+    const AmdTable *table = m->options->amd_table;
     Arena *arena = arena_new();
     UsageReport u;
     int rc = 0;
@@ -127,7 +129,7 @@ int report_hsaco_arch(const char *path, const AmdTable *table, char *buf, size_t
         if (rc > 0)
             snprintf(buf, size, "%s", u.arch);
         else
-            cli_error(COMMAND, "%s: a code object for %s, which the AMD table has no row for",
+            measure_error(m, "%s: a code object for %s, which the AMD table has no row for",
                       ESCAPED(path), u.arch ? ESCAPED(u.arch) : "an unknown target");
     }
     arena_free(arena);

@@ -1,5 +1,5 @@
 /*
- * report_cubin.c: the report's .cubin input, which comes measured already
+ * measure_cubin.c: the .cubin input, which comes measured already
  * and needs no ptxas: it is read as an ELF (cubin.h).
  *
  * A cubin holds machine code for one architecture, and the driver runs it
@@ -12,7 +12,8 @@
  * (-1: unknown) nor .minnctapersm (-1: not recorded); it records the
  * register cap ptxas worked under, which becomes the kernel's maxnreg.
  */
-#include "report_input.h"
+#include "measure_internal.h"
+
 #include "escape.h"
 
 #include "ptx/cubin.h"
@@ -23,8 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static const char *const COMMAND = "report";
 
 /* x x y x z of a .maxntid or .reqntid; 0 when absent (all dims 0).  A
  * crafted file's dimensions may multiply past INT_MAX: the product is
@@ -43,7 +42,7 @@ static int dims_product(const int dims[3])
 /* The kernels of a cubin, their bounds from its attributes, shared by
  * every target. */
 static void collect_kernels(const UsageReport *r, const CubinKernel *details, const char *path,
-                            int n_targets, Arena *arena, ReportSource *s)
+                            int n_targets, Arena *arena, MeasuredFile *s)
 {
     MeasuredKernel *kernels = ARENA_ARRAY(arena, MeasuredKernel, (size_t)r->n_kernels + 1);
     for (int k = 0; k < r->n_kernels; k++) {
@@ -84,10 +83,11 @@ static void list_targets(const Target *targets, const bool *which, int n, char *
 }
 
 /* Marks the targets the cubin cannot run on; false (said) when none can. */
-static bool match_targets(const char *path, const char *arch, bool quiet, const Target *targets,
-                          int n, Arena *arena, ReportSource *s)
+static bool match_targets(Measure *m, const char *path, const char *arch, const Target *targets,
+                          int n, MeasuredFile *s)
 {
-    s->skipped = ARENA_ARRAY(arena, bool, (size_t)n);
+    bool quiet = m->options->own_targets;
+    s->skipped = ARENA_ARRAY(m->arena, bool, (size_t)n + 1);
     int kept = 0;
     for (int i = 0; i < n; i++) {
         s->skipped[i] = !runs_on(arch, &targets[i]);
@@ -96,40 +96,39 @@ static bool match_targets(const char *path, const char *arch, bool quiet, const 
     char names[512];
     list_targets(targets, s->skipped, n, names, sizeof names);
     if (kept == 0) {
-        cli_error(COMMAND, "%s: a cubin for %s, which none of the targets (%s) runs: give --arch %s",
+        measure_error(m, "%s: a cubin for %s, which none of the targets (%s) runs: give --arch %s",
                   path, arch, names, arch);
         return false;
     }
     int sm = atoi(arch + 3);
     if (kept < n && !quiet)
-        cli_warning(COMMAND, "%s: a cubin for %s runs only on compute capability %d.%d to %d.9: "
+        measure_warning(m, "%s: a cubin for %s runs only on compute capability %d.%d to %d.9: "
                              "not reported for %s", path, arch, sm / 10, sm % 10, sm / 10, names);
     return true;
 }
 
-int report_load_cubin(const char *path, bool quiet, const Target *targets, int n, Arena *arena,
-                      ReportSource *s)
+int measure_load_cubin(Measure *m, const char *path, const Target *targets, int n, MeasuredFile *s)
 {
     UsageReport r;
     CubinKernel *details;
     char error[512];
     /* Said as for any input; cubin_read_file would put the path inside. */
     if (access(path, R_OK) != 0) {
-        cli_error(COMMAND, "%s: cannot read: %s", ESCAPED(path), strerror(errno));
+        measure_error(m, "%s: cannot read: %s", ESCAPED(path), strerror(errno));
         return EXIT_USAGE;
     }
-    if (!cubin_read_file(path, arena, &r, &details, error, sizeof error)) {
-        cli_error(COMMAND, "%s: %s", ESCAPED(path), error);
+    if (!cubin_read_file(path, m->arena, &r, &details, error, sizeof error)) {
+        measure_error(m, "%s: %s", ESCAPED(path), error);
         return EXIT_USAGE;
     }
-    if (!match_targets(path, r.arch, quiet, targets, n, arena, s))
+    if (!match_targets(m, path, r.arch, targets, n, s))
         return EXIT_USAGE;
     s->measured = true;
-    collect_kernels(&r, details, path, n, arena, s);
+    collect_kernels(&r, details, path, n, m->arena, s);
     return EXIT_OK;
 }
 
-bool report_cubin_arch(const char *path, char *buf, size_t size)
+bool measure_cubin_arch(const char *path, char *buf, size_t size)
 {
     Arena *arena = arena_new();
     char error[256];

@@ -1,5 +1,5 @@
 /*
- * report_cuda.c: the report's .cu input.  A .cu file is compiled by nvcc
+ * measure_cuda.c: the .cu input.  A .cu file is compiled by nvcc
  * to PTX once per architecture of the targets (nvcc.h), and each target's
  * PTX is then read as a .ptx file's: its own kernels (CUDA code that tests
  * __CUDA_ARCH__ compiles a different set per architecture), measured by
@@ -7,7 +7,8 @@
  * that nvcc rejects is an input error: nvcc's own words, exit status 2;
  * without nvcc the exit status is 3.
  */
-#include "report_input.h"
+#include "measure_internal.h"
+
 #include "escape.h"
 
 #include "cleanup.h"
@@ -19,15 +20,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *const COMMAND = "report";
-
 /* What a failed nvcc_ptx_targets means for the user: a missing nvcc is
  * the environment's fault, a rejected file the input's. */
-static int nvcc_failed(const char *path, const char *nvcc, int status, const UsageReport *out,
-                       const char *const *archs, int n)
+static int nvcc_failed(Measure *m, const char *path, const char *nvcc, int status,
+                       const UsageReport *out, const char *const *archs, int n)
 {
     if (status == PTXAS_NOT_STARTED) {
-        cli_error(COMMAND, "cannot start %s: %s", nvcc, strerror(errno));
+        measure_error(m, "cannot start %s: %s", nvcc, strerror(errno));
         return EXIT_ENVIRONMENT;
     }
     int i = 0;
@@ -37,19 +36,25 @@ static int nvcc_failed(const char *path, const char *nvcc, int status, const Usa
     int len = (int)strlen(text);
     while (len > 0 && text[len - 1] == '\n')
         len--;
-    cli_error(COMMAND, "nvcc rejected %s for %s:", ESCAPED(path), archs[i]);
-    escape_fputs_message(text, (size_t)len, stderr); /* nvcc quotes the source */
-    fputc('\n', stderr);
+    char *words = NULL; /* nvcc quotes the source: escaped */
+    size_t size = 0;
+    FILE *f = open_memstream(&words, &size);
+    if (f) {
+        escape_fputs_message(text, (size_t)len, f);
+        fclose(f);
+    }
+    measure_error(m, "nvcc rejected %s for %s:\n%s", ESCAPED(path), archs[i], words ? words : "");
+    free(words);
     return EXIT_USAGE;
 }
 
 /* nvcc -ptx once per distinct architecture of the targets (two products
  * of one architecture compile alike), into a directory of this input's
  * own under `tmpdir`; each target then reads its architecture's PTX. */
-static int compile_to_ptx(const char *path, const char *nvcc, char **flags, int n_flags,
-                          const Target *targets, int n, const char *tmpdir, Arena *arena,
-                          ReportSource *s)
+static int compile_to_ptx(Measure *m, const char *path, const char *nvcc, char **flags,
+                          int n_flags, const Target *targets, int n, MeasuredFile *s)
 {
+    Arena *arena = m->arena;
     const char **archs = ARENA_ARRAY(arena, const char *, (size_t)n);
     const char **ptx_paths = ARENA_ARRAY(arena, const char *, (size_t)n);
     UsageReport *runs = ARENA_ARRAY(arena, UsageReport, (size_t)n);
@@ -62,64 +67,64 @@ static int compile_to_ptx(const char *path, const char *nvcc, char **flags, int 
             archs[n_jobs++] = targets[i].sm_name;
     }
     char dir[4200];
-    snprintf(dir, sizeof dir, "%s/cu%p", tmpdir, (void *)s);
+    snprintf(dir, sizeof dir, "%s/cu%p", m->tmpdir, (void *)s);
     /* Known to cleanup.h before it exists (tempdir.h), as nvcc's files in it are. */
     if (!cleanup_add_dir(dir)) {
-        cli_error(COMMAND, "out of memory");
+        measure_error(m, "out of memory");
         return EXIT_ENVIRONMENT;
     }
     if (mkdir(dir, 0700) != 0) {
-        cli_error(COMMAND, "cannot make %s: %s", dir, strerror(errno));
+        measure_error(m, "cannot make %s: %s", dir, strerror(errno));
         return EXIT_ENVIRONMENT;
     }
     int status = nvcc_ptx_targets(nvcc, path, flags, n_flags, archs, n_jobs, dir, arena,
                                   ptx_paths, runs);
     if (status != 0)
-        return nvcc_failed(path, nvcc, status, runs, archs, n_jobs);
+        return nvcc_failed(m, path, nvcc, status, runs, archs, n_jobs);
     for (int i = 0; i < n; i++) {
         int first = 0;
         while (job[first] != job[i])
             first++;
         if (first < i) {
-            report_share_target(s, i, first);
+            measure_share_target(s, i, first);
             continue;
         }
         size_t len;
-        char *text = report_read_file(ptx_paths[job[i]], arena, &len);
+        char *text = measure_read_file(m, ptx_paths[job[i]], &len);
         if (!text) {
-            cli_error(COMMAND, "%s: cannot read nvcc's PTX for %s: %s", ESCAPED(path), archs[job[i]],
+            measure_error(m, "%s: cannot read nvcc's PTX for %s: %s", ESCAPED(path), archs[job[i]],
                       strerror(errno ? errno : EIO));
             return EXIT_ENVIRONMENT;
         }
-        report_use_ptx(s, i, ptx_paths[job[i]], text, len, arena);
+        measure_use_ptx(m, s, i, ptx_paths[job[i]], text, len);
     }
     return EXIT_OK;
 }
 
-int report_load_cuda(const char *path, const char *nvcc_flags, const Target *targets, int n,
-                     const char *tmpdir, Arena *arena, ReportSource *s)
+int measure_load_cuda(Measure *m, const char *path, const Target *targets, int n, MeasuredFile *s)
 {
+    const char *nvcc_flags = m->options->nvcc_flags;
     const char *nvcc = nvcc_find();
     if (!nvcc) {
-        cli_error(COMMAND, "%s: CUDA input needs nvcc, and none was found (put the CUDA "
+        measure_error(m, "%s: CUDA input needs nvcc, and none was found (put the CUDA "
                            "toolkit's bin on PATH, or set SILK_NVCC)", path);
         return EXIT_ENVIRONMENT;
     }
     char **flags = NULL, error[256];
     int n_flags = 0;
-    if (nvcc_flags && !nvcc_split_flags(nvcc_flags, arena, &flags, &n_flags, error, sizeof error)) {
-        cli_error(COMMAND, "--nvcc-flags: %s", error);
+    if (nvcc_flags && !nvcc_split_flags(nvcc_flags, m->arena, &flags, &n_flags, error, sizeof error)) {
+        measure_error(m, "--nvcc-flags: %s", error);
         return EXIT_USAGE;
     }
     struct stat st;
     if (access(path, R_OK) != 0 || stat(path, &st) != 0) {
-        cli_error(COMMAND, "%s: cannot read: %s", ESCAPED(path), strerror(errno));
+        measure_error(m, "%s: cannot read: %s", ESCAPED(path), strerror(errno));
         return EXIT_USAGE;
     }
     /* nvcc would read a device or a pipe (a link to /dev/zero) forever. */
     if (!S_ISREG(st.st_mode)) {
-        cli_error(COMMAND, "%s: not a regular file (nvcc compiles files)", ESCAPED(path));
+        measure_error(m, "%s: not a regular file (nvcc compiles files)", ESCAPED(path));
         return EXIT_USAGE;
     }
-    return compile_to_ptx(path, nvcc, flags, n_flags, targets, n, tmpdir, arena, s);
+    return compile_to_ptx(m, path, nvcc, flags, n_flags, targets, n, s);
 }

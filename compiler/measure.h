@@ -1,0 +1,91 @@
+/*
+ * measure.h: one door for every input.  Given files of any kind (.silk,
+ * .ptx, .cu, .cubin, .hsaco) and targets of both vendors, it returns per
+ * file and target what each kernel uses, its launch bounds and the launch
+ * work its source knows (usage.h's MeasuredFile), and measures kernels
+ * again at register caps.  A .silk file is compiled once for all its
+ * targets; every file's PTX (a .ptx file's, or nvcc's for a .cu file) is
+ * measured by one ptxas run for all files and targets; cubins and AMD code
+ * objects come measured.  A file that cannot give a target (PTX for an AMD
+ * target) keeps the other targets and says why for that one.
+ *
+ * The library prints nothing: each message goes to the caller's `say`,
+ * which words it for its program (silk-occ report prefixes
+ * "silk-occ report: error: "), and every failure comes back as an exit
+ * status of exit_status.h's one rule: the input's fault EXIT_USAGE, a
+ * missing or broken tool EXIT_ENVIRONMENT, Silk diagnostics
+ * EXIT_FINDINGS.
+ */
+#ifndef SILK_MEASURE_H
+#define SILK_MEASURE_H
+
+#include "amd.h"
+#include "arena.h"
+#include "exit_status.h"
+#include "usage.h"
+
+#include <stdbool.h>
+
+typedef enum MeasureSeverity { MEASURE_WARNING, MEASURE_ERROR } MeasureSeverity;
+
+typedef struct MeasureOptions {
+    const char *nvcc_flags;    /* more nvcc options for .cu files; NULL: none */
+    const AmdTable *amd_table; /* the AMD rows (a code object's wave size picks one) */
+    bool own_targets;          /* the targets are the objects' own
+                                * (measure_object_targets): skips go unsaid */
+    const char *program;       /* "silk-occ report", in the compiler's messages */
+    /* One message, a line (or a tool's own lines after the first). */
+    void (*say)(void *context, MeasureSeverity severity, const char *message);
+    void *context;
+} MeasureOptions;
+
+/* One run: its files on its targets. */
+typedef struct Measure {
+    const MeasureOptions *options;
+    const Target *targets;
+    int n_targets;
+    MeasuredFile *files;
+    int n_files;
+    const char *ptxas;         /* the one found; NULL: Silk kernels are estimated */
+    char *tmpdir;              /* the PTX ptxas reads, nvcc's files */
+    Arena *arena;
+} Measure;
+
+/* Starts a run in `arena`: finds ptxas, makes the temporary directory
+ * (gone at measure_close, or when a signal ends the program first).
+ * EXIT_OK, or EXIT_ENVIRONMENT after saying why. */
+int measure_open(Measure *m, const MeasureOptions *o, const Target *targets, int n_targets,
+                 Arena *arena);
+
+/* Reads and measures the n files on every target of the run, into
+ * m->files.  EXIT_OK, or the status of the first that failed, said. */
+int measure_files(Measure *m, char *const paths[], int n);
+
+void measure_close(Measure *m);
+
+/* A kernel to compile again at a register cap (the advice's), and what
+ * the assembler made of it there. */
+typedef struct MeasureCap {
+    int file, target;          /* indices into the run's files and targets */
+    const char *kernel;        /* the symbol */
+    int cap;                   /* registers per thread */
+    bool checked;              /* ptxas compiled it at the cap */
+    int registers, spill_stores, spill_loads;
+} MeasureCap;
+
+/* Compiles each capped kernel at its cap, one ptxas per file and target,
+ * all at once (NVIDIA PTX only: the others stay unchecked).  The policy
+ * both silk-occ report and the compiler follow: a run compiles at most
+ * MEASURE_CAP_BUDGET caps unless `all`, and false (nothing compiled)
+ * when there are more. */
+enum { MEASURE_CAP_BUDGET = 64 };
+bool measure_caps(Measure *m, MeasureCap *caps, int n, bool all);
+
+/* When every one of the n files is a .cubin or .hsaco that reads, their
+ * targets, each once, as "sm_80,gfx942" in `buf` (the targets of a report
+ * given no other): 1; 0 when one is another kind or does not read (saying
+ * nothing); -1 after an error was said. */
+int measure_object_targets(char *const paths[], int n, const MeasureOptions *o, char *buf,
+                           size_t size);
+
+#endif

@@ -1,0 +1,152 @@
+/*
+ * report_build.c: the model of a whole report from what the measuring
+ * gave (usage.h's MeasuredFile): one entry per kernel and target that
+ * compiles it, kernel by kernel (every target of a kernel together, in the
+ * targets' order), only the kernels --kernel matches.  CUDA code may
+ * compile a different set of kernels per architecture (__CUDA_ARCH__):
+ * each entry says on which reported targets its kernel is absent.
+ */
+#include "report_model.h"
+
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --kernel GLOB matches the symbol or the demangled name, with or
+ * without its parameters. */
+static bool wanted(const char *glob, const MeasuredKernel *k)
+{
+    return !glob || fnmatch(glob, k->name, 0) == 0 || fnmatch(glob, k->title, 0) == 0 ||
+           fnmatch(glob, k->cxx_name, 0) == 0;
+}
+
+/* The kernels of file f on any target, each once: the first target's in
+ * its order, then those only later targets compile.  malloc'd. */
+static int kernel_union(const MeasuredFile *f, int n_targets, const MeasuredKernel ***out)
+{
+    int total = 0, n = 0;
+    for (int t = 0; t < n_targets; t++)
+        total += f->n_kernels[t];
+    const MeasuredKernel **list = malloc(((size_t)total + 1) * sizeof *list);
+    for (int t = 0; list && t < n_targets; t++)
+        for (int k = 0; k < f->n_kernels[t]; k++) {
+            int i = 0;
+            while (i < n && strcmp(list[i]->name, f->kernels[t][k].name) != 0)
+                i++;
+            if (i == n)
+                list[n++] = &f->kernels[t][k];
+        }
+    *out = list;
+    return list ? n : -1;
+}
+
+/* The reported targets whose compile of f lacks kernel `name`, as
+ * "sm_80, sm_86" in buf; false when every one has it. */
+static bool absent_on(const MeasuredFile *f, const Target *targets, int n_targets,
+                      const char *name, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int t = 0; t < n_targets; t++)
+        if (measured_runs_on(f, t) && !measured_kernel(f, t, name) &&
+            !strstr(buf, targets[t].sm_name))
+            used += (size_t)snprintf(buf + used, used < size ? size - used : 0, "%s%s",
+                                     used ? ", " : "", targets[t].sm_name);
+    return used > 0;
+}
+
+static bool push_entry(ReportModel *m, const ReportEntry *e, int *cap)
+{
+    if (m->n_entries == *cap) {
+        int grown = *cap ? *cap * 2 : 16;
+        ReportEntry *entries = realloc(m->entries, (size_t)grown * sizeof *entries);
+        if (!entries)
+            return false;
+        m->entries = entries;
+        *cap = grown;
+    }
+    m->entries[m->n_entries++] = *e;
+    return true;
+}
+
+/* The entry of kernel k of file f on target t, computed. */
+static bool add_entry(ReportModel *m, const ReportBuild *b, int f, int t, const MeasuredKernel *k,
+                      int *cap, char *error, size_t size)
+{
+    ReportEntry e = {.kernel = *k, .target = b->targets[t], .file_index = f, .target_index = t};
+    if (k->amd_row) { /* a code object's wave64 kernel: its row's figures */
+        e.target.amd = k->amd_row;
+        snprintf(e.target.sm_name, sizeof e.target.sm_name, "%s", k->amd_row->gfx);
+    }
+    if (!report_entry_compute(&e, b->settings, error, size))
+        return false;
+    if (!push_entry(m, &e, cap)) {
+        snprintf(error, size, "out of memory");
+        return false;
+    }
+    return true;
+}
+
+/* File f's entries: each kernel on each target that compiles it. */
+static bool add_file(ReportModel *m, const ReportBuild *b, int f, int *cap, char *error,
+                     size_t size)
+{
+    const MeasuredFile *file = &b->files[f];
+    const MeasuredKernel **kernels;
+    int n = kernel_union(file, b->n_targets, &kernels);
+    bool ok = n >= 0;
+    for (int k = 0; ok && k < n; k++) {
+        if (!wanted(b->kernel_glob, kernels[k]))
+            continue;
+        char absent[512];
+        bool some_absent = absent_on(file, b->targets, b->n_targets, kernels[k]->name, absent,
+                                     sizeof absent);
+        for (int t = 0; ok && t < b->n_targets; t++) {
+            const MeasuredKernel *on_t = measured_kernel(file, t, kernels[k]->name);
+            if (!measured_runs_on(file, t) || !on_t)
+                continue;
+            MeasuredKernel kernel = *on_t;
+            kernel.absent_on = some_absent ? strdup(absent) : NULL;
+            ok = add_entry(m, b, f, t, &kernel, cap, error, size);
+        }
+    }
+    free(kernels);
+    if (n < 0)
+        snprintf(error, size, "out of memory");
+    return ok;
+}
+
+bool report_model_build(ReportModel *m, const ReportBuild *b, char *error, size_t size)
+{
+    int cap = 0;
+    *m = (ReportModel){0};
+    for (int f = 0; f < b->n_files; f++)
+        if (!add_file(m, b, f, &cap, error, size))
+            return false;
+    return true;
+}
+
+void report_model_free(ReportModel *m)
+{
+    for (int i = 0; i < m->n_entries; i++)
+        free((char *)m->entries[i].kernel.absent_on);
+    free(m->entries);
+    *m = (ReportModel){0};
+}
+
+void report_kernel_names(const ReportBuild *b, bool *any_wanted, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    *any_wanted = false;
+    for (int f = 0; f < b->n_files; f++) {
+        const MeasuredKernel **kernels;
+        int n = kernel_union(&b->files[f], b->n_targets, &kernels);
+        for (int k = 0; k < n; k++) {
+            size_t used = strlen(buf);
+            snprintf(buf + used, size - used, "%s%s", used ? ", " : "", kernels[k]->cxx_name);
+            *any_wanted |= wanted(b->kernel_glob, kernels[k]);
+        }
+        free(kernels);
+    }
+}
