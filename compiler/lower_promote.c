@@ -28,7 +28,7 @@ typedef struct Promote {
 
 static bool fits(const Lower *l, const Symbol *s)
 {
-    int threads = l->info->threads;
+    int threads = l->info->reqntid;
     const Type *t = s->type;
     if (!threads || !t || t->kind != TY_TILE || lower_tile_declared_registers(s))
         return false;

@@ -78,7 +78,7 @@ static void check_registers(Checker *k, Node *attr, Node *let, Type *t)
         diag_error(k->diag, attr->span, "@registers applies to a tile variable: @registers let t: tile<f32>[...] = ...");
         return;
     }
-    int threads = k->func->threads;
+    int threads = k->func->reqntid;
     if (threads == 0) {
         diag_error(k->diag, attr->span, "@registers needs a fixed thread count (@launch)");
         return;
@@ -103,7 +103,7 @@ static void check_tensorcore(Checker *k, Node *attr, Node *s)
         return;
     }
     Type *c = s->a->type;
-    int threads = k->func->threads;
+    int threads = k->func->reqntid;
     if (threads == 0) {
         diag_error(k->diag, attr->span, "@tensorcore needs a fixed thread count (@launch)");
         return;

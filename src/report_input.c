@@ -224,9 +224,9 @@ static bool take_kernels(const Build *b, const Target *target, int t, const char
         if (!u)
             continue;
         MeasuredKernel *k = &kernels[n++];
-        /* Silk emits .maxntid only when the CTA size is fixed. */
+        /* A Silk CTA size is fixed (reqntid) or each launch's. */
         *k = (MeasuredKernel){.name = arena_strndup(arena, f->name, strlen(f->name)), .file = path,
-                            .input = INPUT_SILK, .usage = *u, .reqntid = f->maxntid,
+                            .input = INPUT_SILK, .usage = *u, .reqntid = f->reqntid,
                             .minnctapersm = f->minnctapersm, .maxnreg = f->maxnreg,
                             .dynamic_smem = f->dynamic_smem,
                             .persistent = f->n_params > 0 && f->params[f->n_params - 1].name &&

@@ -43,7 +43,7 @@ uint32_t c_resident_ctas(const ArchLimits *arch, const IrFunc *f, const UsageRep
     uint64_t smem = (uint64_t)u->static_smem + f->dynamic_smem;
     KernelResources res = usage_resources(u, arch, smem > (uint64_t)arch->smem_per_block);
     OccResult r;
-    int threads = f->maxntid > 0 ? f->maxntid : 1024;
+    int threads = f->reqntid > 0 ? f->reqntid : 1024;
     if (occ_active_blocks(arch, &res, threads, f->dynamic_smem, &r) != OCC_OK || r.active_blocks < 1)
         return 1;
     return (uint32_t)r.active_blocks;

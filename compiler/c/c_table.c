@@ -106,7 +106,7 @@ static void kernel_rows(const CProgram *p, FILE *out)
         const IrFunc *f = m->funcs[i];
         bool persistent = c_is_persistent(f);
         fprintf(out, "    {\"%s\", %" PRIu32 ", %d, %" PRIu64 ", %s, %" PRIu32 "},\n", f->name,
-                f->n_params - (persistent ? 1 : 0), f->maxntid, f->dynamic_smem,
+                f->n_params - (persistent ? 1 : 0), f->reqntid, f->dynamic_smem,
                 persistent ? "true" : "false",
                 persistent ? c_resident_ctas(arch, f, p->emulated) : 0);
     }

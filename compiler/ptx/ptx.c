@@ -377,8 +377,8 @@ static void emit_header(FILE *out, const IrFunc *f)
     else
         fputs(".func ", out);
     emit_params(out, f);
-    if (f->maxntid)
-        fprintf(out, ".maxntid %d, 1, 1\n", f->maxntid);
+    if (f->reqntid)
+        fprintf(out, ".maxntid %d, 1, 1\n", f->reqntid);
     if (f->minnctapersm)
         fprintf(out, ".minnctapersm %d\n", f->minnctapersm);
     if (f->maxnreg)

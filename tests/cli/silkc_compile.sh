@@ -36,7 +36,7 @@ done
 grep -q '^\.version 7\.8$' "$work/lw.sm_90.ptx" || fail "sm_90: not .version 7.8"
 
 "$SILKC" compile "$seed" --emit=ir > "$work/lw.ir" || fail "--emit=ir exited $?"
-grep -q '^kernel @lanes_and_warps(%0: i64 \$O) maxntid 128 minnctapersm 4 {$' "$work/lw.ir" ||
+grep -q '^kernel @lanes_and_warps(%0: i64 \$O) reqntid 128 minnctapersm 4 {$' "$work/lw.ir" ||
     fail "--emit=ir: no kernel header"
 
 "$SILKC" compile "$seed" --arch sm_42 2>"$work/err"; rc=$?

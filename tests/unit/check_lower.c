@@ -129,7 +129,7 @@ static const char saxpy_src[] =
 /* Reviewed: gid = ctaid * 256 + tid; each element access its own
  * address arithmetic (CSE is a later pass). */
 static const char saxpy_ir[] =
-    "kernel @saxpy(%0: i64 $n, %1: f32 $a, %2: i64 $x, %3: i64 $y) maxntid 256 minnctapersm 2 {\n"
+    "kernel @saxpy(%0: i64 $n, %1: f32 $a, %2: i64 $x, %3: i64 $y) reqntid 256 minnctapersm 2 {\n"
     "@b0:\n"
     "  %4: i32 = sreg ctaid.x\n"
     "  %5: i64 = zext %4\n"
@@ -172,7 +172,7 @@ static const char loop_src[] =
 /* Reviewed: s and j are header phis; `continue` reaches the latch (@b5)
  * with s unchanged, so the latch joins s; the exit stores the header's s. */
 static const char loop_ir[] =
-    "kernel @rowsum(%0: i32 $rows, %1: i64 $m, %2: i64 $out) maxntid 128 {\n"
+    "kernel @rowsum(%0: i32 $rows, %1: i64 $m, %2: i64 $out) reqntid 128 {\n"
     "@b0:\n"
     "  %3: i32 = sreg tid.x\n"
     "  %4: i1 = cmp uge %3, %0\n"
