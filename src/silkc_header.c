@@ -194,7 +194,7 @@ static void write_bounds(const IrFunc *f, FILE *out)
     const char *sep = " ";
     fputs(" * launch bounds:", out);
     if (f->reqntid) {
-        fprintf(out, "%s.maxntid %d, 1, 1", sep, f->reqntid);
+        fprintf(out, "%s.reqntid %d, 1, 1", sep, f->reqntid);
         sep = "; ";
     }
     if (f->minnctapersm) {
@@ -272,12 +272,13 @@ static void write_types(FILE *out)
           "    unsigned size;\n"
           "};\n"
           "/* One kernel: its entry symbol, its parameters in order, its launch\n"
-          " * bounds (0: not given) and its dynamic shared memory in bytes. */\n"
+          " * bounds (0: not given; reqntid: the CTA size every launch must use)\n"
+          " * and its dynamic shared memory in bytes. */\n"
           "struct silkc_kernel {\n"
           "    const char *name;\n"
           "    const struct silkc_param *params;\n"
           "    unsigned n_params;\n"
-          "    int maxntid, minnctapersm, maxnreg;\n"
+          "    int reqntid, minnctapersm, maxnreg;\n"
           "    unsigned long long dynamic_smem;\n"
           "};\n"
           "/* One target's PTX. */\n"

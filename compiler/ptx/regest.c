@@ -59,7 +59,7 @@
  * optimisations (it folds, reorders, unrolls and rematerialises) are the
  * rest of the error, in both directions.
  *
- * A kernel under .maxnreg (or a .maxntid/.minnctapersm bound) is
+ * A kernel under .maxnreg (or a .reqntid/.minnctapersm bound) is
  * estimated at that limit, and what passes it as spilled: 4 bytes stored,
  * loaded and of stack frame per register over (ptxas spills more:
  * pressure.silk's `squeezed`, 28 over 32, is estimated at 112 bytes

@@ -30,7 +30,7 @@ for t in sm_90 sm_80; do
     f="$work/lw.$t.ptx"
     [ -f "$f" ] || { fail "no $f"; continue; }
     grep -q "^\.target $t\$" "$f" || fail "$f: no .target $t"
-    grep -q '^\.maxntid 128, 1, 1$' "$f" || fail "$f: no .maxntid 128, 1, 1"
+    grep -q '^\.reqntid 128, 1, 1$' "$f" || fail "$f: no .reqntid 128, 1, 1"
     grep -q '^\.minnctapersm 4$' "$f" || fail "$f: no .minnctapersm 4"
 done
 grep -q '^\.version 7\.8$' "$work/lw.sm_90.ptx" || fail "sm_90: not .version 7.8"

@@ -6,7 +6,7 @@
  * verify; what is not lowered yet must be reported, not dropped.  When a
  * ptxas is installed, every module's PTX for sm_90 is assembled by it (no
  * rejections), and the seed's lanes-and-warps kernel carries
- * `.maxntid 128, 1, 1` and `.minnctapersm 4`.
+ * `.reqntid 128, 1, 1` and `.minnctapersm 4`.
  */
 #include <config.h>
 
@@ -300,14 +300,16 @@ START_TEST(test_seed_bounds)
                      "  O[0, 0] = i32(ctx.warps)\n"
                      "  O[0, 1] = i32(ctx.lanes)\n"
                      "}\n");
-    ck_assert_ptr_nonnull(strstr(ptx, ".maxntid 128, 1, 1"));
+    ck_assert_ptr_nonnull(strstr(ptx, ".reqntid 128, 1, 1"));
+    ck_assert_ptr_null(strstr(ptx, ".maxntid")); /* a fixed size, not a bound */
     ck_assert_ptr_nonnull(strstr(ptx, ".minnctapersm 4"));
     free(ptx);
     compile_free(&lo.c);
 }
 END_TEST
 
-/* A launch-sized device function: no .maxntid, ctx.threads from ntid.x. */
+/* A launch-sized device function: no .reqntid (nor .maxntid), ctx.threads
+ * from ntid.x. */
 START_TEST(test_runtime_threads)
 {
     Lowered lo;
@@ -315,6 +317,7 @@ START_TEST(test_runtime_threads)
                      "attr(device=gpu) fn fill(out: u64, value: u64) {\n"
                      "  store<u64>(out + ctx.gid * 8, value + u64(ctx.threads) + u64(ctx.warps))\n"
                      "}\n");
+    ck_assert_ptr_null(strstr(ptx, ".reqntid"));
     ck_assert_ptr_null(strstr(ptx, ".maxntid"));
     ck_assert_ptr_nonnull(strstr(ptx, "%ntid.x"));
     free(ptx);

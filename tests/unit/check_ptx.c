@@ -830,7 +830,7 @@ START_TEST(test_live_launch_bounds)
     live_dir_make(&d);
     char *free_ir = many_live_kernel(""), *capped_ir = many_live_kernel(" maxnreg 32");
     char *free_ptx = emit_ok(&r, free_ir, "sm_80"), *capped_ptx = emit_ok(&r, capped_ir, "sm_80");
-    ck_assert_ptr_nonnull(strstr(capped_ptx, "\n.maxntid 256, 1, 1\n.minnctapersm 2\n.maxnreg 32\n{\n"));
+    ck_assert_ptr_nonnull(strstr(capped_ptx, "\n.reqntid 256, 1, 1\n.minnctapersm 2\n.maxnreg 32\n{\n"));
     ck_assert_ptr_null(strstr(free_ptx, ".maxnreg"));
     const char *paths[2] = {live_file(&d, "free", "sm_80", free_ptx), live_file(&d, "capped", "sm_80", capped_ptx)};
     const char *archs[2] = {"sm_80", "sm_80"};
