@@ -223,15 +223,17 @@ static void count_shared(Checker *k, Node *s, const Type *t)
     uint64_t at = (before + size - 1) / size * size;
     uint64_t after = bytes > UINT64_MAX - at ? UINT64_MAX : at + bytes;
     k->func->shared_bytes = after;
-    if (before <= SILK_STATIC_SHARED_LIMIT && after > SILK_STATIC_SHARED_LIMIT) {
-        char total[32];
+    uint64_t limit = k->c->shared_limit.bytes;
+    if (limit && before <= limit && after > limit) {
+        char total[32], most[64];
         if (after == UINT64_MAX)
             snprintf(total, sizeof total, "2^64 or more");
         else
             snprintf(total, sizeof total, "%llu", (unsigned long long)after);
+        compile_shared_limit_text(&k->c->shared_limit, most, sizeof most);
         diag_error(k->diag, s->span,
-                   "'%s' brings the static shared memory of '%s' to %s bytes; a kernel may have at most %d (48 KiB)",
-                   s->name, k->func->decl->name, total, SILK_STATIC_SHARED_LIMIT);
+                   "'%s' brings the static shared memory of '%s' to %s bytes; a kernel may have at most %s",
+                   s->name, k->func->decl->name, total, most);
     }
 }
 
