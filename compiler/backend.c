@@ -17,6 +17,21 @@ const Backend *backend_find(const char *arch)
     return NULL;
 }
 
+uint64_t backend_shared_limit(const char *arch)
+{
+    if (arch) {
+        const Backend *b = backend_find(arch);
+        return b ? b->shared_limit(arch) : 0;
+    }
+    uint64_t lowest = 0;
+    for (size_t i = 0; i < sizeof BACKENDS / sizeof BACKENDS[0]; i++) {
+        uint64_t limit = BACKENDS[i]->shared_limit(NULL);
+        if (limit && (!lowest || limit < lowest))
+            lowest = limit;
+    }
+    return lowest;
+}
+
 void backend_report(Diag *diag, const IrFunc *f, const IrInst *in, const char *message)
 {
     Span at = in ? in->span : (Span){0, 0, 0};

@@ -18,6 +18,7 @@
 #include "ir.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 typedef struct Build Build;
@@ -34,6 +35,14 @@ typedef struct Backend {
 
     /* Whether `arch` ("sm_90") is one of this backend's targets. */
     bool (*knows)(const char *arch);
+
+    /* The static shared memory one kernel may have on `arch`, in bytes,
+     * from the target's row of the built-in tables: an NVIDIA
+     * architecture's shared memory per CTA without opt-in (ptxas refuses
+     * more; only dynamic shared memory may pass it), an AMD target's LDS
+     * per workgroup.  For arch NULL, the lowest of the backend's targets.
+     * 0 when the tables have no row for it. */
+    uint64_t (*shared_limit)(const char *arch);
 
     /* The assembler that measures (and assembles) the code, as found now;
      * NULL when none is installed, and figures will be estimated. */
@@ -68,5 +77,9 @@ void backend_report(Diag *diag, const IrFunc *f, const IrInst *in, const char *m
 
 /* The backend whose target `arch` is; NULL when none knows it. */
 const Backend *backend_find(const char *arch);
+
+/* Backend.shared_limit of `arch`'s backend (0: no backend knows it); for
+ * arch NULL, the lowest any backend's target allows. */
+uint64_t backend_shared_limit(const char *arch);
 
 #endif

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+static SharedLimit shared_limit(const BuildOptions *o);
 static bool check_shared_limit(Build *b);
 static bool emit_targets(Build *b);
 static BuildStatus measure_targets(Build *b);
@@ -23,6 +24,7 @@ static void measure_at_caps(Build *b);
 BuildStatus build_run(Compilation *c, const BuildOptions *o, Build *b)
 {
     *b = (Build){.c = c, .options = o};
+    c->shared_limit = shared_limit(o);
     if (compile_check(c) > 0)
         return BUILD_SOURCE_ERRORS;
     if (o->last == BUILD_CHECK)
@@ -71,25 +73,43 @@ bool build_verify_lowered(Compilation *c, const IrModule *m)
     return ok;
 }
 
+/* The static shared memory a kernel may have on every target of `o`: the
+ * lowest of their rows, at the first target that has it; with no target,
+ * the lowest any target allows (compile.h: SharedLimit). */
+static SharedLimit shared_limit(const BuildOptions *o)
+{
+    SharedLimit lowest = {0};
+    for (int i = 0; i < o->n_archs; i++) {
+        uint64_t bytes = backend_shared_limit(o->archs[i]);
+        if (bytes && (!lowest.bytes || bytes < lowest.bytes))
+            lowest = (SharedLimit){.bytes = bytes, .target = o->archs[i]};
+    }
+    if (o->n_archs == 0)
+        lowest.bytes = backend_shared_limit(NULL);
+    return lowest;
+}
+
 /* Every kernel within the static shared memory a kernel may have, now
  * that lowering has added the arrays of its tiles and reductions (and of
  * the helpers inlined into it) to what the front end counted. */
 static bool check_shared_limit(Build *b)
 {
+    const SharedLimit *limit = &b->c->shared_limit;
     bool ok = true;
-    for (uint32_t i = 0; i < b->module->n_funcs; i++) {
+    for (uint32_t i = 0; limit->bytes && i < b->module->n_funcs; i++) {
         const IrFunc *f = b->module->funcs[i];
         uint64_t bytes = ir_static_smem(b->module, f);
-        if (bytes <= SILK_STATIC_SHARED_LIMIT)
+        if (bytes <= limit->bytes)
             continue;
-        char total[32];
+        char total[32], most[64];
         if (bytes == UINT64_MAX)
             snprintf(total, sizeof total, "2^64 or more");
         else
             snprintf(total, sizeof total, "%llu", (unsigned long long)bytes);
+        compile_shared_limit_text(limit, most, sizeof most);
         diag_error(&b->c->diag, f->span,
-                   "'%s' needs %s bytes of static shared memory once compiled (with the arrays of its helpers, tiles and reductions); a kernel may have at most %d (48 KiB)",
-                   f->name, total, SILK_STATIC_SHARED_LIMIT);
+                   "'%s' needs %s bytes of static shared memory once compiled (with the arrays of its helpers, tiles and reductions); a kernel may have at most %s",
+                   f->name, total, most);
         ok = false;
     }
     return ok;

@@ -128,6 +128,15 @@ static bool syntax_errors_in_imports(const Compilation *c)
 
 /* ---- the pipeline ------------------------------------------------------------ */
 
+void compile_shared_limit_text(const SharedLimit *limit, char *buf, size_t size)
+{
+    int n = snprintf(buf, size, "%llu", (unsigned long long)limit->bytes);
+    if (n > 0 && (size_t)n < size && limit->bytes % 1024 == 0)
+        n += snprintf(buf + n, size - (size_t)n, " (%llu KiB)", (unsigned long long)limit->bytes / 1024);
+    if (n > 0 && (size_t)n < size && limit->target)
+        snprintf(buf + n, size - (size_t)n, " on %s", limit->target);
+}
+
 int compile_check(Compilation *c)
 {
     if (c->diag.errors > 0) /* syntax errors: names and types would only echo them */

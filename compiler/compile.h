@@ -14,14 +14,26 @@
 #include "diag.h"
 #include "source.h"
 
+#include <stddef.h>
+#include <stdint.h>
+
 typedef struct Scope Scope;
 
-/* The static shared memory one kernel may have, in bytes: 48 KiB on every
- * NVIDIA target (ptxas refuses more; only dynamic shared memory, @smem,
- * may pass it).  Checked for a function's own `shared` arrays by the front
- * end, and for each kernel as lowered (its tiles' and reductions' arrays
- * too) by the build (build.c). */
-enum { SILK_STATIC_SHARED_LIMIT = 48 * 1024 };
+/* The static shared memory one kernel may have, in bytes: the lowest of
+ * the build's targets' table rows (Backend.shared_limit: 48 KiB on every
+ * NVIDIA target, 64 KiB of LDS on AMD's), and the first target with it;
+ * with no target named (silkc check), the lowest any target allows, and
+ * target NULL.  Only dynamic shared memory, @smem, may pass it.  Checked
+ * for a function's own `shared` arrays by the front end, and for each
+ * kernel as lowered (its tiles' and reductions' arrays too) by the build;
+ * build_run sets it before either (bytes 0: not checked). */
+typedef struct SharedLimit {
+    uint64_t bytes;
+    const char *target;
+} SharedLimit;
+
+/* "49152 (48 KiB) on sm_90": the limit as the messages give it. */
+void compile_shared_limit_text(const SharedLimit *limit, char *buf, size_t size);
 
 typedef enum PackageKind {
     PKG_ROOT,       /* the files given to the compiler, and what they import by "./" */
@@ -61,6 +73,7 @@ typedef struct Compilation {
     uint32_t n_modules;
     Module *std_gpu;     /* loaded on first use (import, launch block) */
     bool std_failed;     /* std/gpu could not be loaded: reported once */
+    SharedLimit shared_limit; /* set by build_run */
 } Compilation;
 
 void compile_init(Compilation *c, FILE *diagnostics);

@@ -99,12 +99,12 @@ static ConstValue eval_ctx(Checker *k, Node *e)
         return unknown();
     if (strcmp(e->name, "lanes") == 0)
         return known(32, e->type);
-    if (k->func->threads == 0)
+    if (k->func->reqntid == 0)
         return unknown();
     if (strcmp(e->name, "threads") == 0)
-        return known((uint64_t)k->func->threads, e->type);
+        return known((uint64_t)k->func->reqntid, e->type);
     if (strcmp(e->name, "warps") == 0)
-        return known((uint64_t)k->func->threads / 32, e->type);
+        return known((uint64_t)k->func->reqntid / 32, e->type);
     return unknown();
 }
 

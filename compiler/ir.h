@@ -15,7 +15,7 @@
  *
  *   shared $tile: f32[256]
  *
- *   kernel @saxpy(%0: i64, %1: f32, %2: i64, %3: i64) maxntid 256 minnctapersm 2 {
+ *   kernel @saxpy(%0: i64, %1: f32, %2: i64, %3: i64) reqntid 256 minnctapersm 2 {
  *   @b0:
  *     %4: i32 = sreg tid.x
  *     %5: i64 = zext %4
@@ -125,7 +125,9 @@ typedef struct IrFunc {
     IrParam *params;
     uint32_t n_params;
     IrType result;       /* IRT_VOID for a kernel */
-    int maxntid, minnctapersm, maxnreg; /* 0: not given */
+    int reqntid;         /* the fixed CTA size (.reqntid: Silk has no bound
+                          * short of a fixed size); 0: each launch's */
+    int minnctapersm, maxnreg;          /* 0: not given */
     uint64_t dynamic_smem;              /* @smem */
     IrBlock **blocks;    /* blocks[0] is the entry */
     uint32_t n_blocks;

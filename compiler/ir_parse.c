@@ -769,10 +769,10 @@ static bool param(Parser *p, IrFunc *f)
     return true;
 }
 
-/* attribute = ("maxntid" | "minnctapersm" | "maxnreg") unsigned_number | "smem" unsigned_number */
+/* attribute = ("reqntid" | "minnctapersm" | "maxnreg") unsigned_number | "smem" unsigned_number */
 static bool attribute(Parser *p, IrFunc *f)
 {
-    int *field = tok_is(p, "maxntid") ? &f->maxntid
+    int *field = tok_is(p, "reqntid") ? &f->reqntid
                : tok_is(p, "minnctapersm") ? &f->minnctapersm
                : tok_is(p, "maxnreg") ? &f->maxnreg : NULL;
     uint64_t v;

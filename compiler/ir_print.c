@@ -182,8 +182,8 @@ static void print_header(FILE *out, const IrFunc *f)
     fputc(')', out);
     if (f->result != IRT_VOID)
         fprintf(out, " -> %s", ir_type_name(f->result));
-    if (f->maxntid)
-        fprintf(out, " maxntid %d", f->maxntid);
+    if (f->reqntid)
+        fprintf(out, " reqntid %d", f->reqntid);
     if (f->minnctapersm)
         fprintf(out, " minnctapersm %d", f->minnctapersm);
     if (f->maxnreg)

@@ -582,7 +582,7 @@ static void lower_func(Lower *l, Symbol *fn)
     l->info = info;
     l->f = ir_new_func(l->m, fn->name, true);
     l->f->span = info->decl->name_span;
-    l->f->maxntid = info->threads;
+    l->f->reqntid = info->reqntid;
     l->f->minnctapersm = info->min_blocks;
     l->f->maxnreg = info->max_regs;
     l->f->dynamic_smem = info->smem;

@@ -4,7 +4,7 @@
  *
  * Every kernel and launchable attr(device=gpu) fn of the root package
  * becomes one IrFunc: its parameters in order (a tensor as its i64
- * address, a scalar as its own type), its launch bounds (.maxntid when the
+ * address, a scalar as its own type), its launch bounds (reqntid when the
  * thread count is fixed, .minnctapersm and .maxnreg from @launch, @smem),
  * its body in SSA form.  Calls to device functions are inlined, tile
  * statements divided among the CTA's threads (lower_tile.c).

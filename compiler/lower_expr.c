@@ -99,7 +99,7 @@ static IrValue zext64(Lower *l, IrValue v)
 /* ctx.threads: a constant when the CTA size is fixed, else ntid.x. */
 IrValue lower_threads(Lower *l)
 {
-    int n = l->info->threads;
+    int n = l->info->reqntid;
     return n ? ir_int(IRT_I32, n) : lower_sreg(l, IRR_NTID_X);
 }
 
@@ -118,7 +118,7 @@ static IrValue ctx_field(Lower *l, Node *e)
     if (strcmp(f, "lanes") == 0)
         return ir_int(IRT_I32, 32);
     if (strcmp(f, "warps") == 0)
-        return l->info->threads ? ir_int(IRT_I32, l->info->threads / 32)
+        return l->info->reqntid ? ir_int(IRT_I32, l->info->reqntid / 32)
                                 : lower_op2(l, IR_LSHR, IRT_I32, lower_threads(l), ir_int(IRT_I32, 5));
     if (strcmp(f, "sms") == 0) { /* at ctx.sms itself: a target without it (AMD) says where */
         IrInst *in = lower_emit(l, IR_SREG, IRT_I32, 0);

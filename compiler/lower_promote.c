@@ -6,8 +6,8 @@
  * reduction's argument — no thread ever needs another thread's element,
  * so keeping it in registers (lower_tile.c: slots) is invisible to the
  * program and saves its shared memory (48 KiB of static shared memory is
- * all a kernel has, and a CTA-wide accumulator beside two 64x64 operand
- * tiles would not fit).  A use as a product operand, through a view or
+ * all a kernel has on an NVIDIA target, and a CTA-wide accumulator beside
+ * two 64x64 operand tiles would not fit).  A use as a product operand, through a view or
  * an element index keeps it in shared memory.
  *
  * Only with a fixed thread count that divides its elements, and at most
@@ -28,7 +28,7 @@ typedef struct Promote {
 
 static bool fits(const Lower *l, const Symbol *s)
 {
-    int threads = l->info->threads;
+    int threads = l->info->reqntid;
     const Type *t = s->type;
     if (!threads || !t || t->kind != TY_TILE || lower_tile_declared_registers(s))
         return false;

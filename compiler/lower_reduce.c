@@ -107,7 +107,7 @@ IrValue lower_reduce(Lower *l, Node *call, const char *which)
     IrValue v = lower_tile_fold(l, arg, fold_element, &r, identity(&r));
     if (!l->cur)
         return lower_zero(call->type);
-    int threads = l->info->threads;
+    int threads = l->info->reqntid;
     bool warps = threads > 0 && threads % 32 == 0 && ir_type_bits(t) == 32;
     uint64_t slots = warps ? (uint64_t)threads / 32 : threads ? (uint64_t)threads : 1024;
     if (warps)

@@ -543,7 +543,7 @@ static IrValue iterate(Tile *t, const Type *shape, Node *value, bool unroll, Low
         count = mul64(l, count, ext[d]);
     }
     IrValue tid = lower_op1(l, IR_ZEXT, IRT_I64, lower_sreg(l, IRR_TID_X));
-    int threads = l->info->threads;
+    int threads = l->info->reqntid;
     LowerTileIndex ix;
     if (unroll) {
         if (!threads || count.kind != IRV_INT || count.bits % (uint64_t)threads) {
@@ -642,7 +642,7 @@ void lower_tile_let(Lower *l, Node *s)
         n *= (uint64_t)(ty->dims[d] > 0 ? ty->dims[d] : 1);
     TileDest dst = {.shape = ty, .symbol = sym};
     if (lower_tile_in_registers(l, sym)) {
-        int threads = l->info->threads;
+        int threads = l->info->reqntid;
         if (!threads || n % (uint64_t)threads) {
             lower_unsupported(l, s->span, "a @registers tile whose elements do not divide by the threads");
             return;

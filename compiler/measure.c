@@ -219,10 +219,10 @@ static bool take_kernels(Measure *m, const Build *b, const Target *target, int t
         if (!u)
             continue;
         MeasuredKernel *k = &kernels[n++];
-        /* Silk emits .maxntid only when the CTA size is fixed. */
+        /* Silk emits .reqntid for a fixed CTA size, its only bound. */
         *k = (MeasuredKernel){.name = arena_strndup(m->arena, f->name, strlen(f->name)),
                               .file = path, .input = INPUT_SILK, .usage = *u,
-                              .reqntid = f->maxntid, .minnctapersm = f->minnctapersm,
+                              .reqntid = f->reqntid, .minnctapersm = f->minnctapersm,
                               .maxnreg = f->maxnreg, .dynamic_smem = f->dynamic_smem,
                               .persistent = lower_is_persistent(f)};
         k->usage.name = k->name;

@@ -280,8 +280,8 @@ static void check_size_limit(const Judge *j, int block, const OccResult *now)
 static int register_cap(const Judge *j)
 {
     OccCapAdvice advice;
-    if (j->f->maxntid <= 0 ||
-        !occ_advise_register_cap(j->arch, &j->res, j->f->maxntid, j->f->dynamic_smem, &advice))
+    if (j->f->reqntid <= 0 ||
+        !occ_advise_register_cap(j->arch, &j->res, j->f->reqntid, j->f->dynamic_smem, &advice))
         return 0;
     return advice.cap;
 }
@@ -410,8 +410,8 @@ static bool judge_init(Judge *j, const Compilation *c, const IrModule *m,
 static void judge_kernel(Judge *j, const Node *decl, const Sites *sites)
 {
     judge_spills(j);
-    if (j->f->maxntid > 0)
-        judge_size(j, j->f->maxntid);
+    if (j->f->reqntid > 0)
+        judge_size(j, j->f->reqntid);
     for (uint32_t i = 0; i < sites->n; i++) {
         const LaunchSite *s = &sites->items[i];
         if (s->target != decl || s->workspace > (uint64_t)j->arch->max_threads_per_block)
@@ -419,7 +419,7 @@ static void judge_kernel(Judge *j, const Node *decl, const Sites *sites)
         j->launch = s;
         j->at = s->block->span;
         OccResult r;
-        if (j->f->maxntid == 0)
+        if (j->f->reqntid == 0)
             judge_size(j, (int)s->workspace);
         if (evaluate(j, &j->res, (int)s->workspace, &r) && r.active_blocks > 0)
             check_tail(j, &r);

@@ -33,8 +33,9 @@ typedef struct FuncInfo {
     Module *module;
     bool gpu;          /* kernel, or attr(device=gpu) fn */
     bool launchable;   /* a GPU function returning nothing */
-    int threads;       /* the fixed CTA size; 0: each launch's workspace */
-    Span threads_span; /* @launch's threads argument, when written */
+    int reqntid;       /* the fixed CTA size (@launch's threads, or a kernel's
+                        * 256), .reqntid in the PTX; 0: each launch's workspace */
+    Span reqntid_span; /* @launch's threads argument, when written */
     int min_blocks, max_regs;
     bool has_launch;   /* written @launch */
     bool launch_ok;    /* @launch passed its checks (or is absent) */

@@ -124,7 +124,7 @@ static Type *check_reduction_or_pair(Checker *k, Node *call, Type *expected)
  * (launch-attribute.txt, "Interactions"). */
 static Type *check_qgemm(Checker *k, Node *call)
 {
-    int threads = k->func->threads;
+    int threads = k->func->reqntid;
     if (threads != 256) {
         if (threads == 0)
             diag_error(k->diag, call->a->span, "%s needs @launch(256): this function has no fixed thread count",

@@ -406,8 +406,8 @@ static void check_launch_attribute(Checker *k, FuncInfo *f, Node *attr)
                    "@launch max_regs must be 16 to 255, the range .maxnreg accepts");
         return;
     }
-    f->threads = (int)value[0];
-    f->threads_span = args->items[0]->span;
+    f->reqntid = (int)value[0];
+    f->reqntid_span = args->items[0]->span;
     f->min_blocks = args->count > 1 ? (int)value[1] : 0;
     f->max_regs = args->count > 2 ? (int)value[2] : 0;
     f->launch_ok = true;
@@ -575,7 +575,7 @@ FuncInfo *sema_function_info(Checker *k, Symbol *fn)
     k->scope = NULL;
     k->func = NULL;
     /* @launch first: "checked before anything else is compiled". */
-    f->threads = (f->decl->flags & NF_KERNEL) ? 256 : 0;
+    f->reqntid = (f->decl->flags & NF_KERNEL) ? 256 : 0;
     check_function_attributes(k, f);
     check_function_form(k, f);
     check_params(k, f);

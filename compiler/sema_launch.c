@@ -230,11 +230,11 @@ static void check_launch_arguments(Checker *k, Node *call, Symbol *target)
 
 static void check_workspace(Checker *k, Node *w, uint64_t workspace, FuncInfo *f)
 {
-    if (f->threads && workspace != (uint64_t)f->threads) {
+    if (f->reqntid && workspace != (uint64_t)f->reqntid) {
         diag_error(k->diag, w->span, "the workspace (%llu) differs from the CTA size of '%s' (%d threads): every CTA has exactly %d threads",
-                   (unsigned long long)workspace, f->decl->name, f->threads, f->threads);
+                   (unsigned long long)workspace, f->decl->name, f->reqntid, f->reqntid);
         if (f->has_launch)
-            diag_note(k->diag, f->threads_span, "@launch fixes it here");
+            diag_note(k->diag, f->reqntid_span, "@launch fixes it here");
         else
             diag_note(k->diag, f->decl->name_span, "a kernel without @launch has 256 threads");
         return;

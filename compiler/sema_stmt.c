@@ -78,7 +78,7 @@ static void check_registers(Checker *k, Node *attr, Node *let, Type *t)
         diag_error(k->diag, attr->span, "@registers applies to a tile variable: @registers let t: tile<f32>[...] = ...");
         return;
     }
-    int threads = k->func->threads;
+    int threads = k->func->reqntid;
     if (threads == 0) {
         diag_error(k->diag, attr->span, "@registers needs a fixed thread count (@launch)");
         return;
@@ -103,7 +103,7 @@ static void check_tensorcore(Checker *k, Node *attr, Node *s)
         return;
     }
     Type *c = s->a->type;
-    int threads = k->func->threads;
+    int threads = k->func->reqntid;
     if (threads == 0) {
         diag_error(k->diag, attr->span, "@tensorcore needs a fixed thread count (@launch)");
         return;
@@ -223,15 +223,17 @@ static void count_shared(Checker *k, Node *s, const Type *t)
     uint64_t at = (before + size - 1) / size * size;
     uint64_t after = bytes > UINT64_MAX - at ? UINT64_MAX : at + bytes;
     k->func->shared_bytes = after;
-    if (before <= SILK_STATIC_SHARED_LIMIT && after > SILK_STATIC_SHARED_LIMIT) {
-        char total[32];
+    uint64_t limit = k->c->shared_limit.bytes;
+    if (limit && before <= limit && after > limit) {
+        char total[32], most[64];
         if (after == UINT64_MAX)
             snprintf(total, sizeof total, "2^64 or more");
         else
             snprintf(total, sizeof total, "%llu", (unsigned long long)after);
+        compile_shared_limit_text(&k->c->shared_limit, most, sizeof most);
         diag_error(k->diag, s->span,
-                   "'%s' brings the static shared memory of '%s' to %s bytes; a kernel may have at most %d (48 KiB)",
-                   s->name, k->func->decl->name, total, SILK_STATIC_SHARED_LIMIT);
+                   "'%s' brings the static shared memory of '%s' to %s bytes; a kernel may have at most %s",
+                   s->name, k->func->decl->name, total, most);
     }
 }
 

@@ -3,10 +3,12 @@
  * for the CPU backend, its C compiled into a module in a temporary
  * directory and loaded (cpu.h), the kernel launched on this machine's
  * cores with every global access checked against the --buf buffers.
- * ctx.sms is --sms (default 132, an H100 SXM's); a @persistent kernel
- * gets min(logical CTAs, --sms) CTAs.
+ * ctx.sms is --sms (default SILK_EMULATED_SMS, the SM count of the
+ * products table's h100-sxm row); a @persistent kernel gets
+ * min(logical CTAs, --sms) CTAs.
  */
 #include "exec.h"
+#include "common/emulated_device.h"
 #include "escape.h"
 
 #include "cpu/cpu.h"
@@ -16,8 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { DEFAULT_SMS = 132 };
 
 static ExecKernel describe(const SilkCpuKernel *k)
 {
@@ -32,7 +32,7 @@ static ExecKernel describe(const SilkCpuKernel *k)
 static int run_kernel(const SilkcRequest *r, const SilkCpuKernel *kernel)
 {
     ExecKernel k = describe(kernel);
-    uint32_t sms = r->sms ? r->sms : DEFAULT_SMS;
+    uint32_t sms = r->sms ? r->sms : SILK_EMULATED_SMS;
     ExecPlan plan = {0};
     ExecArgs a = {0};
     int rc = exec_plan(r, &k, &plan);

@@ -37,7 +37,7 @@ ExecKernel exec_describe(const IrFunc *f, Arena *arena)
     bool persistent = f->n_params > 0 && strcmp(names[f->n_params - 1], LOWER_LOGICAL_CTAS) == 0;
     return (ExecKernel){.name = f->name, .n_params = f->n_params, .param_names = names,
                         .param_types = types, .param_source_types = sources,
-                        .fixed_threads = (uint32_t)f->maxntid, .dynamic_shared = f->dynamic_smem,
+                        .fixed_threads = (uint32_t)f->reqntid, .dynamic_shared = f->dynamic_smem,
                         .persistent = persistent};
 }
 

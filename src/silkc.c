@@ -12,6 +12,7 @@
  * on /dev/full).
  */
 #include "silkc.h"
+#include "common/emulated_device.h"
 #include "escape.h"
 
 #include "output.h"
@@ -49,7 +50,7 @@ static void usage(FILE *out)
           "exec: runs one kernel on this machine's cores (the CPU backend, no GPU needed):\n"
           "  --arg and --buf bind its parameters in order; a buffer's INIT is a number or\n"
           "  'random' (--seed S, default 1); --dump prints the buffers after the run,\n"
-          "  --out FILE writes their bytes; --sms S is ctx.sms (default 132); --workers N\n"
+          "  --out FILE writes their bytes; --sms S is ctx.sms (default " SILK_EMULATED_SMS_TEXT "); --workers N\n"
           "  threads run the CTAs (default: one per core; 1 gives float atomics one order);\n"
           "  --race also checks shared-memory races and reads of unwritten shared memory\n"
           "  or of a var before it is assigned.\n"
@@ -360,7 +361,7 @@ static int run(int argc, char **argv, const char *command)
     bool run_it = strcmp(command, "run") == 0;
     SilkcRequest request = {.compile = compile, .exec = strcmp(command, "exec") == 0,
                             .build = run_it || strcmp(command, "build") == 0, .run = run_it,
-                            .inputs = files, .bindings = bindings, .seed = 1, .sms = 132,
+                            .inputs = files, .bindings = bindings, .seed = 1, .sms = SILK_EMULATED_SMS,
                             .diag = &c.diag};
     diagnostics_format(argc, argv, &c.diag);
     int rc = files && bindings ? parse_arguments(argc, argv, &c, files, &n_files, &request)

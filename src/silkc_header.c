@@ -193,8 +193,8 @@ static void write_bounds(const IrFunc *f, FILE *out)
 {
     const char *sep = " ";
     fputs(" * launch bounds:", out);
-    if (f->maxntid) {
-        fprintf(out, "%s.maxntid %d, 1, 1", sep, f->maxntid);
+    if (f->reqntid) {
+        fprintf(out, "%s.reqntid %d, 1, 1", sep, f->reqntid);
         sep = "; ";
     }
     if (f->minnctapersm) {
@@ -203,7 +203,7 @@ static void write_bounds(const IrFunc *f, FILE *out)
     }
     if (f->maxnreg)
         fprintf(out, "%s.maxnreg %d", sep, f->maxnreg);
-    if (!f->maxntid && !f->minnctapersm && !f->maxnreg)
+    if (!f->reqntid && !f->minnctapersm && !f->maxnreg)
         fputs(" none (any CTA size)", out);
     if (f->dynamic_smem)
         fprintf(out, "; @smem %" PRIu64 " bytes of dynamic shared memory", f->dynamic_smem);
@@ -250,7 +250,7 @@ static void write_kernel_table(const char *prefix, const IrModule *m, FILE *out)
             fprintf(out, "%s_%s_params, ", prefix, f->name);
         else
             fputs("0, ", out);
-        fprintf(out, "%" PRIu32 ", %d, %d, %d, %" PRIu64 "},\n", f->n_params, f->maxntid,
+        fprintf(out, "%" PRIu32 ", %d, %d, %d, %" PRIu64 "},\n", f->n_params, f->reqntid,
                 f->minnctapersm, f->maxnreg, f->dynamic_smem);
     }
     if (n == 0)
@@ -272,12 +272,13 @@ static void write_types(FILE *out)
           "    unsigned size;\n"
           "};\n"
           "/* One kernel: its entry symbol, its parameters in order, its launch\n"
-          " * bounds (0: not given) and its dynamic shared memory in bytes. */\n"
+          " * bounds (0: not given; reqntid: the CTA size every launch must use)\n"
+          " * and its dynamic shared memory in bytes. */\n"
           "struct silkc_kernel {\n"
           "    const char *name;\n"
           "    const struct silkc_param *params;\n"
           "    unsigned n_params;\n"
-          "    int maxntid, minnctapersm, maxnreg;\n"
+          "    int reqntid, minnctapersm, maxnreg;\n"
           "    unsigned long long dynamic_smem;\n"
           "};\n"
           "/* One target's PTX. */\n"
@@ -318,7 +319,7 @@ static void write_intro(Compilation *c, const char *path, const char *prefix, co
                      " *   void *params[] = {&args.%s, ...};    (one pointer per member)\n",
                 prefix, name, member_name(c, f->params[0].name));
     fprintf(out, " *   cuLaunchKernel(fn, grid, 1, 1, %d, 1, 1, 0, NULL, %s, NULL);\n */\n",
-            f && f->maxntid ? f->maxntid : 256, f && f->n_params ? "params" : "NULL");
+            f && f->reqntid ? f->reqntid : 256, f && f->n_params ? "params" : "NULL");
 }
 
 void silkc_write_header(Compilation *c, const IrModule *m, const char *name,

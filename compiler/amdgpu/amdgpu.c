@@ -323,11 +323,11 @@ static void emit_attributes(FILE *out, const IrFunc *f, const char *arch, uint32
 {
     fprintf(out, "attributes #%" PRIu32 " = { ", group);
     if (f->kernel) {
-        if (f->maxntid)
-            fprintf(out, "\"amdgpu-flat-work-group-size\"=\"%d,%d\" ", f->maxntid, f->maxntid);
+        if (f->reqntid)
+            fprintf(out, "\"amdgpu-flat-work-group-size\"=\"%d,%d\" ", f->reqntid, f->reqntid);
         else
             fprintf(out, "\"amdgpu-flat-work-group-size\"=\"1,%d\" ", MAX_WORKGROUP);
-        int waves = amdgpu_waves_per_eu(arch, f->maxntid, f->minnctapersm);
+        int waves = amdgpu_waves_per_eu(arch, f->reqntid, f->minnctapersm);
         if (waves > 0)
             fprintf(out, "\"amdgpu-waves-per-eu\"=\"%d\" ", waves);
         if (f->maxnreg)

@@ -10,6 +10,7 @@
  */
 #include "build.h"
 
+#include "amd.h"
 #include "amdgpu.h"
 #include "llc.h"
 
@@ -17,6 +18,27 @@
 #include <stdio.h>
 
 static bool amdgpu_knows(const char *arch) { return amdgpu_wave_size(arch) != 0; }
+
+/* The static LDS of a workgroup: the target row's lds_per_workgroup (64 KiB
+ * on every target LLVM 19 has, where llc refuses more); for arch NULL the
+ * lowest over the rows of the targets amdgpu_knows. */
+static uint64_t amdgpu_shared_limit(const char *arch)
+{
+    AmdTable table;
+    OccError err;
+    if (amd_table_load_builtin(&table, &err) != 0) /* the built-in tables are tested */
+        return 0;
+    const AmdTarget *only = arch ? amd_table_find(&table, arch) : NULL;
+    uint64_t lowest = 0;
+    for (size_t i = 0; i < table.n_targets; i++) {
+        const AmdTarget *t = &table.targets[i];
+        bool row = arch ? t == only : amdgpu_knows(t->gfx);
+        if (row && (!lowest || (uint64_t)t->lds_per_workgroup < lowest))
+            lowest = (uint64_t)t->lds_per_workgroup;
+    }
+    amd_table_free(&table);
+    return lowest;
+}
 
 /* No tool: every target's report says which is missing. */
 static BuildStatus missing_tool(Build *b, BuildTarget *const targets[], int n, const char *tool)
@@ -99,6 +121,7 @@ const Backend backend_amdgpu = {
     .target_range = "gfx90a, gfx942, gfx1100, gfx1201",
     .hip_code_object = true, /* the .hsaco ld.lld links, which programs carry for HIP */
     .knows = amdgpu_knows,
+    .shared_limit = amdgpu_shared_limit,
     .assembler = amdgpu_llc_find,
     .emit = amdgpu_emit_module,
     .measure = amdgpu_measure,

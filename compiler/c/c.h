@@ -57,16 +57,16 @@ typedef struct CProgram {
     int n_inputs;
 } CProgram;
 
-/* The device the CPU backend emulates: an H100 SXM, as silkc exec --sms
- * defaults to. */
-#define C_EMULATED_ARCH "sm_90"
-enum { C_EMULATED_SMS = 132 };
+/* The device the CPU backend emulates (SILK_EMULATED_PRODUCT, _ARCH,
+ * _SMS): a row of arch-tables/products.csv, which Makefile.am names, as
+ * silkc exec --sms and the runtime default to. */
+#include "common/emulated_device.h"
 
 /* Whether the build's kernels include a @persistent one, whose resident
  * CTAs the program table needs (c_measure_emulated). */
 bool c_has_persistent(const Build *b);
 
-/* The figures of every kernel on C_EMULATED_ARCH: the build's own when it
+/* The figures of every kernel on SILK_EMULATED_ARCH: the build's own when it
  * measured that target, else the code emitted and measured for it now
  * through the backend (the assembler when present, else the estimate).
  * NULL (reported) when that fails. */

@@ -4,9 +4,10 @@
  * CTAs per SM); on a GPU the runtime asks the driver
  * (cuOccupancyMaxActiveBlocksPerMultiprocessor), and on the CPU backend,
  * which has no such figure of its own, it takes the occupancy engine's
- * answer for the device the backend emulates (an H100 SXM: sm_90, 132
- * SMs), computed here from the kernel's figures on sm_90 (ptxas's when it
- * is installed, else the estimate) and written into the program table.
+ * answer for the device the backend emulates (SILK_EMULATED_*, the
+ * products table's h100-sxm row: sm_90, 132 SMs), computed here from the
+ * kernel's figures on its architecture (ptxas's when it is installed, else
+ * the estimate) and written into the program table.
  * The same function of the engine answers silk-occ report and the
  * occupancy warnings.
  */
@@ -42,7 +43,7 @@ uint32_t c_resident_ctas(const ArchLimits *arch, const IrFunc *f, const UsageRep
     uint64_t smem = (uint64_t)u->static_smem + f->dynamic_smem;
     KernelResources res = usage_resources(u, arch, smem > (uint64_t)arch->smem_per_block);
     OccResult r;
-    int threads = f->maxntid > 0 ? f->maxntid : 1024;
+    int threads = f->reqntid > 0 ? f->reqntid : 1024;
     if (occ_active_blocks(arch, &res, threads, f->dynamic_smem, &r) != OCC_OK || r.active_blocks < 1)
         return 1;
     return (uint32_t)r.active_blocks;
@@ -53,7 +54,7 @@ uint32_t c_resident_ctas(const ArchLimits *arch, const IrFunc *f, const UsageRep
 static const UsageReport *measure_now(Build *b)
 {
     BuildTarget *t = ARENA_NEW(b->c->arena, BuildTarget);
-    *t = (BuildTarget){.arch = C_EMULATED_ARCH, .backend = backend_find(C_EMULATED_ARCH)};
+    *t = (BuildTarget){.arch = SILK_EMULATED_ARCH, .backend = backend_find(SILK_EMULATED_ARCH)};
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -68,7 +69,7 @@ static const UsageReport *measure_now(Build *b)
     if (!ok || t->backend->measure(b, targets, 1) != BUILD_OK) {
         fprintf(stderr, "%s: error: the figures of the kernels on %s, which the CPU backend "
                         "emulates, could not be measured%s%s\n",
-                b->options->program, C_EMULATED_ARCH, t->usage.errors ? ":\n" : "",
+                b->options->program, SILK_EMULATED_ARCH, t->usage.errors ? ":\n" : "",
                 t->usage.errors ? t->usage.errors : "");
         return NULL;
     }
@@ -78,7 +79,7 @@ static const UsageReport *measure_now(Build *b)
 const UsageReport *c_measure_emulated(Build *b)
 {
     for (int i = 0; i < b->n_targets; i++)
-        if (strcmp(b->targets[i].arch, C_EMULATED_ARCH) == 0 && b->targets[i].usage.kernels)
+        if (strcmp(b->targets[i].arch, SILK_EMULATED_ARCH) == 0 && b->targets[i].usage.kernels)
             return &b->targets[i].usage;
     return measure_now(b);
 }

@@ -82,47 +82,54 @@ void c_kernel_code(const CProgram *p, FILE *out)
         code_object_array(&p->code_objects[i], out);
 }
 
-static bool load_emulated(ArchTable *table, const ArchLimits **arch)
+/* The device the CPU backend emulates, read from the products table: the
+ * SILK_EMULATED_PRODUCT row's SM count (ctx.sms) and its architecture's
+ * limits (the resident CTAs of a @persistent kernel). */
+typedef struct Emulated {
+    ArchTable table;
+    bool loaded;
+    const ArchLimits *arch; /* NULL: no row; a persistent kernel then gets 1 CTA per SM */
+    int sms;
+} Emulated;
+
+static void load_emulated(Emulated *d)
 {
     OccError err;
-    *arch = NULL;
-    if (arch_table_load_builtin(table, &err) != 0) /* the built-in tables are tested */
-        return false;
-    *arch = arch_table_find(table, C_EMULATED_ARCH);
-    return true;
+    d->loaded = arch_table_load_builtin(&d->table, &err) == 0; /* the built-in tables are tested */
+    const GpuProduct *g = d->loaded ? arch_table_find_product(&d->table, SILK_EMULATED_PRODUCT) : NULL;
+    d->arch = g ? arch_table_product_arch(&d->table, g) : NULL;
+    /* The constant is the same row, taken at build time (check_arch tests it) */
+    d->sms = g ? g->sm_count : SILK_EMULATED_SMS;
 }
 
-static void kernel_rows(const CProgram *p, FILE *out)
+static void kernel_rows(const CProgram *p, const ArchLimits *arch, FILE *out)
 {
     const IrModule *m = p->build->module;
-    ArchTable table;
-    const ArchLimits *arch;
-    bool loaded = load_emulated(&table, &arch);
     fputs("static const SilkrtKernel silk_program_kernels[] = {\n"
           "    /* name, parameters, fixed CTA size (0: the workspace), @smem bytes, @persistent,\n"
-          "     * its resident CTAs per SM on the emulated " C_EMULATED_ARCH " (the CPU backend) */\n",
+          "     * its resident CTAs per SM on the emulated " SILK_EMULATED_ARCH " (the CPU backend) */\n",
           out);
     for (uint32_t i = 0; i < m->n_funcs; i++) {
         const IrFunc *f = m->funcs[i];
         bool persistent = c_is_persistent(f);
         fprintf(out, "    {\"%s\", %" PRIu32 ", %d, %" PRIu64 ", %s, %" PRIu32 "},\n", f->name,
-                f->n_params - (persistent ? 1 : 0), f->maxntid, f->dynamic_smem,
+                f->n_params - (persistent ? 1 : 0), f->reqntid, f->dynamic_smem,
                 persistent ? "true" : "false",
                 persistent ? c_resident_ctas(arch, f, p->emulated) : 0);
     }
     fputs("};\n\n", out);
-    if (loaded)
-        arch_table_free(&table);
 }
 
 void c_program_table(CEmit *e, const CProgram *p, FILE *out)
 {
     (void)e;
     uint32_t n_kernels = p->build->module->n_funcs;
+    Emulated device;
+    load_emulated(&device);
     fputs("/* ---- the program, for the runtime -------------------------------------------- */\n\n",
           out);
     if (n_kernels)
-        kernel_rows(p, out);
+        kernel_rows(p, device.arch, out);
     if (p->n_ptx) {
         fputs("static const SilkrtPtx silk_program_ptx[] = {\n", out);
         for (int i = 0; i < p->n_ptx; i++) {
@@ -154,6 +161,8 @@ void c_program_table(CEmit *e, const CProgram *p, FILE *out)
             "    .code_objects = %s,\n"
             "};\n\n",
             n_kernels, n_kernels ? "silk_program_kernels" : "NULL", p->n_ptx,
-            p->n_ptx ? "silk_program_ptx" : "NULL", C_EMULATED_SMS, p->n_code_objects,
+            p->n_ptx ? "silk_program_ptx" : "NULL", device.sms, p->n_code_objects,
             p->n_code_objects ? "silk_program_code_objects" : "NULL");
+    if (device.loaded)
+        arch_table_free(&device.table);
 }

@@ -442,7 +442,7 @@ static void kernel_entry(const IrModule *m, const IrFunc *f, uint32_t n_stops, u
     fprintf(out, "    {\"%s\", silk_step_%s, %" PRIu32 ", silk_param_names_%s, silk_param_types_%s,"
                  " silk_param_source_types_%s, %" PRIu32 ", %d, %" PRIu64 ", %" PRIu64
                  ", %d, silk_stop_sites_%s, %" PRIu32 ", %d, silk_shared_arrays, %" PRIu32 "},\n",
-            f->name, f->name, f->n_params, f->name, f->name, f->name, n_slots, f->maxntid, shared,
+            f->name, f->name, f->n_params, f->name, f->name, f->name, n_slots, f->reqntid, shared,
             f->dynamic_smem, is_persistent(f), f->name, n_stops, m->race_checks, m->n_shared);
 }
 

@@ -377,8 +377,12 @@ static void emit_header(FILE *out, const IrFunc *f)
     else
         fputs(".func ", out);
     emit_params(out, f);
-    if (f->maxntid)
-        fprintf(out, ".maxntid %d, 1, 1\n", f->maxntid);
+    /* A fixed CTA size is .reqntid, not .maxntid: the driver then refuses
+     * a launch of another size, and a reader of the PTX (silk-occ report
+     * k.ptx) sees the one size the .silk file has.  ptxas caps registers
+     * the same under either with .minnctapersm. */
+    if (f->reqntid)
+        fprintf(out, ".reqntid %d, 1, 1\n", f->reqntid);
     if (f->minnctapersm)
         fprintf(out, ".minnctapersm %d\n", f->minnctapersm);
     if (f->maxnreg)

@@ -4,7 +4,7 @@
  * The output is what NVIDIA's ptxas assembles: the lowest PTX ISA .version
  * the target needs (so the PTX also loads on the oldest driver that knows
  * the target), its .target, 64-bit addresses, the module's shared arrays,
- * then each kernel as a .visible .entry with its launch bounds (.maxntid,
+ * then each kernel as a .visible .entry with its launch bounds (.reqntid,
  * .minnctapersm, .maxnreg) and each helper function as a .visible .func.
  * The IR must have passed ir_verify; what PTX cannot express (a store to a
  * kernel parameter, an atomic on a sub-word type) is reported to `diag`.

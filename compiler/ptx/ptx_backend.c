@@ -8,6 +8,7 @@
  */
 #include "build.h"
 
+#include "occupancy.h"
 #include "ptx.h"
 #include "ptx_scan.h"
 #include "ptxas.h"
@@ -18,6 +19,28 @@
 #include <string.h>
 
 static bool ptx_knows(const char *arch) { return ptx_isa_version(arch) != NULL; }
+
+/* The static shared memory of a CTA: the architecture row's shared memory
+ * per CTA without opt-in (smem_per_block, 48 KiB on every row today); for
+ * arch NULL the lowest over the rows of the targets ptx_knows. */
+static uint64_t ptx_shared_limit(const char *arch)
+{
+    ArchTable table;
+    OccError err;
+    if (arch_table_load_builtin(&table, &err) != 0) /* the built-in tables are tested */
+        return 0;
+    uint64_t lowest = 0;
+    for (size_t i = 0; i < table.n_archs; i++) {
+        const ArchLimits *a = &table.archs[i];
+        char name[24];
+        snprintf(name, sizeof name, "sm_%d%d", a->major, a->minor);
+        bool row = arch ? a == arch_table_find(&table, arch) : ptx_knows(name);
+        if (row && (!lowest || (uint64_t)a->smem_per_block < lowest))
+            lowest = (uint64_t)a->smem_per_block;
+    }
+    arch_table_free(&table);
+    return lowest;
+}
 
 /* Without ptxas: each kernel's estimate, the same on every target (the
  * IR is). */
@@ -124,6 +147,7 @@ const Backend backend_ptx = {
     .name = "ptx",
     .target_range = "sm_75 to sm_121",
     .knows = ptx_knows,
+    .shared_limit = ptx_shared_limit,
     .assembler = ptxas_find,
     .emit = ptx_emit_module,
     .measure = ptx_measure,

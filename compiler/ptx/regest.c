@@ -59,7 +59,7 @@
  * optimisations (it folds, reorders, unrolls and rematerialises) are the
  * rest of the error, in both directions.
  *
- * A kernel under .maxnreg (or a .maxntid/.minnctapersm bound) is
+ * A kernel under .maxnreg (or a .reqntid/.minnctapersm bound) is
  * estimated at that limit, and what passes it as spilled: 4 bytes stored,
  * loaded and of stack frame per register over (ptxas spills more:
  * pressure.silk's `squeezed`, 28 over 32, is estimated at 112 bytes
@@ -291,8 +291,8 @@ int regest_register_cap(const IrFunc *f)
     int cap = MAX_REGISTERS;
     if (f->maxnreg > 0 && f->maxnreg < cap)
         cap = f->maxnreg;
-    if (f->maxntid > 0 && f->minnctapersm > 0) {
-        long threads = ((long)f->maxntid + 31) / 32 * 32 * f->minnctapersm;
+    if (f->reqntid > 0 && f->minnctapersm > 0) {
+        long threads = ((long)f->reqntid + 31) / 32 * 32 * f->minnctapersm;
         long bound = SM_REGISTERS / threads / WARP_ALLOCATION * WARP_ALLOCATION;
         if (bound < cap)
             cap = bound < REGEST_FLOOR ? REGEST_FLOOR : (int)bound;
@@ -327,6 +327,6 @@ KernelUsage regest_kernel(const IrModule *m, const IrFunc *f, Arena *arena)
     uint64_t smem = ir_static_smem(m, f);
     u.static_smem = smem > INT32_MAX ? INT32_MAX : (int)smem;
     u.barriers = has_barrier(f) ? 1 : 0;
-    u.max_threads = f->maxntid;
+    u.max_threads = f->reqntid;
     return u;
 }

@@ -28,7 +28,7 @@ enum { REGEST_OVERHEAD = 2 };
 int regest_live_units(const IrFunc *f, Arena *scratch);
 
 /* The register limit ptxas works under for `f`: 255, or less by .maxnreg,
- * or by .maxntid with .minnctapersm (that many CTAs must fit an SM's 64K
+ * or by .reqntid with .minnctapersm (that many CTAs must fit an SM's 64K
  * registers). */
 int regest_register_cap(const IrFunc *f);
 

@@ -19,6 +19,7 @@
  */
 #include "silkrt_internal.h"
 
+#include "common/emulated_device.h"
 #include "cpu/cpu_launch.h"
 
 #include <inttypes.h>
@@ -26,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { ALIGNMENT = 256, DEFAULT_SMS = 132 };
+enum { ALIGNMENT = 256, DEFAULT_SMS = SILK_EMULATED_SMS }; /* common/emulated_device.h */
 
 static int32_t cpu_alloc(uint64_t bytes, uint64_t *address)
 {

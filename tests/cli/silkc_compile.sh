@@ -30,13 +30,13 @@ for t in sm_90 sm_80; do
     f="$work/lw.$t.ptx"
     [ -f "$f" ] || { fail "no $f"; continue; }
     grep -q "^\.target $t\$" "$f" || fail "$f: no .target $t"
-    grep -q '^\.maxntid 128, 1, 1$' "$f" || fail "$f: no .maxntid 128, 1, 1"
+    grep -q '^\.reqntid 128, 1, 1$' "$f" || fail "$f: no .reqntid 128, 1, 1"
     grep -q '^\.minnctapersm 4$' "$f" || fail "$f: no .minnctapersm 4"
 done
 grep -q '^\.version 7\.8$' "$work/lw.sm_90.ptx" || fail "sm_90: not .version 7.8"
 
 "$SILKC" compile "$seed" --emit=ir > "$work/lw.ir" || fail "--emit=ir exited $?"
-grep -q '^kernel @lanes_and_warps(%0: i64 \$O) maxntid 128 minnctapersm 4 {$' "$work/lw.ir" ||
+grep -q '^kernel @lanes_and_warps(%0: i64 \$O) reqntid 128 minnctapersm 4 {$' "$work/lw.ir" ||
     fail "--emit=ir: no kernel header"
 
 "$SILKC" compile "$seed" --arch sm_42 2>"$work/err"; rc=$?

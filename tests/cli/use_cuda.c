@@ -23,7 +23,7 @@ int launch_histogram(CUdeviceptr data, CUdeviceptr bins, uint64_t n)
         return 1;
     struct hist_histogram_args args = {n, data, bins};
     void *params[] = {&args.n, &args.data, &args.bins};
-    unsigned threads = (unsigned)hist_kernels[0].maxntid;
+    unsigned threads = (unsigned)hist_kernels[0].reqntid;
     unsigned blocks = (unsigned)((n + threads - 1) / threads);
     return cuLaunchKernel(fn, blocks, 1, 1, threads, 1, 1, 0, NULL, params, NULL) != CUDA_SUCCESS;
 }

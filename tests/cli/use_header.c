@@ -49,7 +49,7 @@ int main(int argc, char **argv)
     CHECK(param_is(&hist_histogram_params[0], "n", "uint64_t", 8));
     CHECK(param_is(&hist_histogram_params[1], "data", "CUdeviceptr", 8));
     CHECK(param_is(&hist_histogram_params[2], "bins", "CUdeviceptr", 8));
-    CHECK(hist_kernels[0].maxntid == 256 && hist_kernels[0].minnctapersm == 0);
+    CHECK(hist_kernels[0].reqntid == 256 && hist_kernels[0].minnctapersm == 0);
     CHECK(hist_kernels[0].maxnreg == 0 && hist_kernels[0].dynamic_smem == 0);
     CHECK(sizeof(struct hist_histogram_args) == 24);
     CHECK(hist_n_targets == 2);

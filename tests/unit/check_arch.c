@@ -11,6 +11,7 @@
  * over comments and blank lines, and the table left exactly as it was.
  */
 #include "occupancy.h"
+#include "common/emulated_device.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -162,6 +163,20 @@ START_TEST(test_product_aliases)
     ck_assert_str_eq(find_product(&table, "4090")->id, "rtx-4090");
     ck_assert_ptr_null(arch_table_find_product(&table, "h300"));
     ck_assert_ptr_null(arch_table_find_product(&table, ""));
+}
+END_TEST
+
+/* The constants the runtime and silkc take for the device the CPU backend
+ * emulates are the products table's row, as the compiler reads it. */
+START_TEST(test_emulated_device)
+{
+    const GpuProduct *gpu = find_product(&table, SILK_EMULATED_PRODUCT);
+    ck_assert_int_eq(gpu->sm_count, SILK_EMULATED_SMS);
+    char text[16];
+    snprintf(text, sizeof text, "%d", gpu->sm_count);
+    ck_assert_str_eq(text, SILK_EMULATED_SMS_TEXT);
+    ck_assert_ptr_eq(arch_table_product_arch(&table, gpu), find_arch(&table, SILK_EMULATED_ARCH));
+    ck_assert_int_eq(SILK_EMULATED_SMS, 132); /* h100-sxm: an H100 SXM5 has 132 SMs */
 }
 END_TEST
 
@@ -507,6 +522,7 @@ static Suite *arch_suite(void)
     tcase_add_test(tc, test_builtin_values);
     tcase_add_loop_test(tc, test_builtin_has_product, 0, N(products));
     tcase_add_test(tc, test_product_aliases);
+    tcase_add_test(tc, test_emulated_device);
 
     tc = new_tcase(s, "lookup");
     tcase_add_loop_test(tc, test_find_hopper, 0, N(hopper_names));

@@ -6,7 +6,7 @@
  * the estimate without ptxas (SILK_PTXAS=none), ptxas with it, the cubin
  * of the same run kept; a verifier fault after lowering is summed up at
  * its kernel, and static shared memory over its limit once lowered is a
- * source error there.  The ptxas cases need the CUDA toolkit: without
+ * source error there, the limit the lowest of the targets' table rows.  The ptxas cases need the CUDA toolkit: without
  * it they do not run, and the program exits 77 (skipped) saying so.
  */
 #include "build.h"
@@ -38,17 +38,23 @@ typedef struct Fixture {
 
 static const char *const ARCHS[] = {"sm_80", "sm_90"};
 
-static BuildStatus build(Fixture *f, const char *source, BuildStage last, bool optimize)
+static BuildStatus build_for(Fixture *f, const char *const *archs, int n_archs, const char *source,
+                             BuildStage last, bool optimize)
 {
     f->diagnostics = open_memstream(&f->diag_text, &f->diag_len);
     compile_init(&f->c, f->diagnostics);
-    f->options = (BuildOptions){.archs = ARCHS, .n_archs = 2, .last = last,
+    f->options = (BuildOptions){.archs = archs, .n_archs = n_archs, .last = last,
                                 .optimize = optimize, .program = "check_build"};
     ck_assert_ptr_nonnull(compile_add_text(&f->c, "t.silk", source, strlen(source), PKG_ROOT));
     BuildStatus status = build_run(&f->c, &f->options, &f->b);
     diag_finish(&f->c.diag);
     fflush(f->diagnostics);
     return status;
+}
+
+static BuildStatus build(Fixture *f, const char *source, BuildStage last, bool optimize)
+{
+    return build_for(f, ARCHS, 2, source, last, optimize);
 }
 
 static void finish(Fixture *f)
@@ -245,6 +251,56 @@ START_TEST(test_lowered_shared_memory_over_the_limit)
 }
 END_TEST
 
+/* Each target's limit is its row's: an NVIDIA architecture's shared memory
+ * per CTA without opt-in, an AMD target's LDS per workgroup, the emulated
+ * sm_90's for the CPU backend; no target: the lowest any allows; 0 for a
+ * name no backend knows (sm_50, a table row silkc does not target). */
+static const struct {
+    const char *arch;
+    uint64_t bytes;
+} shared_limits[] = {
+    {"sm_75", 49152},   {"sm_80", 49152},  {"sm_90", 49152},   {"sm_90a", 49152},
+    {"sm_100a", 49152}, {"sm_110", 49152}, {"sm_121", 49152},  {"gfx90a", 65536},
+    {"gfx942", 65536},  {"gfx1100", 65536}, {"gfx1201", 65536}, {"cpu", 49152},
+    {NULL, 49152},      {"sm_50", 0},      {"gfx1100+wave64", 0},
+};
+
+START_TEST(test_shared_limit_per_target)
+{
+    ck_assert_uint_eq(backend_shared_limit(shared_limits[_i].arch), shared_limits[_i].bytes);
+}
+END_TEST
+
+/* 56000 bytes: over NVIDIA's 48 KiB, within AMD's 64 KiB.  The build
+ * checks the lowest of its targets, and names the first that has it. */
+START_TEST(test_shared_limit_of_the_targets)
+{
+    Fixture f;
+    const char *src = "@launch(256)\n"
+                      "kernel k(o: tensor<f32>[256]) {\n"
+                      "  shared a: f32[14000]\n"
+                      "  a[ctx.tid] = 1.0\n"
+                      "  sync()\n"
+                      "  o[ctx.tid] = a[255 - ctx.tid]\n"
+                      "}\n";
+    static const char *const amd[] = {"gfx942", "gfx1100"}, *const both[] = {"gfx942", "sm_80", "sm_90"};
+    ck_assert_int_eq(build_for(&f, amd, 2, src, BUILD_CODE, true), BUILD_OK);
+    ck_assert_uint_eq(f.c.shared_limit.bytes, 65536);
+    ck_assert_str_eq(f.c.shared_limit.target, "gfx942");
+    ck_assert_uint_eq(f.diag_len, 0);
+    finish(&f);
+    ck_assert_int_eq(build_for(&f, both, 3, src, BUILD_CODE, true), BUILD_SOURCE_ERRORS);
+    ck_assert_str_eq(f.c.shared_limit.target, "sm_80");
+    ck_assert_ptr_nonnull(strstr(f.diag_text, "t.silk:3:3: error: 'a' brings the static shared memory of 'k' to "
+                                              "56000 bytes; a kernel may have at most 49152 (48 KiB) on sm_80\n"));
+    finish(&f);
+    ck_assert_int_eq(build_for(&f, NULL, 0, src, BUILD_CHECK, true), BUILD_SOURCE_ERRORS);
+    ck_assert_ptr_null(f.c.shared_limit.target);
+    ck_assert_ptr_nonnull(strstr(f.diag_text, "56000 bytes; a kernel may have at most 49152 (48 KiB)\n"));
+    finish(&f);
+}
+END_TEST
+
 int main(void)
 {
     unsetenv("SILK_PTXAS");
@@ -259,6 +315,9 @@ int main(void)
     tcase_add_test(tc, test_failing_ptxas_is_reported_back);
     tcase_add_test(tc, test_verifier_fault_at_the_kernel);
     tcase_add_test(tc, test_lowered_shared_memory_over_the_limit);
+    tcase_add_loop_test(tc, test_shared_limit_per_target, 0,
+                        (int)(sizeof shared_limits / sizeof shared_limits[0]));
+    tcase_add_test(tc, test_shared_limit_of_the_targets);
     if (have_ptxas)
         tcase_add_test(tc, test_ptxas_measures_and_assembles);
     suite_add_tcase(s, tc);

@@ -115,7 +115,7 @@ static IrModule *parse_ok(IrRun *r, const char *text)
 static const char saxpy[] =
     "shared $tile: f32[256]\n"
     "\n"
-    "kernel @saxpy(%0: i64, %1: f32, %2: i64, %3: i64) maxntid 256 minnctapersm 2 {\n"
+    "kernel @saxpy(%0: i64, %1: f32, %2: i64, %3: i64) reqntid 256 minnctapersm 2 {\n"
     "@b0:\n"
     "  %4: i32 = sreg tid.x\n"
     "  %5: i64 = zext %4\n"
@@ -154,7 +154,7 @@ static const char reduction[] =
     "shared $partial: f32[32]\n"
     "shared $hist: i32[256] align 16\n"
     "\n"
-    "kernel @reduce(%0: i64 $in, %1: i64 $out, %2: i32 $n) maxntid 1024 minnctapersm 1 maxnreg 64 smem 4096 {\n"
+    "kernel @reduce(%0: i64 $in, %1: i64 $out, %2: i32 $n) reqntid 1024 minnctapersm 1 maxnreg 64 smem 4096 {\n"
     "@b0:\n"
     "  %3: i32 = sreg tid.x\n"
     "  %4: i32 = sreg ntid.x\n"
@@ -328,7 +328,7 @@ START_TEST(test_parse_builds_the_module)
     ck_assert_uint_eq(m->shared[1].align, 16);
     const IrFunc *f = m->funcs[0];
     ck_assert_str_eq(f->params[1].name, "out");
-    ck_assert_int_eq(f->maxntid, 1024);
+    ck_assert_int_eq(f->reqntid, 1024);
     ck_assert_uint_eq(f->dynamic_smem, 4096);
     ck_assert_uint_eq(f->n_regs, 26);
     const IrInst *cmp = f->blocks[0]->insts[21];
@@ -566,7 +566,7 @@ START_TEST(test_built_ir)
     IrModule *m = ir_new_module(r.arena);
     ir_add_shared(m, "tile", IRT_F32, 64);
     IrFunc *f = ir_new_func(m, "saxpy", true);
-    f->maxntid = 64;
+    f->reqntid = 64;
     IrParam *a = ir_add_param(m, f, "a", IRT_I64);
     IrBlock *b0 = ir_new_block(m, f), *b1 = ir_new_block(m, f);
     IrInst *tid = ir_append(m, f, b0, IR_SREG, IRT_I32, 0);
@@ -586,7 +586,7 @@ START_TEST(test_built_ir)
     char *text = print(m);
     ck_assert_str_eq(text,
         "shared $tile: f32[64]\n\n"
-        "kernel @saxpy(%0: i64 $a) maxntid 64 {\n"
+        "kernel @saxpy(%0: i64 $a) reqntid 64 {\n"
         "@b0:\n  %1: i32 = sreg tid.x\n  %2: i64 = zext %1\n  br @b1\n"
         "@b1:\n  %3: i64 = add %0, %2\n  store.global %3, -2.5:f32\n  ret\n}\n");
     free(text);

@@ -6,7 +6,7 @@
  * verify; what is not lowered yet must be reported, not dropped.  When a
  * ptxas is installed, every module's PTX for sm_90 is assembled by it (no
  * rejections), and the seed's lanes-and-warps kernel carries
- * `.maxntid 128, 1, 1` and `.minnctapersm 4`.
+ * `.reqntid 128, 1, 1` and `.minnctapersm 4`.
  */
 #include <config.h>
 
@@ -129,7 +129,7 @@ static const char saxpy_src[] =
 /* Reviewed: gid = ctaid * 256 + tid; each element access its own
  * address arithmetic (CSE is a later pass). */
 static const char saxpy_ir[] =
-    "kernel @saxpy(%0: i64 $n, %1: f32 $a, %2: i64 $x, %3: i64 $y) maxntid 256 minnctapersm 2 {\n"
+    "kernel @saxpy(%0: i64 $n, %1: f32 $a, %2: i64 $x, %3: i64 $y) reqntid 256 minnctapersm 2 {\n"
     "@b0:\n"
     "  %4: i32 = sreg ctaid.x\n"
     "  %5: i64 = zext %4\n"
@@ -172,7 +172,7 @@ static const char loop_src[] =
 /* Reviewed: s and j are header phis; `continue` reaches the latch (@b5)
  * with s unchanged, so the latch joins s; the exit stores the header's s. */
 static const char loop_ir[] =
-    "kernel @rowsum(%0: i32 $rows, %1: i64 $m, %2: i64 $out) maxntid 128 {\n"
+    "kernel @rowsum(%0: i32 $rows, %1: i64 $m, %2: i64 $out) reqntid 128 {\n"
     "@b0:\n"
     "  %3: i32 = sreg tid.x\n"
     "  %4: i1 = cmp uge %3, %0\n"
@@ -300,14 +300,16 @@ START_TEST(test_seed_bounds)
                      "  O[0, 0] = i32(ctx.warps)\n"
                      "  O[0, 1] = i32(ctx.lanes)\n"
                      "}\n");
-    ck_assert_ptr_nonnull(strstr(ptx, ".maxntid 128, 1, 1"));
+    ck_assert_ptr_nonnull(strstr(ptx, ".reqntid 128, 1, 1"));
+    ck_assert_ptr_null(strstr(ptx, ".maxntid")); /* a fixed size, not a bound */
     ck_assert_ptr_nonnull(strstr(ptx, ".minnctapersm 4"));
     free(ptx);
     compile_free(&lo.c);
 }
 END_TEST
 
-/* A launch-sized device function: no .maxntid, ctx.threads from ntid.x. */
+/* A launch-sized device function: no .reqntid (nor .maxntid), ctx.threads
+ * from ntid.x. */
 START_TEST(test_runtime_threads)
 {
     Lowered lo;
@@ -315,6 +317,7 @@ START_TEST(test_runtime_threads)
                      "attr(device=gpu) fn fill(out: u64, value: u64) {\n"
                      "  store<u64>(out + ctx.gid * 8, value + u64(ctx.threads) + u64(ctx.warps))\n"
                      "}\n");
+    ck_assert_ptr_null(strstr(ptx, ".reqntid"));
     ck_assert_ptr_null(strstr(ptx, ".maxntid"));
     ck_assert_ptr_nonnull(strstr(ptx, "%ntid.x"));
     free(ptx);

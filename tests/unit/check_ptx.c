@@ -46,7 +46,7 @@
 /* ---- the IR cases ------------------------------------------------------------ */
 
 static const char saxpy[] =
-    "kernel @saxpy(%0: i32 $n, %1: f32 $a, %2: i64 $x, %3: i64 $y) maxntid 256 minnctapersm 2 {\n"
+    "kernel @saxpy(%0: i32 $n, %1: f32 $a, %2: i64 $x, %3: i64 $y) reqntid 256 minnctapersm 2 {\n"
     "@b0:\n"
     "  %4: i32 = sreg ctaid.x\n"
     "  %5: i32 = sreg ntid.x\n"
@@ -74,7 +74,7 @@ static const char saxpy[] =
  * exit reads the phi, so the copy must not run on the exit edge.  @edges:
  * both edges of a branch carry copies.  @sum: a helper function. */
 static const char loops[] =
-    "kernel @swap(%0: i64 $out, %1: i32 $n) maxntid 128 {\n"
+    "kernel @swap(%0: i64 $out, %1: i32 $n) reqntid 128 {\n"
     "@b0:\n"
     "  br @b1\n"
     "@b1:\n"
@@ -140,7 +140,7 @@ static const char loops[] =
 static const char reduction[] =
     "shared $partial: f32[32]\n"
     "\n"
-    "kernel @reduce(%0: i64 $in, %1: i64 $out) maxntid 1024 minnctapersm 1 {\n"
+    "kernel @reduce(%0: i64 $in, %1: i64 $out) reqntid 1024 minnctapersm 1 {\n"
     "@b0:\n"
     "  %2: i32 = sreg tid.x\n"
     "  %3: i32 = sreg ntid.x\n"
@@ -182,7 +182,7 @@ static const char atomics[] =
     "shared $hist: i32[256] align 16\n"
     "shared $total: i64[1]\n"
     "\n"
-    "kernel @atomics(%0: i64 $data, %1: i64 $out, %2: f64 $w) maxntid 256 {\n"
+    "kernel @atomics(%0: i64 $data, %1: i64 $out, %2: f64 $w) reqntid 256 {\n"
     "@b0:\n"
     "  %3: i32 = sreg tid.x\n"
     "  %4: i64 = zext %3\n"
@@ -807,7 +807,7 @@ static char *many_live_kernel(const char *bounds)
     FILE *f = open_memstream(&text, &len);
     ck_assert_ptr_nonnull(f);
     enum { LIVE = 48 };
-    fprintf(f, "kernel @many(%%0: i64 $in, %%1: i64 $out) maxntid 256 minnctapersm 2%s {\n@b0:\n", bounds);
+    fprintf(f, "kernel @many(%%0: i64 $in, %%1: i64 $out) reqntid 256 minnctapersm 2%s {\n@b0:\n", bounds);
     uint32_t reg = 2;
     for (int i = 0; i < LIVE; i++, reg += 2) {
         fprintf(f, "  %%%u: i64 = add %%0, %d\n", reg, 4 * i);
@@ -830,7 +830,7 @@ START_TEST(test_live_launch_bounds)
     live_dir_make(&d);
     char *free_ir = many_live_kernel(""), *capped_ir = many_live_kernel(" maxnreg 32");
     char *free_ptx = emit_ok(&r, free_ir, "sm_80"), *capped_ptx = emit_ok(&r, capped_ir, "sm_80");
-    ck_assert_ptr_nonnull(strstr(capped_ptx, "\n.maxntid 256, 1, 1\n.minnctapersm 2\n.maxnreg 32\n{\n"));
+    ck_assert_ptr_nonnull(strstr(capped_ptx, "\n.reqntid 256, 1, 1\n.minnctapersm 2\n.maxnreg 32\n{\n"));
     ck_assert_ptr_null(strstr(free_ptx, ".maxnreg"));
     const char *paths[2] = {live_file(&d, "free", "sm_80", free_ptx), live_file(&d, "capped", "sm_80", capped_ptx)};
     const char *archs[2] = {"sm_80", "sm_80"};

@@ -191,9 +191,9 @@ END_TEST
 
 START_TEST(test_register_cap)
 {
-    IrModule *m = parse("kernel @a() maxntid 128 minnctapersm 4 {\n@b0:\n  ret\n}\n"
-                        "kernel @b() maxntid 256 minnctapersm 2 maxnreg 32 {\n@b0:\n  ret\n}\n"
-                        "kernel @c() maxntid 96 minnctapersm 3 {\n@b0:\n  ret\n}\n"
+    IrModule *m = parse("kernel @a() reqntid 128 minnctapersm 4 {\n@b0:\n  ret\n}\n"
+                        "kernel @b() reqntid 256 minnctapersm 2 maxnreg 32 {\n@b0:\n  ret\n}\n"
+                        "kernel @c() reqntid 96 minnctapersm 3 {\n@b0:\n  ret\n}\n"
                         "kernel @d() {\n@b0:\n  ret\n}\n");
     ck_assert_int_eq(regest_register_cap(m->funcs[0]), 128); /* 65536 / 512 */
     ck_assert_int_eq(regest_register_cap(m->funcs[1]), 32);
