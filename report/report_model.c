@@ -99,7 +99,7 @@ static bool fill_rows(ReportEntry *e, const ReportSettings *s, char *error, size
         *r = (ReportRow){.threads = sizes[i]};
         if (!dynamic_smem_at(e, s, r->threads, &r->dynamic_smem, error, size))
             return false;
-        if (!vendor_row(e, r)) {
+        if (!report_vendor_row(e, r)) {
             snprintf(error, size, "the tables' row for %s cannot be used", e->target.sm_name);
             return false;
         }
@@ -120,7 +120,7 @@ static int tail_sm_count(const ReportEntry *e, const ReportSettings *s)
     ReportGpu first = {0};
     if (e->target.sm_count > 0)
         return e->target.sm_count;
-    return vendor_products(e, s, &first, 1) > 0 ? first.sm_count : 0;
+    return report_vendor_products(e, s, &first, 1) > 0 ? first.sm_count : 0;
 }
 
 /* The tail of the work at one row: the CTA slots its waves leave idle on
@@ -281,7 +281,7 @@ static void fill_products(ReportEntry *e, const ReportSettings *s)
         return;
     ReportGpu gpus[REPORT_MAX_PRODUCTS], named;
     bool has_named = report_named_gpu(e, &named), listed = false;
-    int n = vendor_products(e, s, gpus, REPORT_MAX_PRODUCTS);
+    int n = report_vendor_products(e, s, gpus, REPORT_MAX_PRODUCTS);
     for (int i = 0; i < n; i++) {
         add_persistent(e, &gpus[i], r);
         listed |= has_named && strcmp(gpus[i].id, named.id) == 0;
@@ -306,7 +306,7 @@ static void fill_launch(ReportEntry *e)
     e->block_y = 1;
     if (r && e->have_work)
         block_shape(e, r->threads, &e->block_x, &e->block_y);
-    vendor_grid_limits(e);
+    report_vendor_grid_limits(e);
     if (!r || !e->have_work)
         return;
     e->ctas = grid_for(e, r->threads, &e->grid_x, &e->grid_y);
@@ -326,7 +326,7 @@ static void fill_launch(ReportEntry *e)
 
 bool report_entry_compute(ReportEntry *e, const ReportSettings *s, char *error, size_t size)
 {
-    vendor_kernel(e);
+    report_vendor_kernel(e);
     e->have_work = s->have_work;
     e->work = s->work;
     e->work_rows = s->work_rows;
@@ -341,12 +341,12 @@ bool report_entry_compute(ReportEntry *e, const ReportSettings *s, char *error, 
     explain(e, s);
     const ReportRow *r = report_selected(e);
     e->dynamic_smem = r ? r->dynamic_smem : 0;
-    if (!vendor_next_step(e)) {
+    if (!report_vendor_next_step(e)) {
         snprintf(error, size, "the tables' row for %s cannot be used", e->target.sm_name);
         return false;
     }
     fill_products(e, s);
-    vendor_cap_advice(e);
+    report_vendor_cap_advice(e);
     fill_launch(e);
     return true;
 }

@@ -29,7 +29,7 @@ static int compiled_bound(const ReportEntry *e)
     return k->reqntid ? k->reqntid : k->maxntid;
 }
 
-void vendor_kernel(ReportEntry *e)
+void report_vendor_kernel(ReportEntry *e)
 {
     const KernelUsage *u = &e->kernel.usage;
     if (!is_amd(e)) {
@@ -61,7 +61,7 @@ static void amd_does_not_fit(const AmdTarget *t, AmdResult *r)
         r->limit[i] = i == AMD_LIMITER_LDS ? 0 : INT_MAX;
 }
 
-bool vendor_row(const ReportEntry *e, ReportRow *r)
+bool report_vendor_row(const ReportEntry *e, ReportRow *r)
 {
     if (!is_amd(e)) {
         if (occ_active_blocks(e->target.arch, &e->resources, r->threads, r->dynamic_smem,
@@ -80,7 +80,7 @@ bool vendor_row(const ReportEntry *e, ReportRow *r)
     return true;
 }
 
-bool vendor_next_step(ReportEntry *e)
+bool report_vendor_next_step(ReportEntry *e)
 {
     const ReportRow *r = report_selected(e);
     e->next = (OccNextStep){-1, -1, -1, -1, -1, -1};
@@ -113,7 +113,7 @@ static void amd_cap_advice(ReportEntry *e, const ReportRow *r)
                          .waves = at_cap.waves_per_simd, .occupancy = amd_occupancy(&at_cap)};
 }
 
-void vendor_cap_advice(ReportEntry *e)
+void report_vendor_cap_advice(ReportEntry *e)
 {
     const ReportRow *r = report_selected(e);
     OccCapAdvice advice;
@@ -139,7 +139,7 @@ static bool same_processor(const char *product_gfx, const char *row_gfx)
     return strlen(product_gfx) == n && strncmp(product_gfx, row_gfx, n) == 0;
 }
 
-int vendor_products(const ReportEntry *e, const ReportSettings *s, ReportGpu *out, int max)
+int report_vendor_products(const ReportEntry *e, const ReportSettings *s, ReportGpu *out, int max)
 {
     int n = 0;
     if (is_amd(e)) {
@@ -177,7 +177,7 @@ static uint64_t hip_grid_limit(int block)
     return block > 0 ? UINT32_MAX / (uint64_t)block : UINT32_MAX;
 }
 
-void vendor_grid_limits(ReportEntry *e)
+void report_vendor_grid_limits(ReportEntry *e)
 {
     if (is_amd(e)) {
         e->max_grid_x = hip_grid_limit(e->block_x);

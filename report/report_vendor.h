@@ -11,23 +11,23 @@
 #include "report_model.h"
 
 /* The engine's record of e->kernel: e->resources or e->amd_kernel. */
-void vendor_kernel(ReportEntry *e);
+void report_vendor_kernel(ReportEntry *e);
 
 /* The engine's answer at r->threads and r->dynamic_smem, into r->fig and
  * the vendor's own field.  False when the table's row cannot be used. */
-bool vendor_row(const ReportEntry *e, ReportRow *r);
+bool report_vendor_row(const ReportEntry *e, ReportRow *r);
 
 /* e->next or e->amd_next at the selected row (all -1 without one). */
-bool vendor_next_step(ReportEntry *e);
+bool report_vendor_next_step(ReportEntry *e);
 
 /* Section 4's cap (e->cap): the engine's policy at the selected size. */
-void vendor_cap_advice(ReportEntry *e);
+void report_vendor_cap_advice(ReportEntry *e);
 
 /* The products of e's architecture (or AMD processor), at most max, in
  * the table's order; how many. */
-int vendor_products(const ReportEntry *e, const ReportSettings *s, ReportGpu *out, int max);
+int report_vendor_products(const ReportEntry *e, const ReportSettings *s, ReportGpu *out, int max);
 
 /* e->max_grid_x and e->max_grid_y for e's block. */
-void vendor_grid_limits(ReportEntry *e);
+void report_vendor_grid_limits(ReportEntry *e);
 
 #endif
