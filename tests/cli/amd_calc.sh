@@ -157,13 +157,13 @@ if command -v "${SILK_LLC:-llc-19}" >/dev/null 2>&1 && command -v jq >/dev/null 
    [ -n "${SILK_SRCDIR:-}" ]; then
     "$SILK_OCC" report "$SILK_SRCDIR/examples/sgemm.silk" --arch sm_90,gfx942 --format json \
         >"$work/report.json" 2>"$work/report.err"
-    got=$(jq -r '[(.reports | map(.arch) | join(",")), (.amd | map("\(.kernel)@\(.arch):\(.threads)") | join(","))] | join(" ")' \
+    got=$(jq -r '.reports | map("\(.vendor):\(.kernel)@\(.arch):\(.selected.threads)") | join(" ")' \
         "$work/report.json" 2>&1)
-    [ "$got" = "sm_90 sgemm@gfx942:256" ] ||
+    [ "$got" = "nvidia:sgemm@sm_90:256 amd:sgemm@gfx942:256" ] ||
         { echo "FAIL: report --arch sm_90,gfx942 JSON: '$got'"; cat "$work/report.err"; status=1; }
     "$SILK_OCC" report "$SILK_SRCDIR/examples/sgemm.silk" --arch sm_90,gfx1100 >"$work/report.txt" 2>&1
-    grep -q '^AMD targets (waves per SIMD' "$work/report.txt" && grep -q '^sgemm  *gfx1100  *256 ' "$work/report.txt" &&
-        grep -q 'sm_90' "$work/report.txt" ||
+    grep -q '^sgemm (.*) on gfx1100 (RDNA3, wave32)$' "$work/report.txt" &&
+        grep -q '^sgemm (.*) on sm_90 (Hopper, compute capability 9.0)$' "$work/report.txt" ||
         { echo "FAIL: report --arch sm_90,gfx1100 text lacks a vendor:"; cat "$work/report.txt"; status=1; }
 else
     echo "note: report with AMD targets not run (needs llc-19, jq and SILK_SRCDIR)"
