@@ -21,7 +21,7 @@ common='cleanup|colour|demangle|edit_distance|escape|output|read_file|size_expr|
 report='report'
 verify='verify'
 runtime='cudadrv|hipdrv|silkrt|cpu'
-programs='cli|cmd|calc|report|verify|silkc|exec|program|target|main|arch'
+programs='cli|cmd|calc|report|verify|silkc|exec|program|target|main|arch|options'
 
 status=0
 
