@@ -48,7 +48,8 @@ typedef struct BuildOptions {
     BuildStage last;
     bool optimize;            /* false: -O0, the IR as lowered */
     bool measure_caps;        /* measure again at -Wocc-limit's register caps */
-    const char *program;      /* "silkc": messages and the temporary directory */
+    const char *program;      /* "silkc": the name the compilation's diagnostics
+                               * give messages with no place in the source */
 } BuildOptions;
 
 /* ---- failures: one vocabulary for every tool, one status for each event ----------------- */

@@ -36,6 +36,7 @@ typedef struct DiagRecord DiagRecord;
 typedef struct Diag {
     const SourceMap *sources;
     FILE *out;                 /* stderr */
+    const char *program;       /* "silkc: error: ..." for no place in the source; NULL: silkc */
     DiagFormat format;
     bool colour;
     int error_limit;           /* stop reporting (and compiling) after this many errors; 0: none */
