@@ -63,6 +63,8 @@ typedef struct Compilation {
     bool std_failed;     /* std/gpu could not be loaded: reported once */
 } Compilation;
 
+/* A compilation at `c`, which stays where it is: running out of memory in
+ * its arena is said through c->diag (arena_on_failure). */
 void compile_init(Compilation *c, FILE *diagnostics);
 void compile_free(Compilation *c);
 

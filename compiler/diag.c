@@ -729,6 +729,24 @@ void diag_vplain(Diag *d, DiagLevel level, const char *fmt, va_list ap)
     free(text);
 }
 
+void diag_out_of_memory(Diag *d)
+{
+    DiagRecord *r = d->format == DIAG_JSON ? calloc(1, sizeof *r) : NULL; /* not the arena's */
+    if (r) {
+        *r = (DiagRecord){.level = DIAG_ERROR, .message = "out of memory",
+                          .at = (Span){.file = UINT32_MAX}};
+        if (d->json_tail)
+            d->json_tail->next = r;
+        else
+            d->json_head = r;
+        d->json_tail = r;
+        write_json(d); /* what was said before, then this */
+    } else {
+        fprintf(d->out, "%s: error: out of memory\n", d->program ? d->program : "silkc");
+    }
+    fflush(d->out);
+}
+
 void diag_line(Diag *d, const char *line)
 {
     if (d->format == DIAG_JSON)

@@ -75,6 +75,11 @@ void diag_note(Diag *d, Span at, const char *fmt, ...) __attribute__((format(pri
 void diag_vplain(Diag *d, DiagLevel level, const char *fmt, va_list ap)
     __attribute__((format(printf, 3, 0)));
 
+/* Memory ran short (the compilation's arena, arena_on_failure): "silkc:
+ * error: out of memory", or in the JSON form the array so far with that
+ * record last, written now, since nothing more comes; without the arena. */
+void diag_out_of_memory(Diag *d);
+
 /* A line that already says where and what (the CPU backend's fault:
  * "k.silk:4:5: kernel k, CTA 0, thread 0: ..."): text as it is, JSON an
  * error whose message is the line, with empty "locations". */
