@@ -6,10 +6,12 @@
  * goes on to the back end (silkc_compile.c).
  *
  * Exit status (exit_status.h, shared with silk-occ): 0 clean, 1 errors
- * in the source, 2 a usage error (an output that cannot be created or is
- * an input included), 3 a tool the command needs (ptxas) is missing or
- * broken, or an output could not be written (a full disk, standard output
- * on /dev/full).
+ * in the source or a tool that rejected the compiler's code, 2 a usage
+ * error (an output that cannot be created or is an input included), 3 a
+ * tool the command needs is missing or broken (build_failure_status's
+ * rule, in the library), or an output could not be written (a full disk,
+ * standard output on /dev/full).  The options are read by the loop
+ * silk-occ reads its own with (options.h), a table per command.
  */
 #include "silkc.h"
 #include "escape.h"
@@ -82,9 +84,11 @@ static void usage(FILE *out)
           "Options and files come in any order; --opt=VALUE or --opt VALUE, -o FILE or -oFILE,\n"
           "  as silk-occ reads its own.\n"
           "\n"
-          "exit status: 0 clean, 1 errors (or a kernel that faulted), 2 usage, 3 no ptxas for\n"
-          "  --emit=cubin, no C compiler, CUDA driver or GPU for exec, no runtime for build,\n"
-          "  or a write error; run: the program's own status (a signal N: 128 + N).\n"
+          "exit status: 0 clean, 1 errors (or a kernel that faulted, or a tool that rejected\n"
+          "  the compiler's code), 2 usage, 3 a tool missing or broken (no ptxas for\n"
+          "  --emit=cubin, no C compiler; one killed or failing without a word), no CUDA driver\n"
+          "  or GPU for exec, no runtime for build, or a write error; run: the program's own\n"
+          "  status (a signal N: 128 + N).\n"
           "See silkc(1).\n",
           out);
 }
