@@ -6,7 +6,10 @@
  * needs from its environment is missing (a tool, memory, room for the
  * output).  Each program's man page (EXIT STATUS) says which cases of its
  * own fall under each number; the numbers are a promise to scripts and
- * never change.
+ * never change.  A tool's failure maps to them by one rule, in the
+ * compiler library (build.h, build_failure_status): refused input is 1
+ * for the compiler's own code and 2 for the user's file; a tool missing
+ * or broken is 3.
  */
 #ifndef SILK_EXIT_STATUS_H
 #define SILK_EXIT_STATUS_H

@@ -68,6 +68,9 @@ struct Arena {
     size_t last_bytes;
     size_t total; /* bytes in all chunks: sets the size of the next */
     long fail_after; /* allocations left before failure; -1: never fail */
+    ArenaFailFn *fail; /* says the failure (arena_on_failure); NULL: the default line */
+    void *fail_context;
+    bool failing;    /* fail was called: a failure while it says so gets the default */
 };
 
 /* The name the running program was started under ("silkc", "silk-occ", a
@@ -90,23 +93,35 @@ _Noreturn void arena_out_of_memory(void)
     exit(3);
 }
 
+/* Memory ran short in `arena`: its owner says so (once), else the
+ * default line; then the one clean exit. */
+_Noreturn static void out_of_memory(Arena *arena)
+{
+    if (arena->fail && !arena->failing) {
+        arena->failing = true;
+        arena->fail(arena->fail_context);
+        exit(3);
+    }
+    arena_out_of_memory();
+}
+
 /* Counts one allocation against arena_fail_after's budget. */
 static void charge_allocation(Arena *arena)
 {
     if (arena->fail_after == 0)
-        arena_out_of_memory();
+        out_of_memory(arena);
     if (arena->fail_after > 0)
         arena->fail_after--;
 }
 
 /* count * size rounded up to the alignment, or exit if it overflows. */
-static size_t checked_bytes(size_t count, size_t size)
+static size_t checked_bytes(Arena *arena, size_t count, size_t size)
 {
     if (size != 0 && count > SIZE_MAX / size)
-        arena_out_of_memory();
+        out_of_memory(arena);
     size_t bytes = count * size;
     if (bytes > SIZE_MAX - (ARENA_ALIGN - 1) - sizeof(Chunk))
-        arena_out_of_memory();
+        out_of_memory(arena);
     return (bytes + (ARENA_ALIGN - 1)) & ~(size_t)(ARENA_ALIGN - 1);
 }
 
@@ -131,13 +146,13 @@ static Chunk *map_chunk(size_t total)
 static Chunk *new_chunk(Arena *arena, size_t capacity)
 {
     if (capacity > SIZE_MAX - sizeof(Chunk))
-        arena_out_of_memory();
+        out_of_memory(arena);
     size_t total = sizeof(Chunk) + capacity;
     Chunk *chunk = ARENA_MAPS_HUGE_CHUNKS && capacity >= ARENA_HUGE_BYTES ? map_chunk(total) : NULL;
     if (!chunk)
         chunk = calloc(1, total);
     if (!chunk)
-        arena_out_of_memory();
+        out_of_memory(arena);
     chunk->capacity = capacity;
     arena->total += capacity;
     return chunk;
@@ -176,6 +191,20 @@ void arena_free(Arena *arena)
     free(arena);
 }
 
+void arena_on_failure(Arena *arena, ArenaFailFn *fail, void *context)
+{
+    arena->fail = fail;
+    arena->fail_context = context;
+}
+
+Arena *arena_new_like(const Arena *parent)
+{
+    Arena *arena = arena_new();
+    if (parent)
+        arena_on_failure(arena, parent->fail, parent->fail_context);
+    return arena;
+}
+
 void arena_fail_after(Arena *arena, long n)
 {
     arena->fail_after = n < 0 ? -1 : n;
@@ -212,7 +241,7 @@ static void *alloc_large(Arena *arena, size_t bytes)
 void *arena_alloc(Arena *arena, size_t count, size_t size)
 {
     charge_allocation(arena);
-    size_t bytes = checked_bytes(count, size);
+    size_t bytes = checked_bytes(arena, count, size);
     size_t chunk_bytes = standard_chunk_bytes(arena);
     if (bytes > chunk_bytes / 4)
         return alloc_large(arena, bytes);
@@ -232,7 +261,7 @@ void *arena_alloc(Arena *arena, size_t count, size_t size)
 char *arena_strndup(Arena *arena, const char *text, size_t len)
 {
     if (len == SIZE_MAX)
-        arena_out_of_memory();
+        out_of_memory(arena);
     char *copy = arena_alloc(arena, len + 1, 1);
     memcpy(copy, text, len);
     return copy; /* already NUL-terminated: arena memory is zeroed */
@@ -260,7 +289,7 @@ void *arena_grow(Arena *arena, void *old, size_t old_count, size_t new_count, si
 {
     assert(old_count <= new_count);
     assert(old || old_count == 0);
-    if (grow_in_place(arena, old, checked_bytes(new_count, size))) {
+    if (grow_in_place(arena, old, checked_bytes(arena, new_count, size))) {
         charge_allocation(arena); /* growth counts like any allocation */
         return old;
     }

@@ -33,6 +33,13 @@ typedef struct Backend {
      * (hipModuleLoadData); false: the program carries the code (PTX). */
     bool hip_code_object;
 
+    /* The words of its tools' failures (build_exit_status): the code they
+     * are given ("PTX"), the `silkc compile --emit=` kind that writes it
+     * ("ptx"), and for a tool that is missing, whose targets need it
+     * ("AMD"), where it comes from ("LLVM 19") and how to get it. */
+    const char *code_name, *emit_name;
+    const char *vendor, *tools_from, *tools_help;
+
     /* Whether `arch` ("sm_90") is one of this backend's targets. */
     bool (*knows)(const char *arch);
 
@@ -55,7 +62,9 @@ typedef struct Backend {
     /* Every kernel's figures on each of the n targets (code emitted):
      * target->usage, and target->binary_path when the assembler ran.
      * BUILD_TOOL_FAILED leaves each target's usage.exit_status and
-     * usage.errors saying what happened, b->tool naming the tool. */
+     * usage.errors saying what happened in the tool's driver's terms, and
+     * target->failure in build.h's (ToolFailure), target->tool naming the
+     * tool; b->tool names the first failure's. */
     BuildStatus (*measure)(Build *b, BuildTarget *const targets[], int n);
 
     /* The same at register caps: caps[i][k], when not 0, is the cap of

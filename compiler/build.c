@@ -11,11 +11,13 @@
 #include "tempdir.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static SharedLimit shared_limit(const BuildOptions *o);
+static void say(const Build *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static bool check_shared_limit(Build *b);
 static bool emit_targets(Build *b);
 static BuildStatus measure_targets(Build *b);
@@ -25,6 +27,8 @@ BuildStatus build_run(Compilation *c, const BuildOptions *o, Build *b)
 {
     *b = (Build){.c = c, .options = o};
     c->shared_limit = shared_limit(o);
+    if (o->program)
+        c->diag.program = o->program;
     if (compile_check(c) > 0)
         return BUILD_SOURCE_ERRORS;
     if (o->last == BUILD_CHECK)
@@ -124,8 +128,7 @@ static bool emit_target(Build *b, BuildTarget *t)
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     if (!f) {
-        fprintf(stderr, "%s: error: cannot hold the %s code: %s\n", b->options->program,
-                t->arch, strerror(errno));
+        say(b, "cannot hold the %s code: %s", t->arch, strerror(errno));
         return false;
     }
     bool ok = t->backend->emit(b->module, t->arch, f, &b->c->diag);
@@ -225,12 +228,21 @@ static void measure_at_caps(Build *b)
 
 /* ---- temporary files -------------------------------------------------------------------- */
 
+/* The build's own failures, which have no place in the source, through
+ * the compilation's diagnostics: the library prints nothing itself. */
+static void say(const Build *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vplain(&b->c->diag, DIAG_ERROR, fmt, ap);
+    va_end(ap);
+}
+
 const char *build_temp_path(Build *b, const char *name)
 {
     const char *base;
     if (!b->tmpdir && !(b->tmpdir = tempdir_make("silk-build", &base))) {
-        fprintf(stderr, "%s: error: cannot make a temporary directory in %s: %s\n",
-                b->options->program, base, strerror(errno));
+        say(b, "cannot make a temporary directory in %s: %s", base, strerror(errno));
         return NULL;
     }
     size_t len = strlen(b->tmpdir) + strlen(name) + 2;
@@ -238,7 +250,7 @@ const char *build_temp_path(Build *b, const char *name)
     snprintf(path, len, "%s/%s", b->tmpdir, name);
     if (cleanup_add_file(path))
         return path;
-    fprintf(stderr, "%s: error: out of memory\n", b->options->program);
+    say(b, "out of memory");
     return NULL;
 }
 
@@ -251,8 +263,7 @@ const char *build_temp_file(Build *b, const char *name, const char *text, size_t
     bool ok = f && fwrite(text, 1, len, f) == len;
     ok = f && fclose(f) == 0 && ok;
     if (!ok) {
-        fprintf(stderr, "%s: error: %s: cannot write: %s\n", b->options->program, path,
-                strerror(errno));
+        say(b, "%s: cannot write: %s", path, strerror(errno));
         return NULL;
     }
     return path;

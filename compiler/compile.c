@@ -22,10 +22,19 @@
 /* std/gpu.silk, embedded at build time (std_builtin.c). */
 extern const char silk_builtin_std_gpu[];
 
+/* The compilation's arena ran short: said as its diagnostics say
+ * everything, in the JSON array too. */
+static void out_of_memory(void *context)
+{
+    Compilation *c = context;
+    diag_out_of_memory(&c->diag);
+}
+
 void compile_init(Compilation *c, FILE *diagnostics)
 {
     memset(c, 0, sizeof *c);
     c->arena = arena_new();
+    arena_on_failure(c->arena, out_of_memory, c);
     source_map_init(&c->sources, c->arena);
     diag_init(&c->diag, &c->sources, c->arena, diagnostics);
 }
@@ -44,7 +53,7 @@ static Module *add_module(Compilation *c, uint32_t file, const char *path, const
     m->package = package;
     m->file = file;
     /* Tokens are needed only while parsing: they get an arena of their own. */
-    Arena *scratch = arena_new();
+    Arena *scratch = arena_new_like(c->arena);
     int errors = c->diag.errors;
     TokenArray tokens = lex_file(&c->sources, file, &c->diag, scratch);
     m->tree = parse_file(&tokens, &c->sources, &c->diag, c->arena);

@@ -76,6 +76,8 @@ typedef struct Compilation {
     SharedLimit shared_limit; /* set by build_run */
 } Compilation;
 
+/* A compilation at `c`, which stays where it is: running out of memory in
+ * its arena is said through c->diag (arena_on_failure). */
 void compile_init(Compilation *c, FILE *diagnostics);
 void compile_free(Compilation *c);
 

@@ -357,7 +357,8 @@ static void end_colour(const Diag *d)
         fputs(SGR_END, d->out);
 }
 
-/* "t.silk:3:5: error: ", or "silkc: error: " for no place in the source. */
+/* "t.silk:3:5: error: ", or "silkc: error: " (d->program's) for no place
+ * in the source. */
 static void print_heading(const Diag *d, DiagLevel level, const SourceFile *file, Span at)
 {
     begin_colour(d, SGR_LOCUS);
@@ -367,7 +368,7 @@ static void print_heading(const Diag *d, DiagLevel level, const SourceFile *file
         escape_fputs(file->path, d->out); /* a path may hold any byte but NUL */
         fprintf(d->out, ":%u:%u:", line, col);
     } else {
-        fputs("silkc:", d->out);
+        fprintf(d->out, "%s:", d->program ? d->program : "silkc");
     }
     end_colour(d);
     fputc(' ', d->out);
@@ -722,9 +723,28 @@ void diag_vplain(Diag *d, DiagLevel level, const char *fmt, va_list ap)
         add_record(d, level, NULL, (Span){.file = UINT32_MAX}, arena_strndup(d->arena, text, len));
     } else {
         FILE *out = d ? d->out : stderr;
-        fprintf(out, "silkc: %s: %s%s", level_text[level], text, ends_line ? "" : "\n");
+        fprintf(out, "%s: %s: %s%s", d && d->program ? d->program : "silkc", level_text[level],
+                text, ends_line ? "" : "\n");
     }
     free(text);
+}
+
+void diag_out_of_memory(Diag *d)
+{
+    DiagRecord *r = d->format == DIAG_JSON ? calloc(1, sizeof *r) : NULL; /* not the arena's */
+    if (r) {
+        *r = (DiagRecord){.level = DIAG_ERROR, .message = "out of memory",
+                          .at = (Span){.file = UINT32_MAX}};
+        if (d->json_tail)
+            d->json_tail->next = r;
+        else
+            d->json_head = r;
+        d->json_tail = r;
+        write_json(d); /* what was said before, then this */
+    } else {
+        fprintf(d->out, "%s: error: out of memory\n", d->program ? d->program : "silkc");
+    }
+    fflush(d->out);
 }
 
 void diag_line(Diag *d, const char *line)

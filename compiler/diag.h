@@ -36,6 +36,7 @@ typedef struct DiagRecord DiagRecord;
 typedef struct Diag {
     const SourceMap *sources;
     FILE *out;                 /* stderr */
+    const char *program;       /* "silkc: error: ..." for no place in the source; NULL: silkc */
     DiagFormat format;
     bool colour;
     int error_limit;           /* stop reporting (and compiling) after this many errors; 0: none */
@@ -73,6 +74,11 @@ void diag_note(Diag *d, Span at, const char *fmt, ...) __attribute__((format(pri
  * status tells.  `d` may be NULL (before there is a Diag): text on stderr. */
 void diag_vplain(Diag *d, DiagLevel level, const char *fmt, va_list ap)
     __attribute__((format(printf, 3, 0)));
+
+/* Memory ran short (the compilation's arena, arena_on_failure): "silkc:
+ * error: out of memory", or in the JSON form the array so far with that
+ * record last, written now, since nothing more comes; without the arena. */
+void diag_out_of_memory(Diag *d);
 
 /* A line that already says where and what (the CPU backend's fault:
  * "k.silk:4:5: kernel k, CTA 0, thread 0: ..."): text as it is, JSON an

@@ -917,7 +917,7 @@ IrModule *ir_parse(const SourceMap *sources, uint32_t file, Diag *diag, Arena *a
     assert(file < sources->n_files);
     Parser p = {.text = sources->files[file].text, .file = file, .diag = diag, .arena = arena};
     int errors_before = diag->errors;
-    p.scratch = arena_new();
+    p.scratch = arena_new_like(arena);
     p.m = ir_new_module(arena);
     next(&p);
     for (skip_newlines(&p); p.tok.kind != T_EOF && !p.stopped; skip_newlines(&p)) {

@@ -468,7 +468,7 @@ static void verify_func(Verifier *v)
 
 int ir_verify_func(const IrModule *m, const IrFunc *f, Diag *diag)
 {
-    Verifier v = {.m = m, .diag = diag, .f = f, .scratch = arena_new()};
+    Verifier v = {.m = m, .diag = diag, .f = f, .scratch = arena_new_like(diag ? diag->arena : NULL)};
     verify_func(&v);
     arena_free(v.scratch);
     return v.errors;

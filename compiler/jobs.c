@@ -391,16 +391,16 @@ int jobs_find_cc(Arena *arena, char **words, int max, char *error, size_t size)
     return 0;
 }
 
-const char *jobs_failure_cause(const JobRun *run, char *buf, size_t size)
+const char *jobs_failure_cause(int status, int signo, char *buf, size_t size)
 {
     struct rlimit limit;
     bool limited = getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY;
     unsigned long long bytes = limited ? (unsigned long long)limit.rlim_cur : 0;
-    if (run->signal == SIGXFSZ && limited)
+    if (signo == SIGXFSZ && limited)
         snprintf(buf, size, "was stopped by the file-size limit (SIGXFSZ; ulimit -f: %llu bytes)", bytes);
-    else if (run->signal)
-        snprintf(buf, size, "was killed by signal %d (%s)", run->signal, strsignal(run->signal));
-    else if (run->status != 0 && limited)
+    else if (signo)
+        snprintf(buf, size, "was killed by signal %d (%s)", signo, strsignal(signo));
+    else if (status != 0 && limited)
         snprintf(buf, size, "failed under a file-size limit of %llu bytes (ulimit -f)", bytes);
     else
         return NULL;

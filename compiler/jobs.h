@@ -74,11 +74,12 @@ const char *jobs_resolve_command(const char *name, Arena *arena);
  * or $CC has more than `max` words: a $CC is never passed over. */
 int jobs_find_cc(Arena *arena, char **words, int max, char *error, size_t size);
 
-/* Why a C compiler's failed run may not be the C's fault, as words after
- * its name ("was killed by signal 9 (Killed)", "was stopped by the
- * file-size limit (SIGXFSZ; ulimit -f: 204800 bytes)", "failed under a
- * file-size limit of 204800 bytes (ulimit -f)"), written to buf; NULL
- * when there is no such cause (it exited nonzero with no limit set). */
-const char *jobs_failure_cause(const JobRun *run, char *buf, size_t size);
+/* Why a tool's failed run (its exit `status`; `signo` N when signal N ended it)
+ * may not be its input's fault, as words after its name ("was killed by
+ * signal 9 (Killed)", "was stopped by the file-size limit (SIGXFSZ;
+ * ulimit -f: 204800 bytes)", "failed under a file-size limit of 204800
+ * bytes (ulimit -f)"), written to buf; NULL when there is no such cause
+ * (it exited nonzero with no limit set). */
+const char *jobs_failure_cause(int status, int signo, char *buf, size_t size);
 
 #endif

@@ -278,9 +278,10 @@ int measure_ptxas_failed(const Measure *m, const char *path, InputKind kind, con
                       run->exit_status);
         return EXIT_ENVIRONMENT;
     }
-    if (len == 0 && run->exit_status > 128) {
+    if (len == 0 && run->exit_status > 128) { /* a broken tool too: the one rule (build.h) */
         measure_error(m, "ptxas crashed (signal %d) on %s for %s%s", run->exit_status - 128,
                       ESCAPED(path), arch, whose);
+        return build_failure_status(TOOL_KILLED, silk ? TOOL_INPUT_OURS : TOOL_INPUT_USERS);
     } else {
         /* ptxas's words after the line, escaped for the terminal. */
         char *words = NULL;

@@ -478,7 +478,7 @@ void occ_warn_module(Compilation *c, const IrModule *m, const UsageReport *repor
     ArchTable table;
     if (!occ_warn_enabled(&c->diag) || !load_tables(&table))
         return;
-    Arena *scratch = arena_new();
+    Arena *scratch = arena_new_like(c->arena);
     Sites sites = {.arena = scratch};
     for (uint32_t i = 0; i < c->n_modules; i++)
         if (c->modules[i]->package == PKG_ROOT)

@@ -46,7 +46,7 @@ bool pass_run(IrModule *m, const char *name, IrPass *pass, Diag *diag, bool veri
         IrFunc *f = m->funcs[i];
         if (f->n_blocks == 0)
             continue;
-        Arena *scratch = arena_new();
+        Arena *scratch = arena_new_like(diag ? diag->arena : NULL);
         any |= pass(m, f, scratch);
         arena_free(scratch);
         /* A pass that dropped or moved blocks left their numbers behind
@@ -62,7 +62,7 @@ bool pass_run(IrModule *m, const char *name, IrPass *pass, Diag *diag, bool veri
         return false;
     }
     for (uint32_t i = 0; i < m->n_funcs; i++) {
-        Arena *scratch = arena_new();
+        Arena *scratch = arena_new_like(diag ? diag->arena : NULL);
         pass_renumber(m->funcs[i], scratch);
         arena_free(scratch);
     }

@@ -59,6 +59,7 @@ typedef struct UsageReport {
     int n_kernels;
     UsageSource source;
     int exit_status;      /* the tool's, or a negative status of the tool's driver */
+    int signal;           /* N when signal N ended the tool (exit_status 128 + N), else 0 */
     const char *errors;   /* the tool's own error text, verbatim, when it rejected
                            * the input (or its output could not be read); else NULL */
 } UsageReport;

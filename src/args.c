@@ -6,13 +6,12 @@
 #include "cli.h"
 #include "escape.h"
 #include "colour.h"
+#include "options.h"
 
 #include <cjson/cJSON.h>
 
 #include <ctype.h>
-#include <getopt.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,14 +38,6 @@ void cli_warning(const char *command, const char *fmt, ...)
     va_start(ap, fmt);
     vmessage(command, "warning", fmt, ap);
     va_end(ap);
-}
-
-void report_option_error(const char *command, int c, const char *argument)
-{
-    if (c == ':')
-        cli_error(command, "%s: needs a value", argument);
-    else
-        cli_error(command, "unknown option '%s'; 'silk-occ help %s' lists them", QUOTED(argument), command);
 }
 
 /* Reads the leading unsigned decimal of `text`; false when there is none or
@@ -262,65 +253,35 @@ bool cli_split_list(const char *command, const char *option, char *list, CliItem
     }
 }
 
-/* The long name of the option getopt_long returned as `c`. */
-static const char *long_name(const struct option *options, int c)
+/* silk-occ's words for a refused command line: the loop's message with
+ * the subcommand's prefix, and for an unknown option where to find them. */
+typedef struct Refusal {
+    const char *command;
+    CliOptionFn *take;
+    void *context;
+} Refusal;
+
+static void refuse(void *context, OptionsProblem problem, const char *message)
 {
-    for (; options->name; options++)
-        if (options->val == c)
-            return options->name;
-    return "?";
+    const Refusal *r = context;
+    if (problem == OPTIONS_UNKNOWN)
+        cli_error(r->command, "%s; 'silk-occ help %s' lists them", message, r->command);
+    else
+        cli_error(r->command, "%s", message);
 }
 
-/* A second --threads is a mistake (which one was meant?), not an
- * override: said, unless the option is one that adds (`repeatable`). */
-static bool check_repeat(const char *command, const struct option *options, int c,
-                         const char *repeatable, bool seen[UCHAR_MAX + 1])
+static bool take(int c, char *arg, void *context)
 {
-    unsigned char u = (unsigned char)c;
-    bool valued = false;
-    for (const struct option *o = options; o->name; o++)
-        valued = valued || (o->val == c && o->has_arg == required_argument);
-    if (seen[u] && valued && !strchr(repeatable, c)) {
-        cli_error(command, "--%s given twice", long_name(options, c));
-        return false;
-    }
-    seen[u] = true;
-    return true;
-}
-
-/* The option getopt just refused, when it had been at argv[at].  Inside a
- * group of short options ("-xy") getopt has not moved past the group, so
- * the word before it is not the one: the unknown letter is named alone. */
-static const char *refused_option(char **argv, int at)
-{
-    static char letter[3] = "-?";
-    if (optind == at && optopt != 0) {
-        letter[1] = (char)optopt;
-        return letter;
-    }
-    return argv[optind - 1];
+    const Refusal *r = context;
+    return r->take(c, arg, r->context);
 }
 
 int cli_getopt(const char *command, int argc, char **argv, const char *repeatable,
-               const struct option *options, void (*usage)(FILE *), CliOptionFn *take,
+               const struct option *options, void (*usage)(FILE *), CliOptionFn *take_option,
                void *context, int *first_operand)
 {
-    int c;
-    bool seen[UCHAR_MAX + 1] = {false};
-    opterr = 0;
-    optind = 0; /* glibc: start afresh, inside a group of short options too */
-    for (int at = 1; (c = getopt_long(argc, argv, ":h", options, NULL)) != -1; at = optind) {
-        if (c == 'h') {
-            usage(stdout);
-            return EXIT_HELP;
-        }
-        if (c == '?' || c == ':') {
-            report_option_error(command, c, refused_option(argv, at));
-            return EXIT_USAGE;
-        }
-        if (!check_repeat(command, options, c, repeatable, seen) || !take(c, optarg, context))
-            return EXIT_USAGE;
-    }
-    *first_operand = optind;
-    return EXIT_OK;
+    Refusal r = {.command = command, .take = take_option, .context = context};
+    OptionsParser p = {.longs = options, .repeatable = repeatable, .usage = usage,
+                       .take = take, .refuse = refuse, .context = &r};
+    return options_parse(&p, argc, argv, first_operand);
 }

@@ -26,10 +26,6 @@ void cli_error(const char *command, const char *fmt, ...)
 void cli_warning(const char *command, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* The message for what getopt_long returned as '?' (an unknown option) or
- * ':' (an option without its value); `argument` is the word at fault. */
-void report_option_error(const char *command, int c, const char *argument);
-
 /* Option values.  Each prints a one-line error naming the option and the
  * value and returns false when the text is not acceptable. */
 bool cli_parse_integer(const char *command, const char *option, const char *text, long long min,
@@ -40,7 +36,8 @@ bool cli_parse_format(const char *command, const char *text, bool allow_csv, Out
 bool cli_parse_format_among(const char *command, const char *text, unsigned accepted, OutputFormat *out);
 bool cli_parse_carveout(const char *command, const char *text, int *out);
 
-/* The options of a subcommand, by getopt_long: each goes to take(c, arg,
+/* The options of a subcommand, by the loop both programs share
+ * (options.h): each goes to take(c, arg,
  * context), which reports a bad value and returns false; --help and -h
  * print `usage` on stdout.  An option with a value given twice is an
  * error ("--threads given twice") unless its code is in `repeatable`

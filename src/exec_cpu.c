@@ -74,13 +74,12 @@ static int run_module(const Build *b, const SilkcRequest *r)
         return EXIT_ENVIRONMENT;
     }
     char error[4096];
-    CpuModule *m = cpu_module_build(b->targets[0].code, b->targets[0].code_len, dir, error,
-                                    sizeof error);
     int rc = EXIT_OK;
+    CpuModule *m = cpu_module_build(b->targets[0].code, b->targets[0].code_len, dir, error,
+                                    sizeof error, &rc);
     const SilkCpuKernel *k = m ? cpu_module_kernel(m, r->kernel) : NULL;
     if (!m) {
         silkc_error(r->diag, "%s", error);
-        rc = EXIT_ENVIRONMENT;
     } else if (!k) {
         rc = exec_error(r, "--kernel %s: no such kernel in the program", QUOTED(r->kernel));
     } else {

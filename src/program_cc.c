@@ -129,18 +129,19 @@ static int sanitizer_flags(Arena *arena, char **argv)
     return n;
 }
 
-/* The failure of a run that started: its cause when that is not the C
- * (a signal, a file-size limit), else a compiler bug. */
+/* The C compiler's failed run, in the words and by the rule of every
+ * tool's failure (build_report_tool): a signal or a file-size limit is
+ * the environment's, the C refused is a compiler bug. */
 static int failed(Diag *d, const JobRun *run, const char *cc)
 {
-    char cause[160];
-    if (jobs_failure_cause(run, cause, sizeof cause))
-        silkc_error(d, "%s %s%s%s", cc, cause, run->len ? ":\n" : "\n", run->output);
-    else
-        silkc_error(d, "%s failed on the program's C (a compiler bug; --emit=c "
-                       "writes that C):\n%s",
-                    cc, run->output);
-    return EXIT_ENVIRONMENT;
+    ToolFailure f = run->status == JOBS_NOT_STARTED
+                        ? TOOL_NOT_STARTED
+                        : build_tool_failure(run->status, run->signal, run->output);
+    ToolReport r = {.failure = f, .input = TOOL_INPUT_OURS, .tool = cc,
+                    .words = f == TOOL_NOT_STARTED ? strerror(run->error) : run->output,
+                    .exit_status = run->status, .signal = run->signal,
+                    .code = "the program's C", .hint = "silkc build --emit=c writes that C"};
+    return build_report_tool(d, &r);
 }
 
 int program_compile(Build *b, char *const *cc, const Runtime *rt, const char *source,
@@ -168,9 +169,5 @@ int program_compile(Build *b, char *const *cc, const Runtime *rt, const char *so
     argv[n] = NULL;
     JobRun run = {.path = jobs_resolve_command(cc[0], arena), .argv = argv};
     jobs_run(&run, 1, arena);
-    if (run.status == JOBS_NOT_STARTED) {
-        silkc_error(&b->c->diag, "cannot start %s: %s", cc[0], strerror(run.error));
-        return EXIT_ENVIRONMENT;
-    }
     return run.status != 0 ? failed(&b->c->diag, &run, cc[0]) : EXIT_OK;
 }

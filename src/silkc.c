@@ -6,19 +6,23 @@
  * goes on to the back end (silkc_compile.c).
  *
  * Exit status (exit_status.h, shared with silk-occ): 0 clean, 1 errors
- * in the source, 2 a usage error (an output that cannot be created or is
- * an input included), 3 a tool the command needs (ptxas) is missing or
- * broken, or an output could not be written (a full disk, standard output
- * on /dev/full).
+ * in the source or a tool that rejected the compiler's code, 2 a usage
+ * error (an output that cannot be created or is an input included), 3 a
+ * tool the command needs is missing or broken (build_failure_status's
+ * rule, in the library), or an output could not be written (a full disk,
+ * standard output on /dev/full).  The options are read by the loop
+ * silk-occ reads its own with (options.h), a table per command.
  */
 #include "silkc.h"
 #include "common/emulated_device.h"
 #include "escape.h"
+#include "options.h"
 
 #include "output.h"
 #include "read_file.h"
 
 #include <config.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -76,11 +80,16 @@ static void usage(FILE *out)
           "  -Werror, -Werror=<name>       make warnings (or one) errors\n"
           "  -ferror-limit=N               stop after N errors (default 20; 0: no limit)\n"
           "  -fdiagnostics-format=json     diagnostics as JSON on stderr\n"
-          "  --help                        this text (silkc --version: the version)\n"
+          "  --help, -h                    this text (silkc --version: the version)\n"
+          "  --                            the end of the options (run: then the program's ARGS)\n"
+          "Options and files come in any order; --opt=VALUE or --opt VALUE, -o FILE or -oFILE,\n"
+          "  as silk-occ reads its own.\n"
           "\n"
-          "exit status: 0 clean, 1 errors (or a kernel that faulted), 2 usage, 3 no ptxas for\n"
-          "  --emit=cubin, no C compiler, CUDA driver or GPU for exec, no runtime for build,\n"
-          "  or a write error; run: the program's own status (a signal N: 128 + N).\n"
+          "exit status: 0 clean, 1 errors (or a kernel that faulted, or a tool that rejected\n"
+          "  the compiler's code), 2 usage, 3 a tool missing or broken (no ptxas for\n"
+          "  --emit=cubin, no C compiler; one killed or failing without a word), no CUDA driver\n"
+          "  or GPU for exec, no runtime for build, or a write error; run: the program's own\n"
+          "  status (a signal N: 128 + N).\n"
           "See silkc(1).\n",
           out);
 }
@@ -113,76 +122,87 @@ static int usage_error(Diag *d, const char *fmt, const char *arg)
     return EXIT_USAGE;
 }
 
-/* An option that takes a value: "-I DIR", "-IDIR" or "--std-dir DIR". */
-static const char *option_value(int argc, char **argv, int *i, const char *name)
-{
-    size_t len = strlen(name);
-    if (strncmp(argv[*i], name, len) != 0)
-        return NULL;
-    if (argv[*i][len] == '=' || (argv[*i][len] != '\0' && len == 2))
-        return argv[*i] + len + (argv[*i][len] == '=');
-    if (argv[*i][len] != '\0')
-        return NULL;
-    return *i + 1 < argc ? argv[++*i] : "";
-}
+/* ---- the options, by the loop silk-occ reads its own with (options.h) ------------------ */
 
-/* A single-valued option: given twice, which value was meant is unknown,
- * so it is an error rather than the last one silently winning. */
-static bool set_once(Diag *d, const char **slot, const char *value, const char *name, int *rc)
-{
-    if (*slot) {
-        *rc = usage_error(d, "%s given twice", name);
-        return false;
-    }
-    *slot = value;
-    return true;
-}
+/* getopt_long's codes: a letter each, one set for every command (only
+ * those in a command's short list are short options). */
+enum {
+    OPT_ARCH = 'a', OPT_EMIT = 'e', OPT_RESOURCE_USAGE = 'r', OPT_FORMAT = 'F',
+    OPT_KERNEL = 'k', OPT_GRID = 'g', OPT_WORKSPACE = 'w', OPT_SEED = 's',
+    OPT_WORKERS = 'j', OPT_SMS = 'S', OPT_BACKEND = 'b', OPT_ARG = 'A', OPT_BUF = 'B',
+    OPT_OUT = 'u', OPT_DUMP = 'D', OPT_LIST = 'l', OPT_RACE = 'R',
+    OPT_DUMP_AST = 'T', OPT_NOSTD = 'n', OPT_STD_DIR = 'd',
+};
 
-/* --emit=KIND; false with *rc set for an unknown kind or a second --emit. */
-static bool set_emit(const char *arg, SilkcRequest *r, const char **given, int *rc)
+/* Every command's: the front end's options; -I, -W... and -f... are short
+ * options (FRONT_END_SHORTS), whose value is the rest of the word or the
+ * next one. */
+#define FRONT_END_SHORTS "I:W:f:"
+#define FRONT_END_OPTIONS                                                                  \
+    {"dump-ast", no_argument, NULL, OPT_DUMP_AST}, {"nostd", no_argument, NULL, OPT_NOSTD}, \
+    {"std-dir", required_argument, NULL, OPT_STD_DIR}, {"help", no_argument, NULL, 'h'},    \
+    {NULL, 0, NULL, 0}
+#define ARCH_OPTION {"arch", required_argument, NULL, OPT_ARCH}
+#define RACE_OPTION {"race", no_argument, NULL, OPT_RACE}
+
+static const struct option check_options[] = {ARCH_OPTION, FRONT_END_OPTIONS};
+static const struct option compile_options[] = {
+    ARCH_OPTION, {"emit", required_argument, NULL, OPT_EMIT},
+    {"resource-usage", no_argument, NULL, OPT_RESOURCE_USAGE},
+    {"format", required_argument, NULL, OPT_FORMAT}, FRONT_END_OPTIONS};
+static const struct option exec_options[] = {
+    {"kernel", required_argument, NULL, OPT_KERNEL}, {"grid", required_argument, NULL, OPT_GRID},
+    {"workspace", required_argument, NULL, OPT_WORKSPACE},
+    {"seed", required_argument, NULL, OPT_SEED}, {"workers", required_argument, NULL, OPT_WORKERS},
+    {"sms", required_argument, NULL, OPT_SMS}, {"backend", required_argument, NULL, OPT_BACKEND},
+    {"arg", required_argument, NULL, OPT_ARG}, {"buf", required_argument, NULL, OPT_BUF},
+    {"out", required_argument, NULL, OPT_OUT}, {"dump", no_argument, NULL, OPT_DUMP},
+    {"list", no_argument, NULL, OPT_LIST}, RACE_OPTION, FRONT_END_OPTIONS};
+static const struct option build_options[] = {
+    ARCH_OPTION, RACE_OPTION, {"emit", required_argument, NULL, OPT_EMIT}, FRONT_END_OPTIONS};
+static const struct option run_options[] = {ARCH_OPTION, RACE_OPTION, FRONT_END_OPTIONS};
+
+/* The options that add each time they are given; any other with a value
+ * given twice is an error, as in silk-occ. */
+static const char REPEATABLE[] = "IWfOAB";
+
+/* What the loop's callbacks read and fill. */
+typedef struct Parse {
+    Compilation *c;
+    SilkcRequest *r;
+} Parse;
+
+/* A path option's value: empty is as good as missing. */
+static bool has_value(Diag *d, const char *name, const char *value)
 {
-    static const char *const kinds[] = {"ptx", "ir", "cubin", "header", "llvm"};
-    static const EmitKind emits[] = {EMIT_PTX, EMIT_IR, EMIT_CUBIN, EMIT_HEADER, EMIT_LLVM};
-    for (int k = 0; k < 5; k++)
-        if (strcmp(arg + 7, kinds[k]) == 0) {
-            r->emit = emits[k];
-            return set_once(r->diag, given, arg, "--emit", rc);
-        }
-    *rc = usage_error(r->diag, "--emit: '%s' is not ptx, ir, cubin, header or llvm", QUOTED(arg + 7));
+    if (*value)
+        return true;
+    usage_error(d, "%s: needs a value", name);
     return false;
 }
 
-/* An option only `silkc compile` takes; false if `arg` is none of them. */
-static bool compile_option(int argc, char **argv, int *i, SilkcRequest *r, int *rc)
+/* --emit=KIND: compile's kinds, or build's one (c). */
+static bool set_emit(const char *kind, SilkcRequest *r)
 {
-    const char *arg = argv[*i], *value;
-    if ((value = option_value(argc, argv, i, "--arch")))
-        set_once(r->diag, &r->archs, value, "--arch", rc);
-    else if (strcmp(arg, "-o") == 0) {
-        value = *i + 1 < argc ? argv[++*i] : "";
-        if (!*value)
-            *rc = usage_error(r->diag, "%s", "-o needs a value");
-        else
-            set_once(r->diag, &r->output, value, "-o", rc);
-    } else if (strncmp(arg, "--emit=", 7) == 0)
-        set_emit(arg, r, &r->emit_given, rc);
-    else if (strcmp(arg, "-O0") == 0)
-        r->no_optimize = true;
-    else if (strcmp(arg, "--resource-usage") == 0)
-        r->resource_usage = true;
-    else if ((value = option_value(argc, argv, i, "--format"))) {
-        if (strcmp(value, "json") != 0 && strcmp(value, "text") != 0)
-            *rc = usage_error(r->diag, "--format: '%s' is not text or json", QUOTED(value));
-        else if (set_once(r->diag, &r->format, value, "--format", rc))
-            r->json = strcmp(value, "json") == 0;
-    } else
-        return false;
-    return true;
+    static const char *const kinds[] = {"ptx", "ir", "cubin", "header", "llvm"};
+    static const EmitKind emits[] = {EMIT_PTX, EMIT_IR, EMIT_CUBIN, EMIT_HEADER, EMIT_LLVM};
+    if (r->build && strcmp(kind, "c") == 0) {
+        r->emit = EMIT_C;
+        return true;
+    }
+    for (int k = 0; !r->build && k < 5; k++)
+        if (strcmp(kind, kinds[k]) == 0) {
+            r->emit = emits[k];
+            return true;
+        }
+    usage_error(r->diag, r->build ? "--emit: '%s' is not c (silkc build writes a program, or its C)"
+                                  : "--emit: '%s' is not ptx, ir, cubin, header or llvm",
+                QUOTED(kind));
+    return false;
 }
 
-/* A whole number option of exec, from 1 (0 with `zero`) to `max`. */
-static bool exec_number(Diag *d, const char *name, const char *value, uint64_t max, uint64_t *out,
-                        int *rc)
+/* A whole number option of exec, from 1 to `max`. */
+static bool exec_number(Diag *d, const char *name, const char *value, uint64_t max, uint64_t *out)
 {
     char *end;
     errno = 0;
@@ -190,144 +210,168 @@ static bool exec_number(Diag *d, const char *name, const char *value, uint64_t m
     if (*value < '0' || *value > '9' || errno || *end || v == 0 || v > max) {
         silkc_error(d, "%s: '%s' is not a whole number from 1 to %" PRIu64,
                     name, QUOTED(value), max);
-        *rc = EXIT_USAGE;
         return false;
     }
     *out = v;
     return true;
 }
 
-/* --backend cpu|cuda, once. */
-static void set_backend(const char *value, SilkcRequest *r, int *rc)
+/* -W... and -f...: the diagnostics' options (diag_option). */
+static bool diagnostics_option(Diag *d, int c, const char *value)
 {
-    if (strcmp(value, "cpu") != 0 && strcmp(value, "cuda") != 0)
-        *rc = usage_error(r->diag, "--backend: '%s' is not cpu or cuda", QUOTED(value));
-    else if (set_once(r->diag, &r->backend_given, value, "--backend", rc))
-        r->backend = strcmp(value, "cuda") == 0 ? EXEC_BACKEND_CUDA : EXEC_BACKEND_CPU;
+    char *word = malloc(strlen(value) + 3);
+    if (!word) {
+        usage_error(d, "%s", "out of memory");
+        return false;
+    }
+    sprintf(word, "-%c%s", c, value);
+    const char *problem = NULL;
+    bool ok = diag_option(d, word, &problem);
+    if (!ok && problem)
+        usage_error(d, "%s", problem);
+    else if (!ok)
+        usage_error(d, "unknown option '%s'", QUOTED(word));
+    free(word);
+    return ok;
 }
 
-/* An option only `silkc exec` takes; false if `arg` is none of them. */
-static bool exec_option(int argc, char **argv, int *i, SilkcRequest *r, int *rc)
+/* The options of exec only; false, said, for a bad value. */
+static bool take_exec_option(int c, const char *arg, SilkcRequest *r)
 {
-    const char *arg = argv[*i], *value;
-    uint64_t sms;
-    if ((value = option_value(argc, argv, i, "--kernel")))
-        set_once(r->diag, &r->kernel, value, "--kernel", rc);
-    else if ((value = option_value(argc, argv, i, "--grid")))
-        exec_number(r->diag, "--grid", value, UINT64_MAX, &r->grid, rc);
-    else if ((value = option_value(argc, argv, i, "--workspace")))
-        exec_number(r->diag, "--workspace", value, 1024, &r->workspace, rc);
-    else if ((value = option_value(argc, argv, i, "--seed")))
-        exec_number(r->diag, "--seed", value, UINT64_MAX, &r->seed, rc);
-    else if ((value = option_value(argc, argv, i, "--workers"))) {
-        if (exec_number(r->diag, "--workers", value, 256, &sms, rc))
-            r->workers = (int)sms;
-    } else if ((value = option_value(argc, argv, i, "--sms"))) {
-        if (exec_number(r->diag, "--sms", value, 1024, &sms, rc))
-            r->sms = (uint32_t)sms;
+    uint64_t n;
+    switch (c) {
+    case OPT_KERNEL: r->kernel = arg; return true;
+    case OPT_GRID: return exec_number(r->diag, "--grid", arg, UINT64_MAX, &r->grid);
+    case OPT_WORKSPACE: return exec_number(r->diag, "--workspace", arg, 1024, &r->workspace);
+    case OPT_SEED: return exec_number(r->diag, "--seed", arg, UINT64_MAX, &r->seed);
+    case OPT_WORKERS:
+        if (!exec_number(r->diag, "--workers", arg, 256, &n))
+            return false;
+        r->workers = (int)n;
+        return true;
+    case OPT_SMS:
+        if (!exec_number(r->diag, "--sms", arg, 1024, &n))
+            return false;
+        r->sms = (uint32_t)n;
         r->sms_given = true;
-    } else if ((value = option_value(argc, argv, i, "--backend")))
-        set_backend(value, r, rc);
-    else if ((value = option_value(argc, argv, i, "--arg")) ||
-               (value = option_value(argc, argv, i, "--buf")))
-        r->bindings[r->n_bindings++] = (ExecBinding){.buffer = arg[2] == 'b', .text = value};
-    else if ((value = option_value(argc, argv, i, "--out")))
-        set_once(r->diag, &r->output, value, "--out", rc);
-    else if (strcmp(arg, "--dump") == 0)
-        r->dump = true;
-    else if (strcmp(arg, "--list") == 0)
-        r->list = true;
-    else if (strcmp(arg, "--race") == 0)
-        r->race = true;
-    else if (strcmp(arg, "-O0") == 0)
-        r->no_optimize = true;
-    else
-        return false;
-    return true;
+        return true;
+    case OPT_BACKEND:
+        if (strcmp(arg, "cpu") != 0 && strcmp(arg, "cuda") != 0) {
+            usage_error(r->diag, "--backend: '%s' is not cpu or cuda", QUOTED(arg));
+            return false;
+        }
+        r->backend_given = arg;
+        r->backend = strcmp(arg, "cuda") == 0 ? EXEC_BACKEND_CUDA : EXEC_BACKEND_CPU;
+        return true;
+    case OPT_ARG: case OPT_BUF:
+        r->bindings[r->n_bindings++] = (ExecBinding){.buffer = c == OPT_BUF, .text = arg};
+        return true;
+    case OPT_OUT: r->output = arg; return true;
+    case OPT_DUMP: r->dump = true; return true;
+    case OPT_LIST: r->list = true; return true;
+    default: return false;
+    }
 }
 
-/* An option only `silkc build` (and run) takes; false if `arg` is none of
- * them.  `--` ends run's options: what follows is the program's. */
-static bool build_option(int argc, char **argv, int *i, SilkcRequest *r, int *rc)
+/* One option of the command's table (only those reach here); false, said,
+ * for a bad value. */
+static bool take_option(int c, char *arg, void *context)
 {
-    const char *arg = argv[*i], *value;
-    if ((value = option_value(argc, argv, i, "--arch")))
-        set_once(r->diag, &r->archs, value, "--arch", rc);
-    else if (strcmp(arg, "-O0") == 0)
-        r->no_optimize = true;
-    else if (strcmp(arg, "--race") == 0) /* the CPU backend's kernels, as exec --race */
-        r->race = true;
-    else if (r->run && strcmp(arg, "--") == 0) {
-        r->program_args = (const char *const *)argv + *i + 1;
-        r->n_program_args = argc - *i - 1;
-        *i = argc;
-    } else if (!r->run && strcmp(arg, "-o") == 0) {
-        value = *i + 1 < argc ? argv[++*i] : "";
-        if (!*value)
-            *rc = usage_error(r->diag, "%s", "-o needs a value");
-        else
-            set_once(r->diag, &r->output, value, "-o", rc);
-    } else if (!r->run && strncmp(arg, "--emit=", 7) == 0) {
-        if (strcmp(arg + 7, "c") != 0)
-            *rc = usage_error(r->diag, "--emit: '%s' is not c (silkc build writes a program, or its C)",
-                              QUOTED(arg + 7));
-        else if (set_once(r->diag, &r->emit_given, arg, "--emit", rc))
-            r->emit = EMIT_C;
-    } else
-        return false;
-    return true;
+    Parse *p = context;
+    SilkcRequest *r = p->r;
+    CompileOptions *o = &p->c->options;
+    switch (c) {
+    case OPT_ARCH: r->archs = arg; return true;
+    case 'o':
+        r->output = arg;
+        return has_value(r->diag, "-o", arg);
+    case 'O': /* -O0, the only level: the passes run by default */
+        r->no_optimize = strcmp(arg, "0") == 0;
+        if (!r->no_optimize)
+            usage_error(r->diag, "unknown option '-O%s'", QUOTED(arg));
+        return r->no_optimize;
+    case OPT_EMIT: return set_emit(arg, r);
+    case OPT_RESOURCE_USAGE: r->resource_usage = true; return true;
+    case OPT_FORMAT:
+        if (strcmp(arg, "json") != 0 && strcmp(arg, "text") != 0) {
+            usage_error(r->diag, "--format: '%s' is not text or json", QUOTED(arg));
+            return false;
+        }
+        r->json = strcmp(arg, "json") == 0;
+        return true;
+    case OPT_RACE: r->race = true; return true;
+    case OPT_DUMP_AST: o->dump_ast = true; return true;
+    case OPT_NOSTD: o->nostd = true; return true;
+    case OPT_STD_DIR:
+        o->std_dir = arg;
+        return has_value(r->diag, "--std-dir", arg);
+    case 'I':
+        if (!has_value(r->diag, "-I", arg))
+            return false;
+        o->include_dirs[o->n_include_dirs++] = arg;
+        return true;
+    case 'W': case 'f': return diagnostics_option(r->diag, c, arg);
+    default: return take_exec_option(c, arg, r);
+    }
+}
+
+static void refuse(void *context, OptionsProblem problem, const char *message)
+{
+    (void)problem; /* every refusal is a usage error, pointing at --help */
+    const Parse *p = context;
+    usage_error(p->r->diag, "%s", message);
+}
+
+/* Each command's options: its short ones and its table. */
+static const struct {
+    const char *name, *shorts;
+    const struct option *longs;
+} commands[] = {
+    {"check", FRONT_END_SHORTS, check_options},
+    {"compile", FRONT_END_SHORTS "o:O:", compile_options},
+    {"exec", FRONT_END_SHORTS "O:", exec_options},
+    {"build", FRONT_END_SHORTS "o:O:", build_options},
+    {"run", FRONT_END_SHORTS "O:", run_options},
+};
+
+/* run: the first "--" ends silkc's words; what follows is the program's.
+ * Returns the index of the end of silkc's words. */
+static int split_program_args(int argc, char **argv, SilkcRequest *r)
+{
+    for (int i = 2; r->run && i < argc; i++)
+        if (strcmp(argv[i], "--") == 0) {
+            r->program_args = (const char *const *)argv + i + 1;
+            r->n_program_args = argc - i - 1;
+            return i;
+        }
+    return argc;
 }
 
 /* Reads the options after the command; the files are gathered in `files`. */
 static int parse_arguments(int argc, char **argv, Compilation *c, const char **files, int *n_files,
                            SilkcRequest *r)
 {
-    CompileOptions *o = &c->options;
-    o->include_dirs = files + argc; /* the second half of the same array */
-    for (int i = 2; i < argc; i++) {
-        const char *arg = argv[i], *value, *problem = NULL;
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            usage(stdout);
-            return EXIT_HELP;
-        }
-        int rc = EXIT_OK;
-        if ((r->compile && compile_option(argc, argv, &i, r, &rc)) ||
-            (r->exec && exec_option(argc, argv, &i, r, &rc)) ||
-            (r->build && build_option(argc, argv, &i, r, &rc))) {
-            if (rc != EXIT_OK)
-                return rc;
-        } else if (!r->compile && !r->exec && !r->build &&
-                   (value = option_value(argc, argv, &i, "--arch"))) {
-            if (!set_once(&c->diag, &r->archs, value, "--arch", &rc)) /* check: the warnings' targets */
-                return rc;
-        }
-        else if (strcmp(arg, "--dump-ast") == 0)
-            o->dump_ast = true;
-        else if (strcmp(arg, "--nostd") == 0)
-            o->nostd = true;
-        else if ((value = option_value(argc, argv, &i, "--std-dir"))) {
-            if (!*value)
-                return usage_error(&c->diag, "%s", "--std-dir needs a directory");
-            if (!set_once(&c->diag, &o->std_dir, value, "--std-dir", &rc))
-                return rc;
-        }
-        else if ((value = option_value(argc, argv, &i, "-I"))) {
-            if (!*value)
-                return usage_error(&c->diag, "%s", "-I needs a directory");
-            o->include_dirs[o->n_include_dirs++] = value;
-        } else if (arg[0] != '-' || strcmp(arg, "-") == 0) /* "-": standard input */
-            files[(*n_files)++] = arg;
-        else if (!diag_option(&c->diag, arg, &problem))
-            return problem ? usage_error(&c->diag, "%s", problem)
-                           : usage_error(&c->diag, "unknown option '%s'", QUOTED(arg));
-    }
+    int k = 0;
+    while (strcmp(commands[k].name, argv[1]) != 0)
+        k++;
+    c->options.include_dirs = files + argc; /* the second half of the same array */
+    int end = split_program_args(argc, argv, r), first;
+    Parse parse = {.c = c, .r = r};
+    OptionsParser p = {.shorts = commands[k].shorts, .longs = commands[k].longs,
+                       .repeatable = REPEATABLE, .usage = usage, .take = take_option,
+                       .refuse = refuse, .context = &parse};
+    int rc = options_parse(&p, end - 1, argv + 1, &first);
+    if (rc != EXIT_OK)
+        return rc;
+    for (int i = first + 1; i < end; i++)
+        files[(*n_files)++] = argv[i];
     if (*n_files == 0)
         return usage_error(&c->diag, "%s", "no input files");
     return EXIT_OK;
 }
 
-/* -fdiagnostics-format=json anywhere among the options (up to run's "--")
- * takes effect before the first of them is read, so that an option's error
+/* -fdiagnostics-format=json anywhere among the options (up to "--") takes
+ * effect before the first of them is read, so that an option's error
  * before it is in the JSON array too; parse_arguments reads it again. */
 static void diagnostics_format(int argc, char **argv, Diag *d)
 {

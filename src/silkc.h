@@ -49,9 +49,7 @@ typedef struct SilkcRequest {
     const char *archs;   /* --arch: "sm_90,sm_80" (check takes it too) */
     const char *output;  /* -o */
     EmitKind emit;       /* --emit= */
-    const char *emit_given;   /* the --emit= argument, once given */
     bool resource_usage; /* --resource-usage */
-    const char *format;  /* --format, once given */
     bool json;           /* --format json */
     bool no_optimize;    /* -O0: no IR passes (pass.h) */
     const char *const *inputs; /* the root files, as given ("-": standard input) */

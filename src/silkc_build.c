@@ -26,7 +26,6 @@
  */
 #include "program.h"
 
-#include "amdgpu/llc.h"
 #include "c/c.h"
 #include "occ_warn.h"
 #include "output.h"
@@ -101,48 +100,6 @@ static bool is_code_object_target(const char *arch)
     return be && be->hip_code_object;
 }
 
-/* An AMD target's llc or ld.lld failed: not installed or not started
- * (silkc compile says the same), else its words. */
-static void code_object_failed(const Build *b, const BuildTarget *t)
-{
-    const UsageReport *u = &t->usage;
-    const char *tool = b->tool ? b->tool : "llc-19";
-    if (u->exit_status == AMDGPU_TOOL_NOT_STARTED && !(u->errors && *u->errors))
-        silkc_error(&b->c->diag, "%s: AMD targets need %s (LLVM 19), and none was found "
-                                 "(install llvm-19 and lld-19, or set SILK_LLC and SILK_LLD)",
-                    t->arch, tool);
-    else if (u->exit_status == AMDGPU_TOOL_NOT_STARTED)
-        silkc_error(&b->c->diag, "cannot start %s for %s: %s", tool, t->arch, u->errors);
-    else if (u->errors && *u->errors)
-        silkc_error(&b->c->diag, "%s failed on the LLVM IR for %s (a compiler bug; silkc "
-                                 "compile --emit=llvm writes that LLVM IR):\n%s",
-                    tool, t->arch, u->errors);
-    else
-        silkc_error(&b->c->diag, "%s for %s exited %d without a message", tool, t->arch,
-                    u->exit_status);
-}
-
-/* The assembler failed on the figures the warnings (or a code object)
- * need: our code, or a broken tool; its words shown. */
-static int tool_failed(const Build *b)
-{
-    for (int i = 0; i < b->n_targets; i++) {
-        const UsageReport *u = &b->targets[i].usage;
-        if (u->exit_status == 0 && !(u->errors && *u->errors))
-            continue;
-        if (is_code_object_target(b->targets[i].arch))
-            code_object_failed(b, &b->targets[i]);
-        else if (u->errors && *u->errors)
-            silkc_error(&b->c->diag, "%s failed on the PTX for %s (a compiler bug; silkc "
-                                     "compile --emit=ptx writes that PTX):\n%s",
-                        b->tool ? b->tool : "ptxas", b->targets[i].arch, u->errors);
-        else
-            silkc_error(&b->c->diag, "%s for %s exited %d without a message",
-                        b->tool ? b->tool : "ptxas", b->targets[i].arch, u->exit_status);
-    }
-    return EXIT_ENVIRONMENT;
-}
-
 /* Whether a GPU target of the plan is: its code object is then made by
  * measuring (the backend's assembler writes it). */
 static bool wants_code_objects(const Plan *p)
@@ -161,12 +118,8 @@ static int run_build(Compilation *c, const SilkcRequest *r, Plan *p, BuildOption
                         .optimize = !r->no_optimize,
                         .measure_caps = true, .program = "silkc"};
     BuildStatus status = build_run(c, o, b);
-    switch (status) {
-    case BUILD_OK: break;
-    case BUILD_SOURCE_ERRORS: case BUILD_COMPILER_BUG: return EXIT_FINDINGS;
-    case BUILD_TOOL_FAILED: return tool_failed(b);
-    case BUILD_ENVIRONMENT: return EXIT_ENVIRONMENT;
-    }
+    if (status != BUILD_OK) /* a failing tool said, by the rule silkc compile's follows too */
+        return build_exit_status(b, status, NULL);
     if (figures)
         silkc_judge_usage(c, r, b);
     return c->diag.errors > 0 ? EXIT_FINDINGS : EXIT_OK; /* a warning made an error */
@@ -229,8 +182,9 @@ static int carry_code_objects(Build *b, const Plan *p, CProgram *cp, CCodeObject
 /* Writes the program's C to `out`; an exit status. */
 static int write_c(Build *b, CProgram *cp, FILE *out)
 {
-    if (c_has_persistent(b) && !(cp->emulated = c_measure_emulated(b)))
-        return EXIT_ENVIRONMENT;
+    int rc = c_has_persistent(b) ? c_measure_emulated(b, &cp->emulated) : EXIT_OK;
+    if (rc != EXIT_OK)
+        return rc;
     switch (c_emit_program(cp, out)) {
     case C_OK: return EXIT_OK;
     case C_NO_MAIN:

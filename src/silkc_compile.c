@@ -30,10 +30,8 @@
 #include "silkc.h"
 #include "escape.h"
 
-#include "amdgpu/llc.h"
 #include "build.h"
 #include "occ_warn.h"
-#include "ptx/ptxas.h"
 
 #include "output.h"
 
@@ -344,103 +342,20 @@ static void print_usage_json(const UsageReport *reports, int n)
     cJSON_Delete(root);
 }
 
-/* ptxas failed: a rejection of our PTX is a compiler bug, shown in
- * ptxas's own words for the report (with --emit=ptx the PTX is kept for
- * it); a "ptxas" that exited 0 without its results is a broken tool (the
- * environment's fault). */
-static int ptxas_failed(const SilkcRequest *r, const Build *b, Outputs *o)
-{
-    int rc = EXIT_FINDINGS;
-    for (int i = 0; i < b->n_targets; i++) {
-        const UsageReport *u = &b->targets[i].usage;
-        if (u->exit_status == PTXAS_NO_RESULT) {
-            silkc_error(r->diag, "%s, run as ptxas for %s, %s", b->tool, o->archs[i],
-                        u->errors);
-            rc = EXIT_ENVIRONMENT;
-        } else if (u->exit_status > 128 && (!u->errors || !*u->errors)) {
-            /* Killed without a word: no rejection (ulimit -f, the OOM killer, a crash). */
-            silkc_error(r->diag, "%s for %s died of signal %d (%s)", b->tool,
-                        o->archs[i], u->exit_status - 128, strsignal(u->exit_status - 128));
-        } else if (u->exit_status > 0 && (!u->errors || !*u->errors)) {
-            /* Failed without a word: a broken tool, not a rejection of our PTX. */
-            silkc_error(r->diag, "%s for %s exited %d without a message", b->tool,
-                        o->archs[i], u->exit_status);
-            rc = EXIT_ENVIRONMENT;
-        } else if (u->errors && r->compile && r->emit == EMIT_PTX) {
-            o->ptx_rejected = true;
-            silkc_error(r->diag, "ptxas rejected %s for %s (a compiler bug):\n%s",
-                        strcmp(o->paths[i], "-") == 0 ? "the PTX on standard output" : o->paths[i],
-                        o->archs[i], u->errors);
-        } else if (u->errors) {
-            silkc_error(r->diag, "ptxas rejected the PTX for %s (a compiler bug; "
-                                 "--emit=ptx writes that PTX):\n%s", o->archs[i], u->errors);
-        }
-    }
-    if (b->tool_status == PTXAS_NOT_STARTED)
-        silkc_error(r->diag, "cannot start %s: %s", b->tool, strerror(b->tool_errno));
-    return rc;
-}
-
-/* llc or ld.lld failed for an AMD target: missing (no estimate stands in
- * for them), not started, rejecting our LLVM IR (a compiler bug, in the
- * tool's own words), or making a code object whose metadata does not read. */
-static int amdgpu_failed(const Build *b, const Outputs *o, int i)
-{
-    const UsageReport *u = &b->targets[i].usage;
-    if (u->exit_status == AMDGPU_TOOL_NOT_STARTED && !u->errors) {
-        silkc_error(&b->c->diag, "%s: AMD targets need %s (LLVM 19), and none was found "
-                                 "(install llvm-19 and lld-19, or set SILK_LLC and SILK_LLD)",
-                    o->archs[i], b->tool);
-        return EXIT_ENVIRONMENT;
-    }
-    if (u->exit_status == AMDGPU_TOOL_NOT_STARTED) {
-        silkc_error(&b->c->diag, "cannot start %s for %s: %s", b->tool, o->archs[i], u->errors);
-        return EXIT_ENVIRONMENT;
-    }
-    if (u->exit_status == AMDGPU_NO_OUTPUT) {
-        silkc_error(&b->c->diag, "%s for %s %s", b->tool, o->archs[i], u->errors);
-        return EXIT_ENVIRONMENT;
-    }
-    if (u->exit_status == AMDGPU_BAD_CODE_OBJECT) {
-        silkc_error(&b->c->diag, "the code object %s made for %s does not read: %s", b->tool,
-                    o->archs[i], u->errors);
-        return EXIT_ENVIRONMENT;
-    }
-    if (!u->errors || !*u->errors) { /* a broken tool, not a rejection of our LLVM IR */
-        silkc_error(&b->c->diag, "%s for %s exited %d without a message", b->tool, o->archs[i],
-                    u->exit_status);
-        return EXIT_ENVIRONMENT;
-    }
-    silkc_error(&b->c->diag, "%s failed for %s (a compiler bug; --emit=llvm writes the LLVM "
-                             "IR):\n%s", b->tool, o->archs[i], u->errors);
-    return EXIT_FINDINGS;
-}
-
-/* The first AMD target that failed, in silkc's words; EXIT_OK when none. */
-static int amdgpu_targets_failed(const Build *b, const Outputs *o)
-{
-    for (int i = 0; i < b->n_targets; i++)
-        if (is_amd(o->archs[i]) && b->targets[i].usage.exit_status != 0)
-            return amdgpu_failed(b, o, i);
-    return EXIT_OK;
-}
-
-/* The exit code of a build that stopped early; ptxas's failures said in
- * silkc's words. */
+/* The exit code of a build that stopped early, its tools' failures said
+ * by the library (build_exit_status).  With --emit=ptx a target's PTX is
+ * the user's file, which a rejection names, and which is then kept, whole,
+ * for the bug report. */
 static int build_failed(const SilkcRequest *r, const Build *b, BuildStatus status, Outputs *o)
 {
-    switch (status) {
-    case BUILD_OK: return EXIT_OK;
-    case BUILD_SOURCE_ERRORS:
-    case BUILD_COMPILER_BUG: return EXIT_FINDINGS;
-    case BUILD_TOOL_FAILED: {
-        /* the first backend that failed stopped the build: AMD's, or ptxas */
-        int rc = amdgpu_targets_failed(b, o);
-        return rc != EXIT_OK ? rc : ptxas_failed(r, b, o);
-    }
-    case BUILD_ENVIRONMENT: break;
-    }
-    return EXIT_ENVIRONMENT;
+    const char *kept[MAX_TARGETS] = {NULL};
+    for (int i = 0; r->compile && r->emit == EMIT_PTX && i < o->n; i++)
+        if (!is_amd(o->archs[i]))
+            kept[i] = strcmp(o->paths[i], "-") == 0 ? "the PTX on standard output" : o->paths[i];
+    int rc = build_exit_status(b, status, kept);
+    for (int i = 0; status == BUILD_TOOL_FAILED && i < b->n_targets; i++)
+        o->ptx_rejected = o->ptx_rejected || (kept[i] && b->targets[i].failure == TOOL_REJECTED);
+    return rc;
 }
 
 /* The figures' readers: the occupancy warnings (occ_warn.h) and

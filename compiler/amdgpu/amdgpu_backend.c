@@ -43,9 +43,12 @@ static uint64_t amdgpu_shared_limit(const char *arch)
 /* No tool: every target's report says which is missing. */
 static BuildStatus missing_tool(Build *b, BuildTarget *const targets[], int n, const char *tool)
 {
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         targets[i]->usage = (UsageReport){.arch = targets[i]->arch,
                                           .exit_status = AMDGPU_TOOL_NOT_STARTED};
+        targets[i]->tool = tool;
+        targets[i]->failure = TOOL_MISSING;
+    }
     b->tool = tool;
     b->tool_status = AMDGPU_TOOL_NOT_STARTED;
     b->tool_errno = ENOENT;
@@ -71,6 +74,18 @@ static bool temp_files(Build *b, BuildTarget *const targets[], int n, const char
         archs[i] = t->arch;
     }
     return true;
+}
+
+/* llc's or ld.lld's result for one target (llc.h) in the build's words
+ * (ToolFailure). */
+static ToolFailure llc_failure(const UsageReport *u)
+{
+    switch (u->exit_status) {
+    case AMDGPU_TOOL_NOT_STARTED: return TOOL_NOT_STARTED;
+    case AMDGPU_BAD_CODE_OBJECT: return TOOL_BAD_OUTPUT;
+    case AMDGPU_NO_OUTPUT: return TOOL_NO_OUTPUT;
+    default: return build_tool_failure(u->exit_status, u->signal, u->errors);
+    }
 }
 
 static BuildStatus amdgpu_measure(Build *b, BuildTarget *const targets[], int n)
@@ -103,8 +118,10 @@ static BuildStatus amdgpu_measure(Build *b, BuildTarget *const targets[], int n)
     for (int i = 0; i < n; i++) {
         targets[i]->usage = got[i];
         targets[i]->binary_path = got[i].exit_status == 0 ? hsacos[i] : NULL;
+        targets[i]->tool = tools[i] ? tools[i] : llc;
+        targets[i]->failure = llc_failure(&got[i]);
         if (got[i].exit_status != 0 && !b->tool) /* the first failure's tool */
-            b->tool = tools[i] ? tools[i] : llc;
+            b->tool = targets[i]->tool;
     }
     if (!b->tool)
         b->tool = llc;
@@ -120,6 +137,11 @@ const Backend backend_amdgpu = {
     .name = "amdgpu",
     .target_range = "gfx90a, gfx942, gfx1100, gfx1201",
     .hip_code_object = true, /* the .hsaco ld.lld links, which programs carry for HIP */
+    .code_name = "LLVM IR",
+    .emit_name = "llvm",
+    .vendor = "AMD",
+    .tools_from = "LLVM 19",
+    .tools_help = "install llvm-19 and lld-19, or set SILK_LLC and SILK_LLD",
     .knows = amdgpu_knows,
     .shared_limit = amdgpu_shared_limit,
     .assembler = amdgpu_llc_find,

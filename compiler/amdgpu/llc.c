@@ -55,6 +55,7 @@ static int record(const JobRun *run, const char *tool, const char *output, int i
     if (run->status == JOBS_NOT_STARTED)
         errno = run->error; /* the last one's: each failed for the same missing tool */
     out[i].exit_status = run->status == JOBS_NOT_STARTED ? AMDGPU_TOOL_NOT_STARTED : run->status;
+    out[i].signal = run->signal;
     out[i].errors = run->status == JOBS_NOT_STARTED ? strerror(run->error)
                                                     : arena_strndup(arena, run->output, run->len);
     return out[i].exit_status;

@@ -66,11 +66,12 @@ typedef struct CProgram {
  * CTAs the program table needs (c_measure_emulated). */
 bool c_has_persistent(const Build *b);
 
-/* The figures of every kernel on SILK_EMULATED_ARCH: the build's own when it
- * measured that target, else the code emitted and measured for it now
- * through the backend (the assembler when present, else the estimate).
- * NULL (reported) when that fails. */
-const UsageReport *c_measure_emulated(Build *b);
+/* The figures of every kernel on SILK_EMULATED_ARCH into *out: the build's
+ * own when it measured that target, else the code emitted and measured
+ * for it now through the backend (the assembler when present, else the
+ * estimate).  EXIT_OK, or when that fails (reported) the exit status of
+ * the failure (build_exit_status's rule). */
+int c_measure_emulated(Build *b, const UsageReport **out);
 
 typedef enum CStatus {
     C_OK,

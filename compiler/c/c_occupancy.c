@@ -13,10 +13,24 @@
  */
 #include "c_internal.h"
 
+#include "exit_status.h"
 #include "lower.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A message of the C backend's with no place in the source, through the
+ * compilation's diagnostics. */
+static void c_say(Build *b, DiagLevel level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void c_say(Build *b, DiagLevel level, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vplain(&b->c->diag, level, fmt, ap);
+    va_end(ap);
+}
 
 bool c_is_persistent(const IrFunc *f)
 {
@@ -50,8 +64,9 @@ uint32_t c_resident_ctas(const ArchLimits *arch, const IrFunc *f, const UsageRep
 }
 
 /* The code for the emulated device, emitted and measured through its
- * backend, as the build does for its own targets. */
-static const UsageReport *measure_now(Build *b)
+ * backend, as the build does for its own targets; a failing tool said as
+ * the build says it (build_exit_status's words and rule). */
+static int measure_now(Build *b, const UsageReport **out)
 {
     BuildTarget *t = ARENA_NEW(b->c->arena, BuildTarget);
     *t = (BuildTarget){.arch = SILK_EMULATED_ARCH, .backend = backend_find(SILK_EMULATED_ARCH)};
@@ -66,20 +81,25 @@ static const UsageReport *measure_now(Build *b)
     }
     free(text);
     BuildTarget *const targets[] = {t};
-    if (!ok || t->backend->measure(b, targets, 1) != BUILD_OK) {
-        fprintf(stderr, "%s: error: the figures of the kernels on %s, which the CPU backend "
-                        "emulates, could not be measured%s%s\n",
-                b->options->program, SILK_EMULATED_ARCH, t->usage.errors ? ":\n" : "",
-                t->usage.errors ? t->usage.errors : "");
-        return NULL;
+    BuildStatus status = ok ? t->backend->measure(b, targets, 1) : BUILD_ENVIRONMENT;
+    if (status == BUILD_OK) {
+        *out = &t->usage;
+        return EXIT_OK;
     }
-    return &t->usage;
+    bool tool = status == BUILD_TOOL_FAILED;
+    int rc = tool ? build_report_target(b, t, NULL) : EXIT_ENVIRONMENT;
+    c_say(b, tool ? DIAG_NOTE : DIAG_ERROR,
+          "the figures of the kernels on %s, which the CPU backend emulates, could not be "
+          "measured (a @persistent kernel's grid needs them)", SILK_EMULATED_ARCH);
+    return rc;
 }
 
-const UsageReport *c_measure_emulated(Build *b)
+int c_measure_emulated(Build *b, const UsageReport **out)
 {
     for (int i = 0; i < b->n_targets; i++)
-        if (strcmp(b->targets[i].arch, SILK_EMULATED_ARCH) == 0 && b->targets[i].usage.kernels)
-            return &b->targets[i].usage;
-    return measure_now(b);
+        if (strcmp(b->targets[i].arch, SILK_EMULATED_ARCH) == 0 && b->targets[i].usage.kernels) {
+            *out = &b->targets[i].usage;
+            return EXIT_OK;
+        }
+    return measure_now(b, out);
 }

@@ -37,9 +37,12 @@ typedef struct CpuModule CpuModule;
  * -ffp-contract=off) and loads it.  DIR is the caller's temporary
  * directory (tempdir.h): module.c and module.so are registered with
  * cleanup.h, so that a signal removes them with it.  NULL, with one line
- * in `error` (the compiler's own words after it), when it cannot. */
+ * in `error` (the compiler's own words after it) and the exit status of
+ * the failure in *status (exit_status.h, by build_failure_status's rule:
+ * the C refused is a compiler bug, 1; any other failure 3), when it
+ * cannot. */
 CpuModule *cpu_module_build(const char *c_text, size_t len, const char *dir, char *error,
-                            size_t size);
+                            size_t size, int *status);
 
 /* Loads a module built before; NULL with the reason in `error`. */
 CpuModule *cpu_module_open(const char *path, char *error, size_t size);

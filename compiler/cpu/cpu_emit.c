@@ -203,7 +203,7 @@ static void find_live_across(CpuFunc *e)
         n_insts += f->blocks[b]->n_insts;
     e->across = ARENA_ARRAY(e->m->arena, uint32_t *, n_insts + 1);
     e->n_across = ARENA_ARRAY(e->m->arena, uint32_t, n_insts + 1);
-    Arena *scratch = arena_new(); /* the liveness tables, dropped here */
+    Arena *scratch = arena_new_like(e->m->arena); /* the liveness tables, dropped here */
     const IrLive *live = ir_live_build(f, NULL, scratch);
     RegSet set = {ARENA_ARRAY(scratch, uint32_t, f->n_regs + 1),
                   ARENA_ARRAY(scratch, uint32_t, f->n_regs + 1), 0};

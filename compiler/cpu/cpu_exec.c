@@ -7,7 +7,9 @@
 #include "cpu/cpu.h"
 
 #include "arena.h"
+#include "build.h"
 #include "cleanup.h"
+#include "exit_status.h"
 #include "jobs.h"
 
 #include <dlfcn.h>
@@ -79,9 +81,27 @@ static bool write_source(const char *path, const char *text, size_t len, char *e
     return ok;
 }
 
-CpuModule *cpu_module_build(const char *c_text, size_t len, const char *dir, char *error,
-                            size_t size)
+/* The C compiler's failed run in the words and by the rule of every
+ * tool's failure (build.h): its message in `error`, its exit status. */
+static int compiler_failed(const JobRun *run, const char *cc, char *error, size_t size)
 {
+    ToolFailure f = run->status == JOBS_NOT_STARTED
+                        ? TOOL_NOT_STARTED
+                        : build_tool_failure(run->status, run->signal, run->output);
+    ToolReport r = {.failure = f, .input = TOOL_INPUT_OURS, .tool = cc,
+                    .words = f == TOOL_NOT_STARTED ? strerror(run->error) : run->output,
+                    .exit_status = run->status, .signal = run->signal,
+                    .code = "the CPU backend's C"};
+    char *text = build_tool_message(&r);
+    snprintf(error, size, "%s", text ? text : "out of memory");
+    free(text);
+    return build_failure_status(f, TOOL_INPUT_OURS);
+}
+
+CpuModule *cpu_module_build(const char *c_text, size_t len, const char *dir, char *error,
+                            size_t size, int *status)
+{
+    *status = EXIT_ENVIRONMENT; /* unless the C compiler says it is ours */
     Arena *arena = arena_new();
     enum { CC_WORDS = 16 };
     char *argv[CC_WORDS + 16];
@@ -114,17 +134,13 @@ CpuModule *cpu_module_build(const char *c_text, size_t len, const char *dir, cha
         const char *cc = argv[0];
         JobRun run = {.path = jobs_resolve_command(cc, arena), .argv = argv};
         jobs_run(&run, 1, arena);
-        char cause[160];
-        if (run.status == JOBS_NOT_STARTED)
-            snprintf(error, size, "cannot start %s: %s", cc, strerror(run.error));
-        else if (run.status != 0 && jobs_failure_cause(&run, cause, sizeof cause))
-            snprintf(error, size, "%s %s%s%s", cc, cause, run.len ? ":\n" : "", run.output);
-        else if (run.status != 0)
-            snprintf(error, size, "%s failed on the CPU backend's C (a compiler bug):\n%s", cc,
-                     run.output);
+        if (run.status != 0)
+            *status = compiler_failed(&run, cc, error, size);
         else
             module = cpu_module_open(object, error, size);
     }
     arena_free(arena);
+    if (module)
+        *status = EXIT_OK;
     return module;
 }

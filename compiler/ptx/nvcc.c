@@ -303,7 +303,8 @@ static void finish_target(const JobRun *run, const char *cubin, const char *arch
     if (run->status == JOBS_NOT_STARTED) {
         *out = (UsageReport){.exit_status = PTXAS_NOT_STARTED};
     } else if (run->status != 0) {
-        *out = (UsageReport){.exit_status = run->status, .errors = run->output};
+        *out = (UsageReport){.exit_status = run->status, .signal = run->signal,
+                             .errors = run->output};
     } else if (!cubin_read_file(cubin, arena, out, NULL, error, sizeof error)) {
         *out = (UsageReport){.exit_status = PTXAS_BAD_OUTPUT,
                              .errors = arena_strndup(arena, error, strlen(error))};
@@ -421,7 +422,7 @@ int nvcc_ptx_targets(const char *nvcc, const char *cu_path, char *const flags[],
             out[i].exit_status = PTXAS_NOT_STARTED;
         else if (runs[i].status != 0)
             out[i] = (UsageReport){.arch = out[i].arch, .exit_status = runs[i].status,
-                                   .errors = runs[i].output};
+                                   .signal = runs[i].signal, .errors = runs[i].output};
     }
     return first_failure(runs, out, n);
 }

@@ -405,7 +405,7 @@ static void emit_body(PtxFunc *e)
 
 static int emit_func(const IrModule *m, const IrFunc *f, FILE *out, Diag *diag)
 {
-    PtxFunc e = {.m = m, .f = f, .diag = diag, .scratch = arena_new()};
+    PtxFunc e = {.m = m, .f = f, .diag = diag, .scratch = arena_new_like(diag ? diag->arena : NULL)};
     char *body = NULL;
     size_t len = 0;
     e.out = open_memstream(&body, &len);

@@ -77,6 +77,18 @@ static bool temp_files(Build *b, BuildTarget *const targets[], int n, const char
     return true;
 }
 
+/* ptxas's result for one target (ptxas.h) in the build's words
+ * (ToolFailure). */
+static ToolFailure ptxas_failure(const UsageReport *u)
+{
+    switch (u->exit_status) {
+    case PTXAS_NOT_STARTED: return TOOL_NOT_STARTED;
+    case PTXAS_BAD_OUTPUT: return TOOL_BAD_OUTPUT;
+    case PTXAS_NO_RESULT: return TOOL_NO_OUTPUT;
+    default: return build_tool_failure(u->exit_status, u->signal, u->errors);
+    }
+}
+
 /* One ptxas run per target gives both the figures (-v) and the cubin. */
 static BuildStatus ptx_measure(Build *b, BuildTarget *const targets[], int n)
 {
@@ -99,6 +111,10 @@ static BuildStatus ptx_measure(Build *b, BuildTarget *const targets[], int n)
     for (int i = 0; i < n; i++) {
         targets[i]->usage = got[i];
         targets[i]->binary_path = status == 0 ? cubins[i] : NULL;
+        targets[i]->tool = ptxas;
+        targets[i]->failure = ptxas_failure(&got[i]);
+        if (got[i].exit_status == PTXAS_NOT_STARTED) /* the driver leaves why in errno */
+            targets[i]->usage.errors = strerror(b->tool_errno);
     }
     return status == 0 ? BUILD_OK : BUILD_TOOL_FAILED;
 }
@@ -146,6 +162,11 @@ static void ptx_measure_at_caps(Build *b, BuildTarget *const targets[], int *con
 const Backend backend_ptx = {
     .name = "ptx",
     .target_range = "sm_75 to sm_121",
+    .code_name = "PTX",
+    .emit_name = "ptx",
+    .vendor = "NVIDIA",
+    .tools_from = "the CUDA toolkit",
+    .tools_help = "install the CUDA toolkit, or set SILK_PTXAS",
     .knows = ptx_knows,
     .shared_limit = ptx_shared_limit,
     .assembler = ptxas_find,

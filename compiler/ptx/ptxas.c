@@ -721,6 +721,7 @@ static void finish_pair(const JobRun *run, const char *arch, const PtxFacts *fac
         if (result != 0)
             *out = (UsageReport){.errors = missing ? missing : run->output};
         out->exit_status = result;
+        out->signal = run->signal;
     }
     out->arch = arena_strndup(arena, arch, strlen(arch));
 }

@@ -312,7 +312,7 @@ static bool has_barrier(const IrFunc *f)
 KernelUsage regest_kernel(const IrModule *m, const IrFunc *f, Arena *arena)
 {
     KernelUsage u = {.name = arena_strndup(arena, f->name, strlen(f->name)), .estimated = true};
-    Arena *scratch = arena_new(); /* the liveness tables, dropped here */
+    Arena *scratch = arena_new_like(arena); /* the liveness tables, dropped here */
     int wanted = regest_live_units(f, scratch) + REGEST_OVERHEAD;
     arena_free(scratch);
     if (wanted < REGEST_FLOOR)

@@ -94,14 +94,14 @@ chmod +x "$work/bad-ptxas"
 export SILK_PTXAS="$work/bad-ptxas"
 "$SILKC" compile "$seed" --arch sm_90,sm_80 --emit=cubin -o "$work/bad.cubin" 2>"$work/err"; rc=$?
 [ $rc -eq 1 ] || fail "a rejected cubin exited $rc, not 1"
-grep -q "^silkc: error: ptxas rejected the PTX for sm_80 (a compiler bug" "$work/err" ||
+grep -q "^silkc: error: $work/bad-ptxas rejected the PTX for sm_80 (a compiler bug" "$work/err" ||
     fail "a rejected cubin: $(cat "$work/err")"
 grep -q "^ptxas fatal   : Unresolved extern function 'nope'$" "$work/err" ||
     fail "a rejected cubin: not ptxas's text: $(cat "$work/err")"
 [ ! -e "$work/bad.sm_90.cubin" ] || fail "a rejected cubin left a file"
 "$SILKC" compile "$seed" --arch sm_90 -o "$work/bad.ptx" --resource-usage 2>"$work/err"; rc=$?
 [ $rc -eq 1 ] || fail "a rejected --resource-usage exited $rc, not 1"
-grep -q "^silkc: error: ptxas rejected $work/bad.ptx for sm_90 (a compiler bug)" "$work/err" ||
+grep -q "^silkc: error: $work/bad-ptxas rejected $work/bad.ptx for sm_90 (a compiler bug)" "$work/err" ||
     fail "a rejected --resource-usage: $(cat "$work/err")"
 unset SILK_PTXAS
 

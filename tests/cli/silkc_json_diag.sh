@@ -59,6 +59,17 @@ expect 1 error "unknown name 'nope'" 1 check $J bad.silk
 expect 3 error "/bin/false for sm_90 exited 1 without a message" 0 \
     compile $J ok.silk --arch sm_90 --emit=cubin -o k.cubin
 [ ! -e k.cubin ] || fail "a failed ptxas left k.cubin"
+# The build library's own failures (here its temporary directory) too.
+(
+    TMPDIR=/nonexistent
+    export TMPDIR
+    expect 3 error "cannot make a temporary directory in /nonexistent: No such file or directory" 0 \
+        check $J ok.silk --arch sm_90
+    exit $failures
+) || failures=$((failures + 1))
+# build says the same failure in the same words, with the same status.
+expect 3 error "/bin/false for sm_90 exited 1 without a message" 0 \
+    build $J ok.silk --arch sm_90 -o prog
 # A clean run: the array is empty, and still the only thing on stderr.
 SILK_PTXAS=/bin/false "$SILKC" check $J ok.silk >out 2>err ||
     fail "silkc check $J ok.silk: exit $?"

@@ -154,12 +154,12 @@ fi
 # ---- item 15: a ptxas that does nothing --------------------------------------------------------
 SILK_PTXAS=/bin/true
 export SILK_PTXAS
-expect 3 "$E /bin/true, run as ptxas for sm_90, exited 0 without writing its output file" \
+expect 3 "$E /bin/true for sm_90 exited 0 without writing its output file" \
     compile k.silk --arch sm_90 --emit=cubin -o t.cubin
 [ ! -e t.cubin ] || fail "SILK_PTXAS=/bin/true --emit=cubin left t.cubin"
 # One ptxas run gives the figures and the cubin (issue 12), so measuring
 # finds the missing cubin first.
-expect 3 "$E /bin/true, run as ptxas for sm_90, exited 0 without writing its output file" \
+expect 3 "$E /bin/true for sm_90 exited 0 without writing its output file" \
     compile k.silk --arch sm_90 --resource-usage -o t.ptx
 [ ! -s out ] || fail "SILK_PTXAS=/bin/true --resource-usage printed a table: $(cat out)"
 # One that fails without a word is broken too, not a rejection of our PTX.
@@ -170,15 +170,17 @@ expect 3 "$E /bin/false for sm_90 exited 1 without a message" compile k.silk --a
 printf '#!/bin/sh\necho "ptxas fatal   : rejected"\nexit 1\n' > rejecting-ptxas
 chmod +x rejecting-ptxas
 SILK_PTXAS=$PWD/rejecting-ptxas
-expect 1 "$E ptxas rejected the PTX for sm_90 (a compiler bug; --emit=ptx writes that PTX):
+expect 1 "$E $SILK_PTXAS rejected the PTX for sm_90 (a compiler bug; silkc compile --emit=ptx writes that PTX):
 ptxas fatal   : rejected" check k.silk --arch sm_90
 unset SILK_PTXAS
 
 # ---- item 17: options without their value, or given twice -------------------------------------------------
-expect 2 "$E -o needs a value$U" compile k.silk --arch sm_90 -o
-expect 2 "$E -o needs a value$U" compile k.silk --arch sm_90 -o ''
-expect 2 "$E --std-dir needs a directory$U" check --std-dir '' k.silk
-expect 2 "$E --std-dir needs a directory$U" check k.silk --std-dir
+# The words of silk-occ's option loop, which silkc shares (options.h).
+expect 2 "$E -o: needs a value$U" compile k.silk --arch sm_90 -o
+expect 2 "$E -o: needs a value$U" compile k.silk --arch sm_90 -o ''
+expect 2 "$E --std-dir: needs a value$U" check --std-dir '' k.silk
+expect 2 "$E --std-dir: needs a value$U" check k.silk --std-dir
+expect 2 "$E -I: needs a value$U" check k.silk -I
 # A single-valued option given twice, and an empty --arch element.
 expect 2 "$E -o given twice$U" compile k.silk --arch sm_90 -o a.ptx -o b.ptx
 expect 2 "$E --arch given twice$U" compile k.silk --arch sm_90 --arch sm_80

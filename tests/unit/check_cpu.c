@@ -72,8 +72,9 @@ static void program_build(Program *p, const char *path)
     fflush(p->diagnostics);
     ck_assert_msg(status == BUILD_OK, "%s does not build for the CPU:\n%s", path, p->diag_text);
     char error[4096];
+    int built;
     p->module = cpu_module_build(p->b.targets[0].code, p->b.targets[0].code_len, p->dir, error,
-                                 sizeof error);
+                                 sizeof error, &built);
     ck_assert_msg(p->module != NULL, "%s", error);
 }
 

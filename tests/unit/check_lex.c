@@ -18,6 +18,7 @@
  * forgives the split form is the parser's decision, not the lexer's.
  */
 #include "arena.h"
+#include "compile.h"
 #include "diag.h"
 #include "lex.h"
 #include "source.h"
@@ -1053,6 +1054,62 @@ START_TEST(test_out_of_memory_names_program)
 }
 END_TEST
 
+/* What a child that runs `body` writes on stderr before it exits 3. */
+static void expect_exit_3_saying(void (*body)(bool), bool json, const char *want)
+{
+    int pipe_ends[2];
+    ck_assert_int_eq(pipe(pipe_ends), 0);
+    pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        dup2(pipe_ends[1], STDERR_FILENO);
+        body(json);
+        _exit(99); /* not reached: the allocation cannot succeed */
+    }
+    close(pipe_ends[1]);
+    char said[512] = {0};
+    size_t got = 0;
+    ssize_t n;
+    while ((n = read(pipe_ends[0], said + got, sizeof said - 1 - got)) > 0)
+        got += (size_t)n;
+    close(pipe_ends[0]);
+    int status = 0;
+    ck_assert_int_eq(waitpid(child, &status, 0), child);
+    ck_assert_str_eq(said, want);
+    ck_assert(WIFEXITED(status));
+    ck_assert_int_eq(WEXITSTATUS(status), 3);
+}
+
+/* A compilation whose arena (or a scratch arena beside it) runs short. */
+static void compilation_runs_short(bool json, bool scratch)
+{
+    Compilation c;
+    compile_init(&c, stderr);
+    if (json)
+        diag_option(&c.diag, "-fdiagnostics-format=json", NULL);
+    Arena *arena = scratch ? arena_new_like(c.arena) : c.arena;
+    arena_fail_after(arena, 0);
+    arena_alloc(arena, 1, 8);
+}
+
+static void main_arena_runs_short(bool json) { compilation_runs_short(json, false); }
+static void scratch_arena_runs_short(bool json) { compilation_runs_short(json, true); }
+
+/* A compilation's arena that runs short says so through its diagnostics,
+ * as every message of silkc goes: in the JSON form the array with "out
+ * of memory" last and nothing else on stderr (issue 23, item 4); a
+ * scratch arena made beside it (arena_new_like) the same. */
+START_TEST(test_compilation_out_of_memory)
+{
+    static const char json[] =
+        "[{\"kind\":\"error\",\"message\":\"out of memory\",\"locations\":[],\"children\":[]}]\n";
+    expect_exit_3_saying(main_arena_runs_short, false, "silkc: error: out of memory\n");
+    expect_exit_3_saying(main_arena_runs_short, true, json);
+    expect_exit_3_saying(scratch_arena_runs_short, false, "silkc: error: out of memory\n");
+    expect_exit_3_saying(scratch_arena_runs_short, true, json);
+}
+END_TEST
+
 /* ---- the suite ------------------------------------------------------------------- */
 
 static Suite *lex_suite(void)
@@ -1123,6 +1180,7 @@ static Suite *memory_suite(void)
     tcase_add_exit_test(tc, test_arena_huge, 3);
     tcase_add_exit_test(tc, test_lex_out_of_memory, 3);
     tcase_add_test(tc, test_out_of_memory_names_program);
+    tcase_add_test(tc, test_compilation_out_of_memory);
     suite_add_tcase(s, tc);
     return s;
 }
