@@ -50,10 +50,10 @@ void cmd_report_usage(FILE *out)
 {
     fputs("usage: silk-occ report FILE... [options]\n"
           "\n"
-          "The launch configuration of every kernel of .silk, .ptx, .cu and .cubin files,\n"
-          "per target:\n"
+          "The launch configuration of every kernel of .silk, .ptx, .cu, .cubin and .hsaco\n"
+          "files, per target of either vendor (sm_90, gfx942):\n"
           "occupancy table, selected block size and why, tail, launch-bounds advice, host\n"
-          "code, grid validity and the cudaOccupancy check.\n"
+          "code, grid validity and the cudaOccupancy (hipOccupancy) check.\n"
           "\n"
           "  --arch LIST            architectures: sm_80,sm_90 (each product's SMs shown)\n"
           "  --gpu LIST             GPU products: h100-sxm,l4,mi300x\n"
