@@ -23,7 +23,7 @@
 #define _GNU_SOURCE
 #include "silkrt.h"
 
-#include "cpu/cpu_launch.h"
+#include "cpu_launch.h"
 #include "cuda_driver.h"
 
 #include <inttypes.h>

@@ -12,7 +12,7 @@
 #include "exec.h"
 #include "escape.h"
 
-#include "cpu/cpu_prelude.h" /* f16 conversions, as the kernels make them */
+#include "cpu_prelude.h" /* f16 conversions, as the kernels make them */
 #include "output.h"
 
 #include <errno.h>

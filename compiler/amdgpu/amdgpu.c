@@ -29,7 +29,7 @@
 #include "backend.h"
 
 #include "amdgpu_internal.h"
-#include "cpu/cpu_internal.h"
+#include "ir_nan.h"
 
 #include <assert.h>
 #include <inttypes.h>
@@ -307,7 +307,7 @@ static int emit_func(const IrModule *m, const IrFunc *f, const char *arch, uint3
     type_registers(&e);
     /* The CPU backend's analysis of where a NaN's bits can be seen, so that
      * both make the same results canonical (amdgpu_inst.c). */
-    e.nan_seen = cpu_nan_seen(m, f);
+    e.nan_seen = ir_nan_seen(m, f);
     emit_header(out, f, attr_group);
     bool entry = f->n_blocks > 0 && is_target(f, f->blocks[0]);
     if (entry)

@@ -21,7 +21,7 @@
  *   (llvm.fpto[su]i.sat), an i8 result saturating at 16 bits as PTX's
  *   cvt.rzi.s16 does; to i1, the low bit of the 32-bit conversion.
  * - A float result whose NaN bits can be seen (a store, bitcast, atomic:
- *   the CPU backend's cpu_nan_seen) is made PTX's canonical NaN
+ *   the CPU backend's ir_nan_seen) is made PTX's canonical NaN
  *   (0x7fffffff, 0x7fffffffffffffff, f16 0x7fff), as the CPU backend
  *   does for the same results.
  * - f16 division and math functions go through f32, as PTX's and the CPU

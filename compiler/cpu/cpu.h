@@ -16,8 +16,8 @@
 #ifndef SILK_CPU_H
 #define SILK_CPU_H
 
-#include "cpu/cpu_abi.h"
-#include "cpu/cpu_launch.h"
+#include "cpu_abi.h"
+#include "cpu_launch.h"
 #include "diag.h"
 #include "ir.h"
 

@@ -472,7 +472,7 @@ bool cpu_emit_module(const IrModule *m, const char *target, FILE *out, Diag *dia
     for (uint32_t i = 0; i < m->n_funcs; i++) {
         CpuFunc e = {.m = m, .f = m->funcs[i], .out = out, .diag = diag, .ok = true,
                      .shared_at = shared_at, .reg_types = register_types(m, m->funcs[i]),
-                     .nan_seen = cpu_nan_seen(m, m->funcs[i])};
+                     .nan_seen = ir_nan_seen(m, m->funcs[i])};
         cpu_new_stop(&e, e.f->blocks[0]->insts[0]); /* stop 0: none */
         if (!m->funcs[i]->kernel) {
             diag_error(diag, (Span){0}, "the CPU backend cannot run device function @%s yet",

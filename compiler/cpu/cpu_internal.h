@@ -6,7 +6,8 @@
 #ifndef SILK_CPU_INTERNAL_H
 #define SILK_CPU_INTERNAL_H
 
-#include "cpu/cpu_abi.h"
+#include "cpu_abi.h"
+#include "ir_nan.h"
 #include "diag.h"
 #include "ir.h"
 
@@ -37,10 +38,6 @@ typedef struct CpuFunc {
     bool ok;
 } CpuFunc;
 
-/* cpu_nan.c: for each register of `f`, whether its bits can be seen
- * (stored, bitcast, ...), so that an f32 or f64 arithmetic result there
- * must be made canonical when it is a NaN. */
-bool *cpu_nan_seen(const IrModule *m, const IrFunc *f);
 
 /* The C type that holds a value of `t`. */
 const char *cpu_ctype(IrType t);

@@ -109,7 +109,7 @@ typedef struct SilkrtCodeObject {
     uint64_t size;
 } SilkrtCodeObject;
 
-struct SilkCpuModule; /* compiler/cpu/cpu_abi.h, which the generated C holds a copy of */
+struct SilkCpuModule; /* std/runtime/cpu_abi.h, which the generated C holds a copy of */
 
 typedef struct SilkrtProgram {
     uint32_t abi_version;     /* SILKRT_ABI_VERSION */

@@ -1,7 +1,7 @@
 /*
  * silkrt_cpu.c: the CPU backend: the program's kernels, compiled into it
  * as the CPU backend's C (SilkrtProgram.cpu), run by the executor of
- * compiler/cpu/cpu_launch.c on this machine's cores with the GPU's
+ * std/runtime/cpu_launch.c on this machine's cores with the GPU's
  * semantics; buffers are host memory.
  *
  * A launch runs the kernel to its end at once (under the runtime's lock,
@@ -20,7 +20,7 @@
 #include "silkrt_internal.h"
 
 #include "common/emulated_device.h"
-#include "cpu/cpu_launch.h"
+#include "cpu_launch.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -13,7 +13,7 @@
  */
 #include "silkrt_internal.h"
 
-#include "cpu/cpu_prelude.h" /* f16 as the device has it */
+#include "cpu_prelude.h" /* f16 as the device has it */
 
 #include <inttypes.h>
 #include <math.h>

@@ -23,7 +23,7 @@
  * when they agree, 1 when they differ, 2 for a bad command line or a
  * file that cannot be read or has the wrong size.
  */
-#include "cpu/cpu_prelude.h" /* f16 as the kernels and silkc exec read it */
+#include "cpu_prelude.h" /* f16 as the kernels and silkc exec read it */
 
 #include <errno.h>
 #include <inttypes.h>

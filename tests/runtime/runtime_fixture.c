@@ -5,7 +5,7 @@
 #define _GNU_SOURCE /* setenv, unsetenv, mkstemp */
 #include "runtime_fixture.h"
 
-#include "cpu/cpu_abi.h"
+#include "cpu_abi.h"
 
 #include <stdarg.h>
 #include <stddef.h>

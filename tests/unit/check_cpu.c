@@ -23,7 +23,7 @@
  */
 #include "build.h"
 #include "cpu/cpu.h"
-#include "cpu/cpu_prelude.h"
+#include "cpu_prelude.h"
 #include "tempdir.h"
 
 #include <check.h>

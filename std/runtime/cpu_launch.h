@@ -7,7 +7,7 @@
 #ifndef SILK_CPU_LAUNCH_H
 #define SILK_CPU_LAUNCH_H
 
-#include "cpu/cpu_abi.h"
+#include "cpu_abi.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -23,7 +23,7 @@
  * it releases, so that two accesses in one epoch are two with no barrier
  * between them.
  */
-#include "cpu/cpu_launch.h"
+#include "cpu_launch.h"
 
 #include <inttypes.h>
 #include <pthread.h>

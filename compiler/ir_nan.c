@@ -1,5 +1,5 @@
 /*
- * cpu_nan.c: which f32 and f64 results of a function must have their NaN
+ * ir_nan.c: which f32 and f64 results of a function must have their NaN
  * made canonical, so that every NaN a kernel can observe is PTX's
  * canonical one (cpu_prelude.h's silk_nan_f32, silk_nan_f64) at a price
  * paid only where it matters.
@@ -14,7 +14,7 @@
  * neg, abs (sign-bit operations) and shuffle (to another lane) carry the
  * bits on: their operands are seen where their results are.
  */
-#include "cpu_internal.h"
+#include "ir_nan.h"
 
 #include <string.h>
 
@@ -66,7 +66,7 @@ static bool mark(const IrInst *in, bool *seen)
     return changed;
 }
 
-bool *cpu_nan_seen(const IrModule *m, const IrFunc *f)
+bool *ir_nan_seen(const IrModule *m, const IrFunc *f)
 {
     bool *seen = ARENA_ARRAY(m->arena, bool, f->n_regs + 1);
     memset(seen, 0, (f->n_regs + 1) * sizeof *seen);

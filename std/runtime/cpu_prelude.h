@@ -24,7 +24,7 @@
 #define SILK_CPU_PRELUDE_H
 
 #ifndef SILK_CPU_ABI_H /* embedded after it; included, for the tests */
-#include "cpu/cpu_abi.h"
+#include "cpu_abi.h"
 #endif
 
 #include <math.h>
