@@ -5,9 +5,11 @@
 #include "build.h"
 
 #include "cleanup.h"
+#include "escape.h"
 #include "lower.h"
 #include "occ_warn.h"
 #include "pass.h"
+#include "read_file.h"
 #include "tempdir.h"
 
 #include <errno.h>
@@ -22,6 +24,24 @@ static bool check_shared_limit(Build *b);
 static bool emit_targets(Build *b);
 static BuildStatus measure_targets(Build *b);
 static void measure_at_caps(Build *b);
+
+BuildStatus build_file(Compilation *c, const char *path, const char *text, size_t len,
+                       const BuildOptions *o, Build *b)
+{
+    *b = (Build){.c = c, .options = o};
+    if (o->program)
+        c->diag.program = o->program;
+    errno = 0;
+    bool loaded = text ? compile_add_text(c, path, text, len, PKG_ROOT) != NULL
+                       : compile_load(c, path, path, PKG_ROOT) != NULL;
+    if (!loaded) {
+        char reason[128];
+        say(b, "%s: %s", ESCAPED(path),
+            read_file_error(errno, READ_FILE_CODE_LIMIT_MIB, reason, sizeof reason));
+        return BUILD_UNREADABLE;
+    }
+    return build_run(c, o, b);
+}
 
 BuildStatus build_run(Compilation *c, const BuildOptions *o, Build *b)
 {

@@ -40,6 +40,7 @@ typedef enum BuildStatus {
     BUILD_COMPILER_BUG,  /* the verifier or a backend failed (reported) */
     BUILD_TOOL_FAILED,   /* the assembler failed: each target's failure says how */
     BUILD_ENVIRONMENT,   /* a temporary file could not be made (reported) */
+    BUILD_UNREADABLE,    /* build_file: the file does not read (reported) */
 } BuildStatus;
 
 typedef struct BuildOptions {
@@ -145,6 +146,15 @@ struct Build {
  * reasons were reported (or, for BUILD_TOOL_FAILED, are in the targets'
  * usage for the caller to show in its words). */
 BuildStatus build_run(Compilation *c, const BuildOptions *o, Build *b);
+
+/* Load, then build: `path` read as the root package (`text`, `len`: its
+ * text, given rather than read: standard input) and build_run's stages.
+ * A file that does not read is BUILD_UNREADABLE, said once in one
+ * wording for every program ("PATH: cannot read: REASON", or "larger than
+ * the 256 MiB limit").  The caller ends with build_finish and
+ * compile_free, whatever the status. */
+BuildStatus build_file(Compilation *c, const char *path, const char *text, size_t len,
+                       const BuildOptions *o, Build *b);
 
 /* The stage after lowering on its own (build_run runs it on the lowered
  * module): every function of `m` verified, and each that fails summed up

@@ -154,6 +154,7 @@ int build_exit_status(const Build *b, BuildStatus status, const char *const kept
     case BUILD_SOURCE_ERRORS:
     case BUILD_COMPILER_BUG: return EXIT_FINDINGS;
     case BUILD_ENVIRONMENT: return EXIT_ENVIRONMENT;
+    case BUILD_UNREADABLE: return EXIT_USAGE;
     case BUILD_TOOL_FAILED: break;
     }
     int rc = EXIT_OK;

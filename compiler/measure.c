@@ -315,6 +315,8 @@ static int silk_build_failed(const Measure *m, const char *path, const Target *t
 {
     if (status == BUILD_SOURCE_ERRORS || status == BUILD_COMPILER_BUG)
         return EXIT_FINDINGS;
+    if (status == BUILD_UNREADABLE) /* said by build_file */
+        return EXIT_USAGE;
     if (status == BUILD_TOOL_FAILED && b->tool_status == PTXAS_NOT_STARTED) {
         measure_error(m, "cannot start %s: %s", b->tool, strerror(b->tool_errno));
         return EXIT_ENVIRONMENT;
@@ -371,19 +373,13 @@ static int load_silk(Measure *m, const char *path, const Target *targets, int n,
         return EXIT_USAGE;
     Compilation c;
     compile_init(&c, stderr);
-    errno = 0;
-    if (!compile_load(&c, path, path, PKG_ROOT)) {
-        cannot_read(m, path);
-        compile_free(&c);
-        return EXIT_USAGE;
-    }
     const char **archs = ARENA_ARRAY(m->arena, const char *, (size_t)n + 1);
     for (int i = 0; i < n; i++)
         archs[i] = targets[i].sm_name;
     BuildOptions options = {.archs = archs, .n_archs = n, .last = BUILD_MEASURE,
                             .optimize = true, .program = m->options->program};
     Build b;
-    BuildStatus status = build_run(&c, &options, &b);
+    BuildStatus status = build_file(&c, path, NULL, 0, &options, &b);
     int rc = status == BUILD_OK ? EXIT_OK : silk_build_failed(m, path, targets, &b, status);
     if (rc == EXIT_OK && !take_build(m, &b, targets, path, s))
         rc = EXIT_USAGE;

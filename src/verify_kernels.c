@@ -88,16 +88,9 @@ char *verify_silk_ptx(const char *path, const char *text, size_t len, const char
     BuildOptions options = {.archs = archs, .n_archs = 1, .last = BUILD_CODE, .optimize = true,
                             .program = "silk-occ verify"};
     Build b = {0};
-    bool loaded = text ? compile_add_text(&c, path, text, len, PKG_ROOT) != NULL
-                       : compile_load(&c, path, path, PKG_ROOT) != NULL;
     char *ptx = NULL;
-    if (!loaded) {
-        char reason[128];
-        fprintf(stderr, "silk-occ: error: %s: %s\n", ESCAPED(path),
-                read_file_error(errno, READ_FILE_CODE_LIMIT_MIB, reason, sizeof reason));
-    } else if (backend_find(arch) && build_run(&c, &options, &b) == BUILD_OK) {
+    if (backend_find(arch) && build_file(&c, path, text, len, &options, &b) == BUILD_OK)
         ptx = strdup(b.targets[0].code);
-    }
     build_finish(&b);
     diag_finish(&c.diag);
     compile_free(&c);
