@@ -2,10 +2,11 @@
  * run.h: running what the compiler builds, for the programs that ask:
  * one kernel run with buffers made from words (`silkc exec`), on this
  * machine's cores by the CPU backend or on a GPU through the CUDA Driver
- * API.
+ * API; and a whole program's C compiled against the runtime into an
+ * executable, and run (`silkc build`, `silkc run`).
  *
- * This is library work, not a program's: it builds, compiles and loads
- * modules and drives a device, and the answers are
+ * This is library work, not a program's: it builds, runs tools (the C
+ * compiler), loads modules and drives a device, and the answers are
  * wanted by more than the one command that asks today.  So it lives here,
  * beside the pipeline it calls, and like every library it prints nothing
  * on its own: every failure goes through the compilation's diagnostics
@@ -24,6 +25,11 @@
  *   run_cpu.c       the run on this machine's cores (compiler/cpu/cpu.h)
  *   run_cuda.c      the run on a GPU, through the CUDA Driver API
  *                   (std/runtime/cuda_driver.h)
+ *   run_toolchain.c the runtime and the C compiler found, and the C
+ *                   compiler run on a program's C
+ *   run_program.c   a program's C from a build (compiler/c/c.h), written
+ *                   to a stream or compiled into an executable
+ *   run_exec.c      a built program run in the foreground
  *
  * Both backends bind the same arguments into the same host buffers (the
  * same seed, the same bytes) and launch the same geometry, so that their
@@ -33,6 +39,7 @@
 #define SILK_RUN_H
 
 #include "build.h"
+#include "c/c.h"
 #include "compile.h"
 #include "diag.h"
 
@@ -122,5 +129,67 @@ int run_buffers_write(Diag *d, const RunBuffers *b, const char *path, const char
  * binds it, in the program's order, into *kernels (*n of them, in c's
  * arena); an exit status. */
 int run_kernels(Compilation *c, bool optimize, const RunKernel **kernels, uint32_t *n);
+
+/* ---- a whole program --------------------------------------------------------------------- */
+
+/* Where configure put the runtime, and how it was built: the program
+ * knows these (its build defines them), the library looks there. */
+typedef struct RunInstall {
+    const char *source_runtime_dir; /* std/runtime of the source tree: silkrt.h of
+                                     * a build outside the source tree */
+    const char *libdir;             /* the installed libsilkrt.a's directory */
+    const char *includedir;         /* the installed silkrt.h's directory */
+    const char *sanitizer_flags;    /* those the runtime was built with ("": none) */
+} RunInstall;
+
+/* The most words of $CC. */
+enum { RUN_CC_WORDS = 16 };
+
+/* What a program is compiled and linked with. */
+typedef struct RunToolchain {
+    const char *library;         /* .../libsilkrt.a */
+    const char *include_dir;     /* holds silkrt.h */
+    char **cc;                   /* the C compiler's words, NULL after them */
+    const char *sanitizer_flags;
+} RunToolchain;
+
+/* The runtime, found as silkc(1) says: $SILK_RUNTIME_DIR (both files in
+ * it), else the build tree silkc runs from (../std/runtime beside its
+ * directory), else where `install` says; then the C compiler ($CC split
+ * as make splits it, else cc).  EXIT_OK, or EXIT_ENVIRONMENT (said) when
+ * either is missing. */
+int run_find_toolchain(Compilation *c, const RunInstall *install, RunToolchain *t);
+
+/* Compiles `source` (a program's C) with t's compiler and links it with
+ * the runtime into `program`.  An exit status: by the rule of every
+ * tool's failure (build_report_tool) when it fails, the compiler's output
+ * shown. */
+int run_compile(Build *b, const RunToolchain *t, const char *source, const char *program);
+
+/* Whether a program carries target `arch` as a code object
+ * (Backend.hip_code_object), which a build makes by measuring. */
+bool run_carries_code_object(const char *arch);
+
+/* The program of build `b` (its targets' code emitted, "cpu" among them)
+ * into *cp: the PTX of every GPU target but those carried as code
+ * objects, whose bytes are read here; `inputs` are the source files, for
+ * the header comment.  An exit status. */
+int run_program_prepare(Build *b, const char *const *inputs, int n_inputs, CProgram *cp);
+
+/* The program's C to `out` (a @persistent kernel's resident CTAs measured
+ * first); an exit status, EXIT_FINDINGS for a program the C target cannot
+ * write (no fn main: said). */
+int run_program_write(Build *b, CProgram *cp, FILE *out);
+
+/* The program's C written into the build's temporary directory and
+ * compiled there into the executable `name`, whose path is *program; an
+ * exit status.  The executable goes with build_finish. */
+int run_program_make(Build *b, CProgram *cp, const RunToolchain *t, const char *name,
+                     const char **program);
+
+/* Runs `program` in the foreground with argv[0] `name` and `args`, its
+ * standard streams the caller's; its exit status, or 128 + N when signal
+ * N ended it (EXIT_ENVIRONMENT, said through `d`, when it cannot start). */
+int run_exec(Diag *d, const char *program, const char *name, const char *const *args, int n_args);
 
 #endif
