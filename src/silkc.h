@@ -9,6 +9,7 @@
 #include "compile.h"
 #include "exit_status.h"
 #include "ir.h"
+#include "output.h"
 #include "run/run.h"
 
 #include <errno.h>
@@ -56,6 +57,15 @@ typedef struct SilkcRequest {
  * one. */
 void silkc_error(Diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void silkc_note(Diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Every file the compilation read, as given (the root files, then each
+ * module's path), in c's arena: no output may be one of them (output.h). */
+const char **silkc_input_files(Compilation *c, const SilkcRequest *r, int *n);
+
+/* An output that could not be opened or committed, said through `d`; its
+ * exit code: a target the user named wrongly is usage, a full disk the
+ * environment. */
+int silkc_output_failed(Diag *d, const Output *out);
 
 /* At most this many --arch targets. */
 enum { SILKC_MAX_TARGETS = 16 };

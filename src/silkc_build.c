@@ -125,30 +125,11 @@ static int build_step(Compilation *c, const SilkcRequest *r, Plan *p, BuildOptio
     return c->diag.errors > 0 ? EXIT_FINDINGS : EXIT_OK; /* a warning made an error */
 }
 
-/* Every file the compilation read, as given: no output may be one of them. */
-static const char **input_files(Compilation *c, const SilkcRequest *r, int *n)
-{
-    const char **inputs = ARENA_ARRAY(c->arena, const char *, (size_t)r->n_inputs + c->n_modules + 1);
-    *n = 0;
-    for (int i = 0; i < r->n_inputs; i++)
-        inputs[(*n)++] = r->inputs[i];
-    for (uint32_t i = 0; i < c->n_modules; i++)
-        if (c->modules[i]->path)
-            inputs[(*n)++] = c->modules[i]->path;
-    return inputs;
-}
-
-static int output_failed(Diag *d, const Output *out)
-{
-    silkc_error(d, "%s", out->error);
-    return out->failure == OUTPUT_CANNOT_WRITE ? EXIT_ENVIRONMENT : EXIT_USAGE;
-}
-
 static int open_output(Compilation *c, const SilkcRequest *r, const char *target, Output *out)
 {
     int n;
-    const char **inputs = input_files(c, r, &n);
-    return output_open(out, target, inputs, n) ? EXIT_OK : output_failed(r->diag, out);
+    const char **inputs = silkc_input_files(c, r, &n);
+    return output_open(out, target, inputs, n) ? EXIT_OK : silkc_output_failed(r->diag, out);
 }
 
 static int commit(Diag *d, Output *out, int rc)
@@ -157,7 +138,7 @@ static int commit(Diag *d, Output *out, int rc)
         output_abort(out);
         return rc;
     }
-    return output_commit(out) ? EXIT_OK : output_failed(d, out);
+    return output_commit(out) ? EXIT_OK : silkc_output_failed(d, out);
 }
 
 /* --emit=c: the C to the output. */
