@@ -5,11 +5,11 @@
  * API; and a whole program's C compiled against the runtime into an
  * executable, and run (`silkc build`, `silkc run`).
  *
- * This is library work, not a program's: it builds, runs tools (the C
- * compiler), loads modules and drives a device, and the answers are
- * wanted by more than the one command that asks today.  So it lives here,
- * beside the pipeline it calls, and like every library it prints nothing
- * on its own: every failure goes through the compilation's diagnostics
+ * This is library work, not a program's: it builds, runs a tool (the C
+ * compiler), loads modules and drives a device, and the programs hold
+ * options, target resolution and writers only.  So it lives here, beside
+ * the pipeline it calls, and like every library it prints nothing on its
+ * own: every failure goes through the compilation's diagnostics
  * (diag_vplain, "silkc: error: ..." as silkc's own messages), and every
  * call returns an exit status (exit_status.h) for the program to pass on.
  * What a person reads of a run's results (--dump, --list's lines) is
