@@ -30,7 +30,7 @@
 
 static uint64_t seed = 1; /* silkc exec's --seed default */
 
-/* silkc exec's splitmix64 step (src/silkc_exec.c, next_random). */
+/* silkc exec's splitmix64 step (compiler/run/run_buffers.c, next_random). */
 static uint64_t next_random(void)
 {
     uint64_t z = (seed += UINT64_C(0x9e3779b97f4a7c15));

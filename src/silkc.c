@@ -261,10 +261,10 @@ static bool take_exec_option(int c, const char *arg, SilkcRequest *r)
             return false;
         }
         r->backend_given = arg;
-        r->backend = strcmp(arg, "cuda") == 0 ? EXEC_BACKEND_CUDA : EXEC_BACKEND_CPU;
+        r->backend = strcmp(arg, "cuda") == 0 ? RUN_BACKEND_CUDA : RUN_BACKEND_CPU;
         return true;
     case OPT_ARG: case OPT_BUF:
-        r->bindings[r->n_bindings++] = (ExecBinding){.buffer = c == OPT_BUF, .text = arg};
+        r->bindings[r->n_bindings++] = (RunBinding){.buffer = c == OPT_BUF, .text = arg};
         return true;
     case OPT_OUT: r->output = arg; return true;
     case OPT_DUMP: r->dump = true; return true;
@@ -399,7 +399,7 @@ static int run(int argc, char **argv, const char *command)
     Compilation c;
     compile_init(&c, stderr);
     const char **files = calloc(2 * (size_t)argc, sizeof *files);
-    ExecBinding *bindings = calloc((size_t)argc, sizeof *bindings);
+    RunBinding *bindings = calloc((size_t)argc, sizeof *bindings);
     int n_files = 0;
     bool compile = strcmp(command, "compile") == 0;
     bool run_it = strcmp(command, "run") == 0;
@@ -413,7 +413,7 @@ static int run(int argc, char **argv, const char *command)
     request.n_inputs = n_files;
     /* exec checks every index against its extent on the CPU; a GPU runs
      * the PTX that `silkc compile` writes. */
-    c.options.bounds_checks = request.exec && request.backend != EXEC_BACKEND_CUDA;
+    c.options.bounds_checks = request.exec && request.backend != RUN_BACKEND_CUDA;
     c.options.race_checks = request.race;
     for (int i = 0; rc == EXIT_OK && i < n_files; i++)
         if (!load_root_file(&c, files[i])) {

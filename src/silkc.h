@@ -9,6 +9,8 @@
 #include "compile.h"
 #include "exit_status.h"
 #include "ir.h"
+#include "output.h"
+#include "run/run.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -16,15 +18,6 @@
 /* EMIT_PTX is each target's default: PTX for NVIDIA, the code object
  * (.hsaco) for AMD; EMIT_LLVM an AMD target's LLVM IR. */
 typedef enum EmitKind { EMIT_PTX, EMIT_IR, EMIT_CUBIN, EMIT_HEADER, EMIT_C, EMIT_LLVM } EmitKind;
-
-/* A parameter of `silkc exec`: --arg VALUE or --buf TYPE:COUNT:INIT. */
-typedef struct ExecBinding {
-    bool buffer;
-    const char *text;
-} ExecBinding;
-
-/* Where `silkc exec` runs the kernel: --backend cpu (the default) or cuda. */
-typedef enum ExecBackend { EXEC_BACKEND_CPU, EXEC_BACKEND_CUDA } ExecBackend;
 
 /* The options only `silkc compile` (and exec) take. */
 typedef struct SilkcRequest {
@@ -38,10 +31,10 @@ typedef struct SilkcRequest {
     uint64_t grid, workspace, seed; /* exec: --grid, --workspace (0: the kernel's), --seed */
     uint32_t sms;        /* exec: --sms, ctx.sms */
     bool sms_given;      /* exec: --sms was given */
-    ExecBackend backend; /* exec: --backend */
+    RunBackend backend;  /* exec: --backend cpu (the default) or cuda */
     const char *backend_given; /* exec: the --backend value, once given */
     int workers;         /* exec: --workers (0: one per core) */
-    ExecBinding *bindings; /* exec: --arg and --buf, in order */
+    RunBinding *bindings; /* exec: --arg and --buf, in order */
     int n_bindings;
     bool dump;           /* exec: --dump */
     bool list;           /* exec: --list, the kernels and their parameters */
@@ -64,6 +57,15 @@ typedef struct SilkcRequest {
  * one. */
 void silkc_error(Diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void silkc_note(Diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Every file the compilation read, as given (the root files, then each
+ * module's path), in c's arena: no output may be one of them (output.h). */
+const char **silkc_input_files(Compilation *c, const SilkcRequest *r, int *n);
+
+/* An output that could not be opened or committed, said through `d`; its
+ * exit code: a target the user named wrongly is usage, a full disk the
+ * environment. */
+int silkc_output_failed(Diag *d, const Output *out);
 
 /* At most this many --arch targets. */
 enum { SILKC_MAX_TARGETS = 16 };
@@ -96,10 +98,10 @@ typedef struct Build Build;
 void silkc_judge_usage(Compilation *c, const SilkcRequest *r, const Build *b);
 
 /* `silkc exec`: the program built for the CPU backend (cpu.h), or with
- * --backend cuda for the GPU (exec_cuda.c), and the kernel --kernel run
- * with the buffers and values of the request; exit 1 when the kernel
- * faults or its launch fails (one line on stderr), 3 when --backend cuda
- * finds no driver or no device. */
+ * --backend cuda for the GPU, and the kernel --kernel run with the
+ * buffers and values of the request (compiler/run/run.h); exit 1 when the
+ * kernel faults or its launch fails (one line on stderr), 3 when
+ * --backend cuda finds no driver or no device. */
 int silkc_exec(Compilation *c, const SilkcRequest *r);
 
 /* --emit=header: writes to `out` a C header (silkc_header.c) that embeds

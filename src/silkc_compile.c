@@ -191,17 +191,13 @@ static int check_standard_output(const SilkcRequest *r, const Outputs *o)
 
 /* ---- outputs ----------------------------------------------------------------------------- */
 
-/* An output that could not be opened or written: its line, and the exit
- * code (a target the user named wrongly is usage, a full disk the
- * environment). */
-static int output_failed(Diag *d, const Output *out)
+int silkc_output_failed(Diag *d, const Output *out)
 {
     silkc_error(d, "%s", out->error);
     return out->failure == OUTPUT_CANNOT_WRITE ? EXIT_ENVIRONMENT : EXIT_USAGE;
 }
 
-/* Every file the compilation read, as given: no output may be one of them. */
-static const char **input_files(Compilation *c, const SilkcRequest *r, int *n)
+const char **silkc_input_files(Compilation *c, const SilkcRequest *r, int *n)
 {
     const char **inputs = ARENA_ARRAY(c->arena, const char *, (size_t)r->n_inputs + c->n_modules + 1);
     *n = 0;
@@ -219,10 +215,10 @@ static int open_outputs(Compilation *c, const SilkcRequest *r, const char *const
                         Outputs *o)
 {
     int n_inputs;
-    const char **inputs = input_files(c, r, &n_inputs);
+    const char **inputs = silkc_input_files(c, r, &n_inputs);
     for (o->n_files = 0; o->n_files < n; o->n_files++)
         if (!output_open(&o->files[o->n_files], targets[o->n_files], inputs, n_inputs)) {
-            int rc = output_failed(r->diag, &o->files[o->n_files]);
+            int rc = silkc_output_failed(r->diag, &o->files[o->n_files]);
             while (o->n_files > 0)
                 output_abort(&o->files[--o->n_files]);
             return rc;
@@ -240,7 +236,7 @@ static int close_outputs(Outputs *o, int rc)
         if (!commit) {
             output_abort(&o->files[i]);
         } else if (!output_commit(&o->files[i])) {
-            rc = output_failed(o->diag, &o->files[i]);
+            rc = silkc_output_failed(o->diag, &o->files[i]);
             commit = false; /* the first failure is the one reported */
         }
     o->n_files = 0;

@@ -11,8 +11,9 @@
  * IR holds GPU functions only).  The host C is the stage after the
  * kernels' targets: it reads the typed AST of the host functions and
  * what the build made of the kernels (each target's code, the figures
- * measured), and writes the program.  silkc build (src/silkc_build.c)
- * runs the build, then this, then the C compiler.
+ * measured), and writes the program.  silkc build (src/silkc_build.c,
+ * through compiler/run/run_program.c) runs the build, then this, then the
+ * C compiler.
  *
  * The C keeps the source's names where it can: a host function `f` is
  * silk_fn_f, a local `n` is n (renamed only where C or the generated

@@ -4,7 +4,7 @@
  * launched and synchronised, and device memory, through the CUDA Driver
  * API, as the driver table of gpu_driver.h (cudadrv_driver) and as plain
  * functions for the callers that drive CUDA themselves (silkc exec
- * --backend cuda, src/exec_cuda.c; bench/launch.c).
+ * --backend cuda, compiler/run/run_cuda.c; bench/launch.c).
  *
  * The driver is not linked: the first call loads it with dlopen, from
  * $SILK_CUDA_LIBRARY when that is set (the test double,
@@ -28,7 +28,7 @@
 /* The table, for the runtime's GPU backend. */
 extern const GpudrvDriver cudadrv_driver;
 
-/* gpu_driver.h's names as src/exec_cuda.c and bench/launch.c know them. */
+/* gpu_driver.h's names as compiler/run/run_cuda.c and bench/launch.c know them. */
 typedef GpudrvStatus CudadrvStatus;
 typedef GpudrvError CudadrvError;
 typedef GpudrvDevice CudadrvDevice;

@@ -54,9 +54,9 @@ for file in $(find common occupancy std/runtime compiler report verify src -name
         case $wdir in compiler/*) wtop=compiler ;; *) wtop=$wdir ;; esac
         why=""
         case " $ok " in *" $wtop "*) ;; *) why="$top may not include $wtop" ;; esac
-        if [ -z "$why" ] && [ "$top" = src ] && [ "$wdir" != compiler ] && [ "$wtop" = compiler ]; then
-            why="src may not include a target's folder ($wdir)"
-        fi
+        case $top:$wdir in src:compiler/ptx | src:compiler/amdgpu | src:compiler/cpu | src:compiler/c)
+            why="src may not include a target's folder ($wdir)" ;;
+        esac
         case $where in *_internal.h)
             [ "$wdir" = "$folder" ] || why="${why:+$why; }$where is $wdir's own" ;;
         esac

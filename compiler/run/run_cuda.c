@@ -1,5 +1,5 @@
 /*
- * exec_cuda.c: `silkc exec --backend cuda`: the kernel run on GPU 0
+ * run_cuda.c: a kernel run on GPU 0 (`silkc exec --backend cuda`)
  * through the CUDA Driver API (std/runtime/cuda_driver.h, loaded at run
  * time), with the same buffers, the same initial bytes and the same
  * geometry as on the CPU backend, so that the two can be compared.
@@ -14,18 +14,19 @@
  * allocated and uploaded; the kernel launched with its @smem bytes of
  * dynamic shared memory, then synchronised exactly once, also when the
  * launch failed (the runtime's contract: launch, then one synchronise);
- * the buffers downloaded and shown; everything freed.
+ * the buffers downloaded and handed back (run_kernel); everything freed.
  *
  * Without bounds checks: the code is the PTX `silkc compile` writes.
  */
-#include "exec.h"
-#include "escape.h"
+#include "run_internal.h"
 
 #include "backend.h"
 #include "cuda_abi.h" /* the CUresult numbers */
 #include "cuda_driver.h"
+#include "escape.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,17 +38,26 @@ typedef struct CudaRun {
     CudadrvKernel kernel;
     uint64_t *memory;       /* the device buffers, one per --buf; 0: not allocated */
     int n_memory;
-    Diag *diag;             /* the request's (silkc_error) */
+    Diag *diag;             /* the compilation's */
 } CudaRun;
+
+/* A note attached to the message before it: a line of the JIT's log. */
+static void note(Diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(Diag *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vplain(d, DIAG_NOTE, fmt, ap);
+    va_end(ap);
+}
 
 /* "silkc: error: --backend cuda: [kernel K: ]MESSAGE"; returns rc. */
 static int driver_error(Diag *d, const CudadrvError *e, const char *kernel, int rc)
 {
     char line[1024];
     cudadrv_message(e, line, sizeof line);
-    silkc_error(d, "--backend cuda: %s%s%s%s", kernel ? "kernel " : "",
-                kernel ? kernel : "", kernel ? ": " : "", line);
-    return rc;
+    return run_fail(d, rc, "--backend cuda: %s%s%s%s", kernel ? "kernel " : "",
+                    kernel ? kernel : "", kernel ? ": " : "", line);
 }
 
 /* sm_XY for compute capability X.Y, or the newest target below it. */
@@ -70,7 +80,7 @@ static const IrFunc *find_kernel(const IrModule *m, const char *name)
 }
 
 /* The PTX loaded and the kernel found in it. */
-static int load_module(CudaRun *run, const char *ptx, const ExecKernel *k)
+static int load_module(CudaRun *run, const char *ptx, const RunKernel *k)
 {
     CudadrvError e;
     CudadrvStatus s = cudadrv_module_load(ptx, &run->module, &e);
@@ -80,7 +90,7 @@ static int load_module(CudaRun *run, const char *ptx, const ExecKernel *k)
                                                ? EXIT_ENVIRONMENT : EXIT_FINDINGS);
         const char *rest = run->module.error_log ? strchr(run->module.error_log, '\n') : NULL;
         for (; rest && rest[1]; rest = strchr(rest + 1, '\n')) /* the JIT log's other lines */
-            silkc_note(run->diag, "%.*s", (int)strcspn(rest + 1, "\n"), rest + 1);
+            note(run->diag, "%.*s", (int)strcspn(rest + 1, "\n"), rest + 1);
         return rc;
     }
     if (cudadrv_module_kernel(&run->module, k->name, &run->kernel, &e) != CUDADRV_OK ||
@@ -90,31 +100,28 @@ static int load_module(CudaRun *run, const char *ptx, const ExecKernel *k)
 }
 
 /* A @persistent kernel: as many CTAs as the device holds at once. */
-static int cap_persistent(CudaRun *run, const ExecKernel *k, ExecPlan *plan)
+static int cap_persistent(CudaRun *run, const RunKernel *k, RunPlan *plan)
 {
     CudadrvError e;
     int per_sm;
     if (cudadrv_occupancy(run->kernel, plan->threads, k->dynamic_shared, &per_sm, &e) != CUDADRV_OK)
         return driver_error(run->diag, &e, k->name, EXIT_FINDINGS);
-    if (per_sm <= 0) {
-        silkc_error(run->diag, "--backend cuda: kernel %s: no CTA of %" PRIu32 " threads and "
-                    "%" PRIu64 " bytes of dynamic shared memory fits on a multiprocessor of %s\n",
-                    k->name, plan->threads, k->dynamic_shared, run->device.name);
-        return EXIT_FINDINGS;
-    }
-    exec_cap_persistent(plan, (uint64_t)run->device.sms * (uint64_t)per_sm);
+    if (per_sm <= 0)
+        return run_fail(run->diag, EXIT_FINDINGS, "--backend cuda: kernel %s: no CTA of %" PRIu32
+                        " threads and %" PRIu64 " bytes of dynamic shared memory fits on a "
+                        "multiprocessor of %s\n", k->name, plan->threads, k->dynamic_shared,
+                        run->device.name);
+    run_cap_persistent(plan, (uint64_t)run->device.sms * (uint64_t)per_sm);
     return EXIT_OK;
 }
 
 /* A device buffer for each host one, holding its bytes. */
-static int upload(CudaRun *run, const ExecArgs *a)
+static int upload(CudaRun *run, const RunArgs *a)
 {
     CudadrvError e;
     run->memory = calloc((size_t)a->n_buffers + 1, sizeof *run->memory);
-    if (!run->memory) {
-        silkc_error(run->diag, "%s", "out of memory");
-        return EXIT_ENVIRONMENT;
-    }
+    if (!run->memory)
+        return run_fail(run->diag, EXIT_ENVIRONMENT, "%s", "out of memory");
     for (int b = 0; b < a->n_buffers; b++) {
         size_t bytes = (size_t)(a->buffers[b].count * (uint64_t)a->buffers[b].type->bytes);
         CudadrvStatus s = cudadrv_alloc(bytes, &run->memory[b], &e);
@@ -133,7 +140,7 @@ static int upload(CudaRun *run, const ExecArgs *a)
  * (ptx.c: a bool a byte, a tensor its u64 address) at an offset aligned
  * to that size, the slot's low bytes (the host is little-endian, as the
  * GPU is); ptrs[p] points at parameter p, as cuLaunchKernel takes them. */
-static void pack_params(const IrFunc *f, const ExecArgs *a, const uint64_t *memory,
+static void pack_params(const IrFunc *f, const RunArgs *a, const uint64_t *memory,
                         unsigned char *packed, void **ptrs)
 {
     size_t offset = 0;
@@ -148,15 +155,14 @@ static void pack_params(const IrFunc *f, const ExecArgs *a, const uint64_t *memo
 }
 
 /* The launch, its one synchronisation, and the buffers back. */
-static int launch(CudaRun *run, const IrFunc *f, const ExecPlan *plan, ExecArgs *a)
+static int launch(CudaRun *run, const IrFunc *f, const RunPlan *plan, RunArgs *a)
 {
     unsigned char *packed = calloc(f->n_params + 1, 16);
     void **ptrs = calloc(f->n_params + 1, sizeof *ptrs);
     if (!packed || !ptrs) {
         free(packed);
         free(ptrs);
-        silkc_error(run->diag, "%s", "out of memory");
-        return EXIT_ENVIRONMENT;
+        return run_fail(run->diag, EXIT_ENVIRONMENT, "%s", "out of memory");
     }
     pack_params(f, a, run->memory, packed, ptrs);
     CudadrvLaunch l = {.ctas = (uint32_t)plan->ctas, .threads = plan->threads,
@@ -194,60 +200,60 @@ static void release(CudaRun *run)
     run->n_memory = 0;
 }
 
-static int run_kernel(const SilkcRequest *r, CudaRun *run, const Build *b, const IrFunc *f)
+static int run_kernel_on(const RunRequest *q, CudaRun *run, const Build *b, const IrFunc *f,
+                         RunBuffers *out)
 {
-    ExecKernel k = exec_describe(f, b->module->arena);
-    ExecPlan plan = {0};
-    ExecArgs a = {0};
-    int rc = exec_plan(r, &k, &plan);
+    Diag *d = run->diag;
+    RunKernel k = run_describe(f, b->module->arena);
+    RunPlan plan = {0};
+    RunArgs a = {0};
+    int rc = run_plan(d, q, &k, &plan);
     if (rc == EXIT_OK)
-        rc = exec_bind(r, &k, &plan, &a);
+        rc = run_bind(d, q, &k, &plan, &a);
     if (rc == EXIT_OK && k.dynamic_shared > UINT32_MAX)
-        rc = exec_error(r, "--kernel %s: @smem of %" PRIu64 " bytes is more than a launch can ask for",
-                           k.name, k.dynamic_shared);
+        rc = run_error(d, "--kernel %s: @smem of %" PRIu64 " bytes is more than a launch can ask for",
+                          k.name, k.dynamic_shared);
     if (rc == EXIT_OK)
         rc = load_module(run, b->targets[0].code, &k);
     if (rc == EXIT_OK && plan.logical)
         rc = cap_persistent(run, &k, &plan);
     if (rc == EXIT_OK && plan.ctas > INT32_MAX)
-        rc = exec_error(r, "--grid %" PRIu64 ": more than 2^31 - 1 CTAs of %" PRIu32
-                           " threads, the most a CUDA grid has", r->grid, plan.threads);
+        rc = run_error(d, "--grid %" PRIu64 ": more than 2^31 - 1 CTAs of %" PRIu32
+                          " threads, the most a CUDA grid has", q->grid, plan.threads);
     if (rc == EXIT_OK)
         rc = upload(run, &a);
     if (rc == EXIT_OK)
         rc = launch(run, f, &plan, &a);
     if (rc == EXIT_OK)
-        rc = exec_show(r, &a);
+        run_args_take_buffers(&a, out);
     release(run);
-    exec_args_free(&a);
+    run_args_free(&a);
     return rc;
 }
 
-int exec_run_cuda(Compilation *c, const SilkcRequest *r)
+int run_on_cuda(Compilation *c, const RunRequest *q, RunBuffers *out)
 {
-    CudaRun run = {.diag = r->diag};
+    CudaRun run = {.diag = &c->diag};
     CudadrvError e;
     if (cudadrv_device_open(0, &run.device, &e) != CUDADRV_OK)
         return driver_error(run.diag, &e, NULL, EXIT_ENVIRONMENT);
     char arch[16];
     int rc = EXIT_OK;
-    if (!pick_target(&run.device, arch, sizeof arch)) {
-        silkc_error(&c->diag, "--backend cuda: %s has compute capability %d.%d, below "
-                    "every target of silkc (%s)", run.device.name, run.device.major, run.device.minor,
-                    backend_ptx.target_range);
-        rc = EXIT_ENVIRONMENT;
-    }
+    if (!pick_target(&run.device, arch, sizeof arch))
+        rc = run_fail(run.diag, EXIT_ENVIRONMENT, "--backend cuda: %s has compute capability "
+                      "%d.%d, below every target of silkc (%s)", run.device.name,
+                      run.device.major, run.device.minor, backend_ptx.target_range);
     const char *const archs[] = {arch};
     BuildOptions options;
-    exec_build_options(r, archs, &options);
+    run_build_options(q, archs, &options);
     Build b = {0};
     if (rc == EXIT_OK)
         rc = build_run(c, &options, &b) == BUILD_OK ? EXIT_OK : EXIT_FINDINGS;
-    const IrFunc *f = rc == EXIT_OK ? find_kernel(b.module, r->kernel) : NULL;
+    const IrFunc *f = rc == EXIT_OK ? find_kernel(b.module, q->kernel) : NULL;
     if (rc == EXIT_OK && !f)
-        rc = exec_error(r, "--kernel %s: no such kernel in the program", QUOTED(r->kernel));
+        rc = run_error(run.diag, "--kernel %s: no such kernel in the program", QUOTED(q->kernel));
     if (rc == EXIT_OK)
-        rc = run_kernel(r, &run, &b, f);
+        rc = run_kernel_on(q, &run, &b, f, out);
     if (b.c)
         build_finish(&b);
     cudadrv_module_unload(&run.module);

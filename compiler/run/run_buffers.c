@@ -1,18 +1,20 @@
 /*
- * exec_buffers.c: the arguments of `silkc exec` (exec.h), the same for
+ * run_buffers.c: the arguments of a kernel run (run.h), the same for
  * every backend: --arg and --buf bind the kernel's parameters in their
  * order (a tensor, or a u64 parameter, which gets the buffer's address,
  * as a launch block passes a Buffer's .address), each --buf a new host
  * buffer of COUNT elements of TYPE filled
  * with INIT (a number, or `random`: integers over their whole range,
  * floats in [-1, 1), the same for the same --seed); after the run
- * --dump prints every buffer and --out writes their bytes, one after the
- * other, to FILE.
+ * run_buffers_dump writes every buffer for people (--dump) and
+ * run_buffers_write their bytes, one after the other, to a file (--out).
+ * The words of a binding are checked here, at the library's boundary:
+ * every message names the option and the parameter it does not fit.
  */
-#include "exec.h"
-#include "escape.h"
+#include "run_internal.h"
 
 #include "cpu_prelude.h" /* f16 conversions, as the kernels make them */
+#include "escape.h"
 #include "output.h"
 
 #include <errno.h>
@@ -23,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const ExecElementType ELEMENT_TYPES[] = {
+static const RunElementType ELEMENT_TYPES[] = {
     {"i8", 1, 's'}, {"u8", 1, 'u'}, {"i16", 2, 's'}, {"u16", 2, 'u'}, {"i32", 4, 's'},
     {"u32", 4, 'u'}, {"i64", 8, 's'}, {"u64", 8, 'u'}, {"f16", 2, 'f'}, {"f32", 4, 'f'},
     {"f64", 8, 'f'},
@@ -105,7 +107,7 @@ static uint64_t next_random(uint64_t *state)
 
 /* Element i of `b` set from `bits`: integers the low bytes; for a float,
  * `value` (a number) or, when `random`, one in [-1, 1) from the bits. */
-static void set_element(ExecBuffer *b, uint64_t i, uint64_t bits, double value, bool random)
+static void set_element(RunBuffer *b, uint64_t i, uint64_t bits, double value, bool random)
 {
     unsigned char *p = b->data + i * (uint64_t)b->type->bytes;
     if (b->type->kind != 'f') {
@@ -126,13 +128,13 @@ static void set_element(ExecBuffer *b, uint64_t i, uint64_t bits, double value, 
 }
 
 /* --buf TYPE:COUNT:INIT */
-static int make_buffer(const SilkcRequest *r, const char *spec, uint64_t *seed, ExecBuffer *b)
+static int make_buffer(Diag *d, const char *spec, uint64_t *seed, RunBuffer *b)
 {
     char type[8], init[64];
     uint64_t count;
     const char *c1 = strchr(spec, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
     if (!c2 || (size_t)(c1 - spec) >= sizeof type || strlen(c2 + 1) >= sizeof init)
-        return exec_error(r, "--buf '%s': give TYPE:COUNT:INIT, as f32:1024:random", QUOTED(spec));
+        return run_error(d, "--buf '%s': give TYPE:COUNT:INIT, as f32:1024:random", QUOTED(spec));
     snprintf(type, sizeof type, "%.*s", (int)(c1 - spec), spec);
     snprintf(init, sizeof init, "%s", c2 + 1);
     char count_text[32];
@@ -142,21 +144,20 @@ static int make_buffer(const SilkcRequest *r, const char *spec, uint64_t *seed, 
         if (strcmp(ELEMENT_TYPES[i].name, type) == 0)
             b->type = &ELEMENT_TYPES[i];
     if (!b->type)
-        return exec_error(r, "--buf '%s': unknown type '%s' (i8 u8 i16 u16 i32 u32 i64 u64 f16 f32 f64)",
-                             QUOTED(spec), QUOTED(type));
+        return run_error(d, "--buf '%s': unknown type '%s' (i8 u8 i16 u16 i32 u32 i64 u64 f16 f32 f64)",
+                            QUOTED(spec), QUOTED(type));
     if (!parse_u64(count_text, (UINT64_C(1) << 32), &count) || count == 0)
-        return exec_error(r, "--buf '%s': the count must be a whole number from 1 to 2^32", QUOTED(spec));
+        return run_error(d, "--buf '%s': the count must be a whole number from 1 to 2^32", QUOTED(spec));
     bool random = strcmp(init, "random") == 0;
     uint64_t bits = 0;
     char *end;
     double value = strtod(init, &end);
     if (!random && (!*init || *end || !parse_scalar(init, b->type->kind == 'f' ? "f64" : "i64", &bits)))
-        return exec_error(r, "--buf '%s': INIT must be a number or 'random'", QUOTED(spec));
+        return run_error(d, "--buf '%s': INIT must be a number or 'random'", QUOTED(spec));
     b->count = count;
     b->data = calloc(count, (size_t)b->type->bytes);
     if (!b->data) {
-        silkc_error(r->diag, "--buf '%s': out of memory", QUOTED(spec));
-        return EXIT_ENVIRONMENT;
+        return run_fail(d, EXIT_ENVIRONMENT, "--buf '%s': out of memory", QUOTED(spec));
     }
     for (uint64_t i = 0; i < count; i++)
         set_element(b, i, random ? next_random(seed) : bits, value, random);
@@ -166,12 +167,12 @@ static int make_buffer(const SilkcRequest *r, const char *spec, uint64_t *seed, 
 /* ---- binding --------------------------------------------------------------------------- */
 
 /* Parameter i of `k` bound to the buffer of --buf `bind`, made here. */
-static int bind_buffer(const SilkcRequest *r, const ExecKernel *k, uint32_t i, const ExecBinding *bind,
-                       uint64_t *seed, ExecArgs *a)
+static int bind_buffer(Diag *d, const RunKernel *k, uint32_t i, const RunBinding *bind,
+                       uint64_t *seed, RunArgs *a)
 {
     const char *source = k->param_source_types[i];
-    ExecBuffer *b = &a->buffers[a->n_buffers];
-    int rc = make_buffer(r, bind->text, seed, b);
+    RunBuffer *b = &a->buffers[a->n_buffers];
+    int rc = make_buffer(d, bind->text, seed, b);
     if (rc != EXIT_OK)
         return rc;
     size_t elem = strcspn(source + 7, ">");
@@ -179,47 +180,45 @@ static int bind_buffer(const SilkcRequest *r, const ExecKernel *k, uint32_t i, c
     if (!address && (strlen(b->type->name) != elem || strncmp(source + 7, b->type->name, elem) != 0)) {
         free(b->data);
         b->data = NULL;
-        return exec_error(r, "--buf '%s': parameter %" PRIu32 " (%s) is a %s", QUOTED(bind->text), i + 1,
-                             k->param_names[i], source);
+        return run_error(d, "--buf '%s': parameter %" PRIu32 " (%s) is a %s", QUOTED(bind->text), i + 1,
+                            k->param_names[i], source);
     }
     a->param_buffer[i] = a->n_buffers++;
     return EXIT_OK;
 }
 
-int exec_bind(const SilkcRequest *r, const ExecKernel *k, const ExecPlan *plan, ExecArgs *a)
+int run_bind(Diag *d, const RunRequest *q, const RunKernel *k, const RunPlan *plan, RunArgs *a)
 {
-    *a = (ExecArgs){0};
+    *a = (RunArgs){0};
     a->params = calloc(k->n_params + 1, sizeof *a->params);
     a->param_buffer = calloc(k->n_params + 1, sizeof *a->param_buffer);
-    a->buffers = calloc((size_t)r->n_bindings + 1, sizeof *a->buffers);
-    if (!a->params || !a->param_buffer || !a->buffers) {
-        silkc_error(r->diag, "%s", "out of memory");
-        return EXIT_ENVIRONMENT;
-    }
+    a->buffers = calloc((size_t)q->n_bindings + 1, sizeof *a->buffers);
+    if (!a->params || !a->param_buffer || !a->buffers)
+        return run_fail(d, EXIT_ENVIRONMENT, "%s", "out of memory");
     for (uint32_t i = 0; i < k->n_params; i++)
         a->param_buffer[i] = -1;
     uint32_t user_params = k->n_params - (k->persistent ? 1 : 0);
-    if ((uint32_t)r->n_bindings != user_params)
-        return exec_error(r, "--kernel %s takes %" PRIu32 " parameters, and %d --arg and --buf were given",
-                             k->name, user_params, r->n_bindings);
-    uint64_t seed = r->seed;
+    if ((uint32_t)q->n_bindings != user_params)
+        return run_error(d, "--kernel %s takes %" PRIu32 " parameters, and %d --arg and --buf were given",
+                            k->name, user_params, q->n_bindings);
+    uint64_t seed = q->seed;
     for (uint32_t i = 0; i < user_params; i++) {
-        const ExecBinding *bind = &r->bindings[i];
+        const RunBinding *bind = &q->bindings[i];
         const char *type = k->param_types[i], *name = k->param_names[i];
         const char *source = k->param_source_types[i];
         bool tensor = strncmp(source, "tensor<", 7) == 0;
         bool address = strcmp(source, "u64") == 0; /* a raw address, as load<T>(p) takes */
         int rc = EXIT_OK;
         if (bind->buffer != tensor && !(bind->buffer && address))
-            return exec_error(r, "%s '%s': parameter %" PRIu32 " (%s) is %s %s, %s",
-                                 bind->buffer ? "--buf" : "--arg", QUOTED(bind->text), i + 1, name,
-                                 tensor ? "a" : "of type", source,
-                                 tensor ? "given with --buf" : "given with --arg");
+            return run_error(d, "%s '%s': parameter %" PRIu32 " (%s) is %s %s, %s",
+                                bind->buffer ? "--buf" : "--arg", QUOTED(bind->text), i + 1, name,
+                                tensor ? "a" : "of type", source,
+                                tensor ? "given with --buf" : "given with --arg");
         if (bind->buffer)
-            rc = bind_buffer(r, k, i, bind, &seed, a);
+            rc = bind_buffer(d, k, i, bind, &seed, a);
         else if (!parse_scalar(bind->text, type, &a->params[i]) || !fits_source_type(bind->text, source))
-            rc = exec_error(r, "--arg '%s': not a value of parameter %" PRIu32 " (%s: %s)",
-                            QUOTED(bind->text), i + 1, name, source); /* u64, not the IR's i64 */
+            rc = run_error(d, "--arg '%s': not a value of parameter %" PRIu32 " (%s: %s)",
+                           QUOTED(bind->text), i + 1, name, source); /* u64, not the IR's i64 */
         if (rc != EXIT_OK)
             return rc;
     }
@@ -228,74 +227,79 @@ int exec_bind(const SilkcRequest *r, const ExecKernel *k, const ExecPlan *plan, 
     return EXIT_OK;
 }
 
-void exec_args_free(ExecArgs *a)
+void run_args_free(RunArgs *a)
 {
     for (int b = 0; a->buffers && b < a->n_buffers; b++)
         free(a->buffers[b].data);
     free(a->buffers);
     free(a->param_buffer);
     free(a->params);
-    *a = (ExecArgs){0};
+    *a = (RunArgs){0};
 }
 
 /* ---- after the run ---------------------------------------------------------------------- */
 
-static void dump_element(const ExecBuffer *b, uint64_t i)
+void run_args_take_buffers(RunArgs *a, RunBuffers *out)
+{
+    *out = (RunBuffers){.buffers = a->buffers, .n = a->n_buffers};
+    a->buffers = NULL;
+    a->n_buffers = 0;
+}
+
+void run_buffers_free(RunBuffers *b)
+{
+    for (int i = 0; b->buffers && i < b->n; i++)
+        free(b->buffers[i].data);
+    free(b->buffers);
+    *b = (RunBuffers){0};
+}
+
+static void dump_element(const RunBuffer *b, uint64_t i, FILE *out)
 {
     const unsigned char *p = b->data + i * (uint64_t)b->type->bytes;
     uint64_t u = 0;
     memcpy(&u, p, (size_t)b->type->bytes);
     if (b->type->kind == 'f' && b->type->bytes == 2) {
-        printf("%.5g", silk_half_to_double((uint16_t)u)); /* 5 digits read back an f16 */
+        fprintf(out, "%.5g", silk_half_to_double((uint16_t)u)); /* 5 digits read back an f16 */
     } else if (b->type->kind == 'f' && b->type->bytes == 4) {
         float f;
         memcpy(&f, p, 4);
-        printf("%.9g", f);
+        fprintf(out, "%.9g", f);
     } else if (b->type->kind == 'f') {
         double d;
         memcpy(&d, p, 8);
-        printf("%.17g", d);
+        fprintf(out, "%.17g", d);
     } else if (b->type->kind == 's') {
         int shift = 64 - 8 * b->type->bytes; /* sign-extend the low bytes */
-        printf("%" PRId64, (int64_t)(u << shift) >> shift);
+        fprintf(out, "%" PRId64, (int64_t)(u << shift) >> shift);
     } else {
-        printf("%" PRIu64, u);
+        fprintf(out, "%" PRIu64, u);
     }
 }
 
-/* --dump: each buffer, eight elements a line. */
-static void dump(const ExecBuffer *buffers, int n)
+void run_buffers_dump(const RunBuffers *b, FILE *out)
 {
-    for (int b = 0; b < n; b++) {
-        printf("buffer %d: %s[%" PRIu64 "]\n", b + 1, buffers[b].type->name, buffers[b].count);
-        for (uint64_t i = 0; i < buffers[b].count; i++) {
-            dump_element(&buffers[b], i);
-            putchar(i % 8 == 7 || i + 1 == buffers[b].count ? '\n' : ' ');
+    for (int n = 0; n < b->n; n++) {
+        const RunBuffer *buf = &b->buffers[n];
+        fprintf(out, "buffer %d: %s[%" PRIu64 "]\n", n + 1, buf->type->name, buf->count);
+        for (uint64_t i = 0; i < buf->count; i++) {
+            dump_element(buf, i, out);
+            putc(i % 8 == 7 || i + 1 == buf->count ? '\n' : ' ', out);
         }
     }
 }
 
-/* --out FILE: the buffers' bytes, one after the other. */
-static int write_buffers(const char *path, const ExecBuffer *buffers, int n, const SilkcRequest *r)
+int run_buffers_write(Diag *d, const RunBuffers *b, const char *path, const char *const *inputs,
+                      int n_inputs)
 {
     Output out;
-    if (!output_open(&out, path, (const char *const *)r->inputs, r->n_inputs)) {
-        silkc_error(r->diag, "%s", out.error);
-        return out.failure == OUTPUT_CANNOT_WRITE ? EXIT_ENVIRONMENT : EXIT_USAGE;
-    }
-    for (int b = 0; b < n; b++)
-        fwrite(buffers[b].data, (size_t)buffers[b].type->bytes, buffers[b].count, out.file);
+    if (!output_open(&out, path, inputs, n_inputs))
+        return run_fail(d, out.failure == OUTPUT_CANNOT_WRITE ? EXIT_ENVIRONMENT : EXIT_USAGE,
+                        "%s", out.error);
+    for (const RunBuffer *buf = b->buffers; buf < b->buffers + b->n; buf++)
+        fwrite(buf->data, (size_t)buf->type->bytes, buf->count, out.file);
     output_flush(&out);
-    if (!output_commit(&out)) {
-        silkc_error(r->diag, "%s", out.error);
-        return EXIT_ENVIRONMENT;
-    }
+    if (!output_commit(&out))
+        return run_fail(d, EXIT_ENVIRONMENT, "%s", out.error);
     return EXIT_OK;
-}
-
-int exec_show(const SilkcRequest *r, const ExecArgs *a)
-{
-    if (r->dump)
-        dump(a->buffers, a->n_buffers);
-    return r->output ? write_buffers(r->output, a->buffers, a->n_buffers, r) : EXIT_OK;
 }
