@@ -10,6 +10,7 @@
 #include "exit_status.h"
 #include "ir.h"
 #include "output.h"
+#include "header.h"
 #include "run/run.h"
 
 #include <errno.h>
@@ -103,13 +104,5 @@ void silkc_judge_usage(Compilation *c, const SilkcRequest *r, const Build *b);
  * kernel faults or its launch fails (one line on stderr), 3 when
  * --backend cuda finds no driver or no device. */
 int silkc_exec(Compilation *c, const SilkcRequest *r);
-
-/* --emit=header: writes to `out` a C header (silkc_header.c) that embeds
- * ptx[i], the PTX of target archs[i], and describes every kernel of `m`
- * (its entry name, parameters from the IR with C types, launch bounds).
- * `name` is the header's file name ("dir/k.h"; the caller's output checks
- * the writes): the names it defines start with it as an identifier. */
-void silkc_write_header(Compilation *c, const IrModule *m, const char *name,
-                        const char *const archs[], const char *const ptx[], int n, FILE *out);
 
 #endif

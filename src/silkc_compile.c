@@ -3,7 +3,7 @@
  * pipeline (build.h): choose how far the build goes, run it, and write
  * what --emit asks for: the IR, one PTX module per --arch, one cubin per
  * --arch (made by the ptxas run that measured the kernels), or a C header
- * embedding the PTX (silkc_header.c); with --resource-usage, print what
+ * embedding the PTX (compiler/header.c); with --resource-usage, print what
  * every kernel uses (registers, spills, stack, shared memory, barriers),
  * as a table or as JSON.  Without ptxas the figures are the estimate from
  * the IR and every form says so: a cubin cannot be estimated, so
@@ -421,7 +421,7 @@ static int write_outputs(Compilation *c, const SilkcRequest *r, const Build *b, 
     for (int i = 0; i < b->n_targets; i++)
         code[i] = b->targets[i].code;
     const char *name = strcmp(o->header, "-") == 0 ? default_header(c, r) : o->header;
-    silkc_write_header(c, b->module, name, o->archs, code, o->n, o->files[0].file);
+    header_write(c, b->module, name, o->archs, code, o->n, o->files[0].file);
     output_flush(&o->files[0]);
     return EXIT_OK;
 }

@@ -1,5 +1,5 @@
 /*
- * silkc_header.c: `silkc compile --emit=header`, a C header that carries a
+ * header.c: `silkc compile --emit=header`, a C header that carries a
  * program's kernels into a host program built without silkc at run time:
  *
  *   - the PTX of each target as a NUL-terminated string constant
@@ -21,7 +21,7 @@
  * as a C identifier (k.h: k), so two headers can be included together;
  * the shared struct types are guarded by their own macro.
  */
-#include "silkc.h"
+#include "header.h"
 
 #include "sema.h"
 #include "escape.h"
@@ -322,7 +322,7 @@ static void write_intro(Compilation *c, const char *path, const char *prefix, co
             f && f->reqntid ? f->reqntid : 256, f && f->n_params ? "params" : "NULL");
 }
 
-void silkc_write_header(Compilation *c, const IrModule *m, const char *name,
+void header_write(Compilation *c, const IrModule *m, const char *name,
                         const char *const archs[], const char *const ptx[], int n, FILE *out)
 {
     const char *prefix = header_prefix(c, name);
