@@ -114,6 +114,12 @@ int build_report_tool(Diag *d, const ToolReport *r);
  * (cpu_module_build): malloc'd, NULL when there is no memory for it. */
 char *build_tool_message(const ToolReport *r);
 
+/* The report of a tool run through jobs.h that failed (its status,
+ * signal, output and errno) on code the compiler made, `code` naming it
+ * ("the program's C"): what both C compiler drivers say, by the rule. */
+struct JobRun;
+ToolReport build_job_report(const struct JobRun *run, const char *tool, const char *code);
+
 /* One target of a build: its code and what its kernels use. */
 struct BuildTarget {
     const char *arch;

@@ -167,3 +167,13 @@ int build_exit_status(const Build *b, BuildStatus status, const char *const kept
     /* a failure that none of the targets holds: still no success */
     return rc == EXIT_OK ? EXIT_ENVIRONMENT : rc;
 }
+
+ToolReport build_job_report(const JobRun *run, const char *tool, const char *code)
+{
+    ToolFailure f = run->status == JOBS_NOT_STARTED
+                        ? TOOL_NOT_STARTED
+                        : build_tool_failure(run->status, run->signal, run->output);
+    return (ToolReport){.failure = f, .input = TOOL_INPUT_OURS, .tool = tool,
+                        .words = f == TOOL_NOT_STARTED ? strerror(run->error) : run->output,
+                        .exit_status = run->status, .signal = run->signal, .code = code};
+}

@@ -85,17 +85,11 @@ static bool write_source(const char *path, const char *text, size_t len, char *e
  * tool's failure (build.h): its message in `error`, its exit status. */
 static int compiler_failed(const JobRun *run, const char *cc, char *error, size_t size)
 {
-    ToolFailure f = run->status == JOBS_NOT_STARTED
-                        ? TOOL_NOT_STARTED
-                        : build_tool_failure(run->status, run->signal, run->output);
-    ToolReport r = {.failure = f, .input = TOOL_INPUT_OURS, .tool = cc,
-                    .words = f == TOOL_NOT_STARTED ? strerror(run->error) : run->output,
-                    .exit_status = run->status, .signal = run->signal,
-                    .code = "the CPU backend's C"};
+    ToolReport r = build_job_report(run, cc, "the CPU backend's C");
     char *text = build_tool_message(&r);
     snprintf(error, size, "%s", text ? text : "out of memory");
     free(text);
-    return build_failure_status(f, TOOL_INPUT_OURS);
+    return build_failure_status(r.failure, TOOL_INPUT_OURS);
 }
 
 CpuModule *cpu_module_build(const char *c_text, size_t len, const char *dir, char *error,

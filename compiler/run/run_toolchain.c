@@ -152,13 +152,8 @@ static int sanitizer_flags(Arena *arena, const char *given, char **argv)
  * the environment's, the C refused is a compiler bug. */
 static int failed(Diag *d, const JobRun *run, const char *cc)
 {
-    ToolFailure f = run->status == JOBS_NOT_STARTED
-                        ? TOOL_NOT_STARTED
-                        : build_tool_failure(run->status, run->signal, run->output);
-    ToolReport r = {.failure = f, .input = TOOL_INPUT_OURS, .tool = cc,
-                    .words = f == TOOL_NOT_STARTED ? strerror(run->error) : run->output,
-                    .exit_status = run->status, .signal = run->signal,
-                    .code = "the program's C", .hint = "silkc build --emit=c writes that C"};
+    ToolReport r = build_job_report(run, cc, "the program's C");
+    r.hint = "silkc build --emit=c writes that C";
     return build_report_tool(d, &r);
 }
 
