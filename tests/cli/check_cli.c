@@ -1316,22 +1316,42 @@ START_TEST(test_arch_list)
         expect_contains(&text, text.out.data, line);
     }
 
+    /* JSON: both vendors' rows in one array each, NVIDIA's first, each
+     * with its vendor and its name as "arch". */
     Output json = RUN("arch", "list", "--format", "json");
     cJSON *root = parse_json(&json);
-    expect_string(root, "schema", "silk-occ/arch/1");
+    expect_string(root, "schema", "silk-occ/arch/2");
     const cJSON *archs = json_at(root, "architectures");
-    ck_assert_int_eq(cJSON_GetArraySize(archs), N_CCS);
-    for (int i = 0; i < N_CCS; i++) {
+    int n_archs = cJSON_GetArraySize(archs);
+    ck_assert_int_gt(n_archs, N_CCS);
+    for (int i = 0; i < n_archs; i++) {
         const cJSON *a = cJSON_GetArrayItem(archs, i);
-        expect_string(a, "cc", all_ccs[i][0]);
-        expect_string(a, "arch", all_ccs[i][1]);
+        expect_string(a, "vendor", i < N_CCS ? "nvidia" : "amd");
+        if (i < N_CCS) {
+            expect_string(a, "cc", all_ccs[i][0]);
+            expect_string(a, "arch", all_ccs[i][1]);
+        }
     }
+    const cJSON *gfx942 = NULL, *a;
+    cJSON_ArrayForEach(a, archs) {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(a, "arch");
+        if (cJSON_IsString(name) && strcmp(name->valuestring, "gfx942") == 0)
+            gfx942 = a;
+    }
+    ck_assert_msg(gfx942 != NULL, "arch list JSON lacks gfx942");
+    expect_number(gfx942, "max_waves_per_simd", 8);
+    expect_number(gfx942, "lds_per_unit", 65536);
     const cJSON *sm90 = cJSON_GetArrayItem(archs, 13);
     expect_number(sm90, "max_threads_per_sm", 2048);
     expect_number(sm90, "max_blocks_per_sm", 32);
     expect_number(sm90, "smem_per_block_optin", 232448);
     const cJSON *gpus = json_at(root, "gpus");
-    int n_gpus = cJSON_GetArraySize(gpus);
+    int n_gpus = cJSON_GetArraySize(gpus), n_nvidia_gpus = 0;
+    cJSON_ArrayForEach(a, gpus) {
+        const cJSON *vendor = cJSON_GetObjectItemCaseSensitive(a, "vendor");
+        ck_assert_msg(cJSON_IsString(vendor), "a gpu of arch list JSON lacks its vendor");
+        n_nvidia_gpus += strcmp(vendor->valuestring, "nvidia") == 0;
+    }
     for (size_t i = 0; i < sizeof some_products / sizeof *some_products; i++) {
         const cJSON *found = NULL, *g;
         cJSON_ArrayForEach(g, gpus) {
@@ -1344,26 +1364,32 @@ START_TEST(test_arch_list)
         expect_number(found, "sm_count", some_products[i].sms);
     }
 
-    /* CSV: a header, one row per architecture, then one per product. */
+    /* CSV: a header, one row per architecture, then one per product, of
+     * both vendors, with the same columns. */
     Output csv = RUN("arch", "list", "--format", "csv");
     CsvTable t = parse_csv(&csv);
-    expect_csv_header(&t, (const char *const[]){"kind", "name", "cc", "arch", "sm_count",
-                                                "max_threads_per_sm", "max_blocks_per_sm",
-                                                "smem_per_sm"}, 8);
-    ck_assert_msg(t.n_rows == 1 + (size_t)N_CCS + (size_t)n_gpus,
-                  "arch list CSV has %zu rows, want 1 + %d + %d", t.n_rows, N_CCS, n_gpus);
-    expect_csv_row(&t, 14, (const char *const[]){"arch", "sm_90", "9.0", "sm_90", "", "2048", "32",
-                                                 "233472"});
-    bool found_h200 = false;
-    for (size_t i = 1 + N_CCS; i < t.n_rows; i++) {
+    expect_csv_header(&t, (const char *const[]){"kind", "vendor", "name", "cc", "arch", "unit",
+                                                "sm_count", "max_threads_per_sm",
+                                                "max_blocks_per_sm", "smem_per_sm"}, 10);
+    ck_assert_msg(t.n_rows == 1 + (size_t)n_archs + (size_t)n_gpus,
+                  "arch list CSV has %zu rows, want 1 + %d + %d", t.n_rows, n_archs, n_gpus);
+    expect_csv_row(&t, 14, (const char *const[]){"arch", "nvidia", "sm_90", "9.0", "sm_90", "SM", "",
+                                                 "2048", "32", "233472"});
+    bool found_h200 = false, found_mi300x = false;
+    for (size_t i = 1 + (size_t)n_archs; i < t.n_rows; i++) {
         ck_assert_str_eq(t.rows[i].field[0], "gpu");
-        if (strcmp(t.rows[i].field[1], "h200") == 0) {
-            expect_csv_row(&t, i, (const char *const[]){"gpu", "h200", "9.0", "sm_90", "132", "2048",
-                                                        "32", "233472"});
+        if (strcmp(t.rows[i].field[2], "h200") == 0) {
+            expect_csv_row(&t, i, (const char *const[]){"gpu", "nvidia", "h200", "9.0", "sm_90", "SM",
+                                                        "132", "2048", "32", "233472"});
             found_h200 = true;
         }
+        if (strcmp(t.rows[i].field[2], "mi300x") == 0) {
+            expect_csv_row(&t, i, (const char *const[]){"gpu", "amd", "mi300x", "", "gfx942", "CU",
+                                                        "304", "", "", "65536"});
+            found_mi300x = true;
+        }
     }
-    ck_assert_msg(found_h200, "arch list CSV lacks h200");
+    ck_assert_msg(found_h200 && found_mi300x, "arch list CSV lacks h200 or mi300x");
     /* The text lists as many products: one line each after the blank line,
      * up to the next one (the AMD targets and products follow). */
     const char *products = strstr(text.out.data, "\n\n");
@@ -1374,7 +1400,7 @@ START_TEST(test_arch_list)
     /* The gfx column is as wide as the longest name, gfx1100+wave64+cumode. */
     ck_assert_ptr_nonnull(strstr(text.out.data, "\ngfx942                CDNA3"));
     ck_assert_ptr_nonnull(strstr(text.out.data, "\ngfx1100+wave64+cumode RDNA3"));
-    ck_assert_int_eq(lines, 1 + n_gpus);
+    ck_assert_int_eq(lines, 1 + n_nvidia_gpus);
     csv_free_table(&t);
     cJSON_Delete(root);
     output_free(&csv);
@@ -1407,11 +1433,14 @@ START_TEST(test_arch_show)
 
     o = RUN("arch", "show", "h200", "--format", "json");
     cJSON *root = parse_json(&o);
-    expect_string(root, "schema", "silk-occ/arch/1");
+    expect_string(root, "schema", "silk-occ/arch/2");
+    expect_string(root, "gpu.vendor", "nvidia");
     expect_string(root, "gpu.id", "h200");
+    expect_string(root, "gpu.arch", "sm_90");
     expect_string(root, "gpu.cc", "9.0");
     expect_number(root, "gpu.sm_count", 132);
     expect_number(root, "gpu.memory_gib", 141);
+    expect_string(root, "architecture.vendor", "nvidia");
     expect_string(root, "architecture.cc", "9.0");
     expect_string(root, "architecture.arch", "sm_90");
     expect_number(root, "architecture.max_threads_per_sm", 2048);
@@ -1427,6 +1456,22 @@ START_TEST(test_arch_show)
     ck_assert_int_eq(cJSON_GetArraySize(configs), 10);
     ck_assert_int_eq(cJSON_GetArrayItem(configs, 9)->valueint, 233472);
     ck_assert_msg(!cJSON_HasObjectItem(root, "gpu"), "an architecture shows a gpu");
+    cJSON_Delete(root);
+    output_free(&o);
+
+    /* An AMD product: the same two objects, in its vendor's columns; its
+     * sm_count counts WGPs (96 CUs in pairs), as calc's does. */
+    o = RUN("arch", "show", "rx-7900-xtx", "--format", "json");
+    root = parse_json(&o);
+    expect_string(root, "schema", "silk-occ/arch/2");
+    expect_string(root, "architecture.vendor", "amd");
+    expect_string(root, "architecture.arch", "gfx1100");
+    expect_string(root, "architecture.occupancy_unit", "WGP");
+    expect_number(root, "architecture.wave_size", 32);
+    expect_string(root, "gpu.vendor", "amd");
+    expect_string(root, "gpu.arch", "gfx1100");
+    expect_number(root, "gpu.sm_count", 48);
+    expect_number(root, "gpu.compute_units", 96);
     cJSON_Delete(root);
     output_free(&o);
 }
