@@ -1,8 +1,13 @@
 /*
  * calc_json.c: `silk-occ calc --format json`, one object with the keys
- * documented in silk-occ(1) (schema "silk-occ/calc/1"), written with cJSON.
- * A sweep adds "sweep": {"variable", "rows"}, each row with the keys of one
- * result (threads .. allocated_smem_per_block).
+ * documented in silk-occ(1) (schema "silk-occ/calc/2"), written with cJSON,
+ * for a target of either vendor.  Both vendors' objects have the same keys,
+ * in the same order, named as in the report's JSON (docs/report-schema.md):
+ * a figure only one vendor has is null on the other's (waves_per_simd on
+ * NVIDIA, allocated_regs_per_block on AMD), and a shared one counts in the
+ * vendor's units (active_blocks_per_sm: an AMD target's workgroups per CU
+ * or WGP).  A sweep adds "sweep": {"variable", "rows"}, each row with the
+ * keys of one result (threads .. allocated_vgprs).
  */
 #include "calc_model.h"
 
@@ -10,96 +15,144 @@
 #include <limits.h>
 #include <stdlib.h>
 
-const char *calc_sweep_name(SweepKind kind)
+static const char *sweep_name(SweepKind kind)
 {
     static const char *const names[] = {"none", "threads", "regs", "smem"};
     return names[kind];
 }
 
-/* The keys a calc result and a sweep row share (and report's rows). */
-void calc_json_add_result(cJSON *o, int threads, int regs, uint64_t static_smem, uint64_t dyn,
-                       const OccResult *r)
+/* The keys of one result, the same as a row of the report's occupancy
+ * table. */
+static void add_result(cJSON *o, const CalcRow *row)
 {
-    cJSON_AddNumberToObject(o, "threads", threads);
-    cJSON_AddNumberToObject(o, "regs_per_thread", regs);
-    cJSON_AddNumberToObject(o, "static_smem", (double)static_smem);
-    cJSON_AddNumberToObject(o, "dynamic_smem", (double)dyn);
-    cJSON_AddNumberToObject(o, "warps_per_block", r->warps_per_block);
-    cJSON_AddNumberToObject(o, "active_blocks_per_sm", r->active_blocks);
-    cJSON_AddNumberToObject(o, "active_warps_per_sm", r->active_warps);
-    cJSON_AddNumberToObject(o, "max_warps_per_sm", r->max_warps);
-    cJSON_AddNumberToObject(o, "occupancy", occ_occupancy(r));
+    const OccFigures *f = &row->fig;
+    const OccResult *r = &row->nvidia;
+    bool nv = f->vendor == OCC_NVIDIA;
+    cJSON_AddNumberToObject(o, "threads", row->threads);
+    cJSON_AddNumberToObject(o, "regs_per_thread", row->regs);
+    cJSON_AddNumberToObject(o, "static_smem", (double)row->static_smem);
+    cJSON_AddNumberToObject(o, "dynamic_smem", (double)row->dynamic_smem);
+    cJSON_AddNumberToObject(o, "warps_per_block", row->warps);
+    cJSON_AddNumberToObject(o, "active_blocks_per_sm", f->groups);
+    cli_json_number_or_null(o, "active_warps_per_sm", nv, f->active);
+    cli_json_number_or_null(o, "max_warps_per_sm", nv, f->max_active);
+    cli_json_number_or_null(o, "waves_per_simd", !nv, f->active);
+    cli_json_number_or_null(o, "max_waves_per_simd", !nv, f->max_active);
+    cJSON_AddNumberToObject(o, "occupancy", occ_figures_occupancy(f));
     cJSON *limited_by = cJSON_AddArrayToObject(o, "limited_by");
     cJSON *limits = cJSON_AddObjectToObject(o, "limits");
-    for (int i = 0; i < OCC_N_LIMITERS; i++) {
-        const char *name = occ_limiter_name((OccLimiter)i);
-        if (r->limited_by & (1u << i))
+    for (int i = 0; i < f->n_limiters; i++) {
+        const char *name = occ_vendor_limiter_name(f->vendor, i);
+        if (f->limited_by & (1u << i))
             cJSON_AddItemToArray(limited_by, cJSON_CreateString(name));
-        if (r->limit[i] == INT_MAX)
-            cJSON_AddNullToObject(limits, name);
-        else
-            cJSON_AddNumberToObject(limits, name, r->limit[i]);
+        cli_json_number_or_null(limits, name, f->limit[i] != INT_MAX, f->limit[i]);
     }
-    cJSON_AddNumberToObject(o, "allocated_regs_per_block", r->allocated_regs_per_block);
-    cJSON_AddNumberToObject(o, "allocated_smem_per_block", (double)r->allocated_smem_per_block);
+    cJSON_AddStringToObject(o, "limits_unit", occ_limit_unit(f->vendor));
+    cli_json_number_or_null(o, "allocated_regs_per_block", nv, r->allocated_regs_per_block);
+    cli_json_number_or_null(o, "allocated_smem_per_block", nv, (double)r->allocated_smem_per_block);
+    cli_json_number_or_null(o, "allocated_vgprs", !nv, row->amd.allocated_vgprs);
 }
 
 static void add_target(cJSON *o, const CalcModel *m)
 {
     const Target *t = &m->target;
-    cJSON_AddStringToObject(o, "schema", "silk-occ/calc/1");
+    bool amd = t->vendor == OCC_AMD;
+    cJSON_AddStringToObject(o, "schema", "silk-occ/calc/2");
+    cJSON_AddStringToObject(o, "vendor", amd ? "amd" : "nvidia");
     cJSON_AddStringToObject(o, "arch", t->sm_name);
-    char cc[16];
-    snprintf(cc, sizeof cc, "%d.%d", t->arch->major, t->arch->minor);
-    cJSON_AddStringToObject(o, "compute_capability", cc);
-    if (t->gpu)
-        cJSON_AddStringToObject(o, "gpu", t->gpu->id);
+    if (amd) {
+        cJSON_AddNullToObject(o, "compute_capability");
+    } else {
+        char cc[16];
+        snprintf(cc, sizeof cc, "%d.%d", t->arch->major, t->arch->minor);
+        cJSON_AddStringToObject(o, "compute_capability", cc);
+    }
+    cJSON_AddStringToObject(o, "family", amd ? t->amd->family : t->arch->family);
+    cJSON_AddNumberToObject(o, "warp_size", amd ? t->amd->wave_size : t->arch->warp_size);
+    cJSON_AddStringToObject(o, "unit", amd ? t->amd->occupancy_unit : "SM");
+    if (t->gpu || t->amd_gpu)
+        cJSON_AddStringToObject(o, "gpu", t->gpu ? t->gpu->id : t->amd_gpu->id);
     else
         cJSON_AddNullToObject(o, "gpu");
     cli_json_number_or_null(o, "sm_count", t->sm_count > 0, t->sm_count);
 }
 
+/* The settings only one vendor's kernels have: null on the other's. */
 static void add_settings(cJSON *o, const CalcModel *m)
 {
     const KernelResources *k = &m->kernel;
-    cJSON_AddNumberToObject(o, "barriers", k->barriers);
-    cJSON_AddBoolToObject(o, "smem_optin", k->smem_optin);
-    if (k->carveout == OCC_CARVEOUT_DEFAULT)
+    bool nv = m->target.vendor == OCC_NVIDIA;
+    cli_json_number_or_null(o, "barriers", nv, k->barriers);
+    if (nv)
+        cJSON_AddBoolToObject(o, "smem_optin", k->smem_optin);
+    else
+        cJSON_AddNullToObject(o, "smem_optin");
+    if (!nv)
+        cJSON_AddNullToObject(o, "carveout");
+    else if (k->carveout == OCC_CARVEOUT_DEFAULT)
         cJSON_AddStringToObject(o, "carveout", "default");
     else
         cJSON_AddNumberToObject(o, "carveout", k->carveout);
-    cJSON_AddNumberToObject(o, "smem_per_sm", (double)m->result.smem_per_sm);
+    cli_json_number_or_null(o, "smem_per_sm", nv, (double)m->row.nvidia.smem_per_sm);
+    cli_json_number_or_null(o, "agprs", !nv, m->amd_kernel.agprs);
+    cli_json_number_or_null(o, "sgprs", !nv, m->amd_kernel.sgprs);
+    cli_json_number_or_null(o, "waves_per_eu_max", !nv, m->row.amd.waves_per_eu_max);
 }
 
-static void add_advice(cJSON *o, const CalcModel *m)
+/* How far the kernel is from one more CTA per SM (NVIDIA) or wave per
+ * SIMD (AMD: VGPRs are its registers, LDS its shared memory): the keys of
+ * the report's next_step.  The slack means nothing when no group is
+ * resident to lose. */
+static void add_next_step(cJSON *o, const CalcModel *m)
 {
-    const OccNextStep *s = &m->next;
     cJSON *next = cJSON_AddObjectToObject(o, "next_step");
+    bool resident = m->row.fig.groups > 0;
+    if (m->target.vendor == OCC_AMD) {
+        const AmdNextStep *s = &m->amd_next;
+        cli_json_number_or_null(next, "regs_to_cut", s->vgprs_to_cut >= 0, s->vgprs_to_cut);
+        cJSON_AddNullToObject(next, "regs_cut_blocks_per_sm");
+        cli_json_number_or_null(next, "regs_cut_waves_per_simd", s->vgprs_gained_waves >= 0, s->vgprs_gained_waves);
+        cli_json_number_or_null(next, "sgprs_to_cut", s->sgprs_to_cut >= 0, s->sgprs_to_cut);
+        cli_json_number_or_null(next, "sgprs_cut_waves_per_simd", s->sgprs_gained_waves >= 0, s->sgprs_gained_waves);
+        cli_json_number_or_null(next, "smem_to_cut", s->lds_to_cut >= 0, (double)s->lds_to_cut);
+        cJSON_AddNullToObject(next, "smem_cut_blocks_per_sm");
+        cli_json_number_or_null(next, "smem_cut_waves_per_simd", s->lds_gained_waves >= 0, s->lds_gained_waves);
+        cli_json_number_or_null(next, "regs_slack", resident && s->vgprs_slack >= 0, s->vgprs_slack);
+        cli_json_number_or_null(next, "smem_slack", resident && s->lds_slack >= 0, (double)s->lds_slack);
+        return;
+    }
+    const OccNextStep *s = &m->next;
     cli_json_number_or_null(next, "regs_to_cut", s->regs_to_cut >= 0, s->regs_to_cut);
     cli_json_number_or_null(next, "regs_cut_blocks_per_sm", s->regs_gained_blocks >= 0, s->regs_gained_blocks);
+    cJSON_AddNullToObject(next, "regs_cut_waves_per_simd");
+    cJSON_AddNullToObject(next, "sgprs_to_cut");
+    cJSON_AddNullToObject(next, "sgprs_cut_waves_per_simd");
     cli_json_number_or_null(next, "smem_to_cut", s->smem_to_cut >= 0, (double)s->smem_to_cut);
     cli_json_number_or_null(next, "smem_cut_blocks_per_sm", s->smem_gained_blocks >= 0, s->smem_gained_blocks);
-    /* Slack means nothing when no CTA is resident to lose. */
-    bool resident = m->result.active_blocks > 0;
+    cJSON_AddNullToObject(next, "smem_cut_waves_per_simd");
     cli_json_number_or_null(next, "regs_slack", resident, s->regs_slack);
     cli_json_number_or_null(next, "smem_slack", resident, (double)s->smem_slack);
+}
 
-    cJSON *best = cJSON_AddObjectToObject(o, "best_block_size");
-    cJSON_AddNumberToObject(best, "threads", m->best.block_size);
-    cJSON_AddNumberToObject(best, "active_blocks_per_sm", m->best.blocks_per_sm);
-    cli_json_number_or_null(best, "min_grid", m->target.sm_count > 0, m->best.min_grid);
-    cJSON *runtime = cJSON_AddObjectToObject(o, "runtime_block_size");
-    cJSON_AddNumberToObject(runtime, "threads", m->runtime_best.block_size);
-    cJSON_AddNumberToObject(runtime, "active_blocks_per_sm", m->runtime_best.blocks_per_sm);
-    cli_json_number_or_null(runtime, "min_grid", m->target.sm_count > 0, m->runtime_best.min_grid);
+/* A block-size choice, or null where the engine gives none (AMD). */
+static void add_choice(cJSON *o, const char *key, const CalcModel *m, const OccBlockSizeChoice *c)
+{
+    if (!m->have_best) {
+        cJSON_AddNullToObject(o, key);
+        return;
+    }
+    cJSON *choice = cJSON_AddObjectToObject(o, key);
+    cJSON_AddNumberToObject(choice, "threads", c->block_size);
+    cJSON_AddNumberToObject(choice, "active_blocks_per_sm", c->blocks_per_sm);
+    cli_json_number_or_null(choice, "min_grid", m->target.sm_count > 0, c->min_grid);
 }
 
 static void add_launch(cJSON *o, const CalcModel *m)
 {
     const OccWaves *w = &m->waves;
-    bool sms = m->target.sm_count > 0 && m->result.active_blocks > 0;
-    cli_json_number_or_null(o, "persistent_grid", sms,
-                       (double)m->target.sm_count * m->result.active_blocks);
+    int groups = m->row.fig.groups;
+    cli_json_number_or_null(o, "persistent_grid", m->target.sm_count > 0 && groups > 0,
+                            (double)m->target.sm_count * groups);
     if (!m->have_work)
         return;
     cli_json_add_count(o, "work", m->work);
@@ -114,12 +167,11 @@ static void add_launch(cJSON *o, const CalcModel *m)
 static void add_sweep(cJSON *o, const CalcModel *m)
 {
     cJSON *sweep = cJSON_AddObjectToObject(o, "sweep");
-    cJSON_AddStringToObject(sweep, "variable", calc_sweep_name(m->sweep));
+    cJSON_AddStringToObject(sweep, "variable", sweep_name(m->sweep));
     cJSON *rows = cJSON_AddArrayToObject(sweep, "rows");
     for (size_t i = 0; i < m->n_rows; i++) {
-        const SweepRow *r = &m->rows[i];
         cJSON *row = cJSON_CreateObject();
-        calc_json_add_result(row, r->threads, r->regs, r->static_smem, r->dynamic_smem, &r->result);
+        add_result(row, &m->rows[i]);
         cJSON_AddItemToArray(rows, row);
     }
 }
@@ -128,10 +180,11 @@ int calc_write_json(const CalcModel *m, FILE *out)
 {
     cJSON *o = cJSON_CreateObject();
     add_target(o, m);
-    calc_json_add_result(o, m->threads, m->kernel.regs_per_thread, m->kernel.static_smem, m->dynamic_smem,
-               &m->result);
+    add_result(o, &m->row);
     add_settings(o, m);
-    add_advice(o, m);
+    add_next_step(o, m);
+    add_choice(o, "best_block_size", m, &m->best);
+    add_choice(o, "runtime_block_size", m, &m->runtime_best);
     add_launch(o, m);
     if (m->sweep != SWEEP_NONE)
         add_sweep(o, m);

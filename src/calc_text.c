@@ -1,7 +1,12 @@
 /*
- * calc_text.c: `silk-occ calc` for people: the target and kernel, the table
- * of limiters, a sentence on what limits occupancy, the next step, and the
+ * calc_text.c: `silk-occ calc` for people, on a target of either vendor:
+ * the target and kernel, the table of limiters, the groups resident and
+ * the occupancy, a sentence on what limits it, the next step, and the
  * launch's waves; or the sweep table, with runs of equal results folded.
+ * Every section reads the one shape (OccFigures) in the vendor's words
+ * (Terms): CTAs per SM and warps, or workgroups per CU (WGP) and waves
+ * per SIMD.  Only the kernel's resources, the reason and the next step
+ * are the vendor's own, as its engine answers them.
  */
 #include "calc_model.h"
 
@@ -21,63 +26,145 @@ static Style style_for(FILE *out)
     return (Style){"", "", ""};
 }
 
-static void print_header(const CalcModel *m, FILE *out, Style s)
+/* The words of a target's vendor. */
+typedef struct Terms {
+    const char *group, *groups; /* "CTA", "CTAs"; "workgroup", "workgroups" */
+    const char *unit, *units;   /* "SM", "SMs"; "CU", "CUs" (or "WGP", "WGPs") */
+    const char *items;          /* what a group is made of: "threads", "work-items" */
+    const char *warp, *warps;   /* "warp", "warps"; "wave", "waves" */
+    const char *active;         /* what OccFigures.active counts: "warps", "waves per SIMD" */
+    const char *per_unit;       /* the heading of groups per unit: "CTAs/SM", "WGs/CU" */
+    const char *limit_unit;     /* the heading of the limits: "CTAs/SM", "waves/SIMD" */
+    const char *active_heading; /* "warps", "waves/SIMD" */
+    const char *sms_hint;       /* how to give the unit count */
+} Terms;
+
+static Terms terms_for(const Target *t)
+{
+    if (t->vendor != OCC_AMD)
+        return (Terms){"CTA", "CTAs", "SM", "SMs", "threads", "warp", "warps", "warps",
+                       "CTAs/SM", "CTAs/SM", "warps", "--gpu or --sms N"};
+    bool wgp = strcmp(t->amd->occupancy_unit, "WGP") == 0;
+    return (Terms){"workgroup", "workgroups", wgp ? "WGP" : "CU", wgp ? "WGPs" : "CUs",
+                   "work-items", "wave", "waves", "waves per SIMD", wgp ? "WGs/WGP" : "WGs/CU",
+                   "waves/SIMD", "waves/SIMD", "--gpu"};
+}
+
+/* "1 CTA", "4 CTAs". */
+static const char *count_of(int n, const char *one, const char *many, char *buf, size_t size)
+{
+    snprintf(buf, size, "%d %s", n, n == 1 ? one : many);
+    return buf;
+}
+
+static void print_header(const CalcModel *m, FILE *out, Style s, const Terms *w)
 {
     const Target *t = &m->target;
-    const ArchLimits *a = t->arch;
-    fprintf(out, "%s%s%s (%s, compute capability %d.%d)", s.bold, t->sm_name, s.reset, a->family,
-            a->major, a->minor);
-    if (t->gpu)
-        fprintf(out, ", %s", t->gpu->name);
+    fprintf(out, "%s%s%s (", s.bold, t->sm_name, s.reset);
+    if (t->vendor == OCC_AMD)
+        fprintf(out, "%s, wave%d)", t->amd->family, t->amd->wave_size);
+    else
+        fprintf(out, "%s, compute capability %d.%d)", t->arch->family, t->arch->major,
+                t->arch->minor);
+    if (t->gpu || t->amd_gpu)
+        fprintf(out, ", %s", t->gpu ? t->gpu->name : t->amd_gpu->name);
     if (t->sm_count)
-        fprintf(out, ", %d SMs", t->sm_count);
+        fprintf(out, ", %d %s", t->sm_count, w->units);
+    if (t->amd_gpu && t->amd->cus_per_unit > 1)
+        fprintf(out, " (%d CUs)", t->amd_gpu->compute_units);
     fputc('\n', out);
 }
 
-static void print_kernel(const CalcModel *m, FILE *out)
+/* The kernel's resources, as its vendor counts them. */
+static void print_resources(const CalcModel *m, FILE *out)
 {
     char st[32], dy[32];
+    if (m->target.vendor == OCC_AMD) {
+        const AmdKernel *k = &m->amd_kernel;
+        fprintf(out, "%d VGPRs", k->vgprs);
+        if (m->target.amd->agpr_file != AMD_AGPR_NONE)
+            fprintf(out, " + %d AGPRs", k->agprs);
+        fprintf(out, ", %d SGPRs, %s LDS", k->sgprs, format_bytes(k->lds, st, sizeof st));
+        return;
+    }
     const KernelResources *k = &m->kernel;
-    fprintf(out, "kernel: %d threads per CTA (%d warps), %d registers per thread, "
-                 "%s static + %s dynamic shared memory, %d barrier%s",
-            m->threads, m->result.warps_per_block, k->regs_per_thread,
-            format_bytes(k->static_smem, st, sizeof st), format_bytes(m->dynamic_smem, dy, sizeof dy),
-            k->barriers, k->barriers == 1 ? "" : "s");
+    fprintf(out, "%d registers per thread, %s static + %s dynamic shared memory, %d barrier%s",
+            k->regs_per_thread, format_bytes(k->static_smem, st, sizeof st),
+            format_bytes(m->row.dynamic_smem, dy, sizeof dy), k->barriers, k->barriers == 1 ? "" : "s");
     if (k->carveout != OCC_CARVEOUT_DEFAULT)
         fprintf(out, ", carveout %d%%", k->carveout);
     if (!k->smem_optin)
         fputs(", no shared-memory opt-in", out);
+}
+
+static void print_kernel(const CalcModel *m, FILE *out, const Terms *w)
+{
+    char warps[32];
+    fprintf(out, "kernel: %d %s per %s (%s), ", m->row.threads, w->items, w->group,
+            count_of(m->row.warps, w->warp, w->warps, warps, sizeof warps));
+    print_resources(m, out);
     fputs("\n\n", out);
 }
 
-static void print_limits(const OccResult *r, FILE *out, Style s)
+/* A limiter's name in the table: its description up to any parenthesis
+ * (AMD's workgroup slots explain themselves in the sentence below). */
+static int label_length(const OccFigures *f, int i)
 {
-    fprintf(out, "  %-20s %8s\n", "limiter", "CTAs/SM");
-    for (int i = 0; i < OCC_N_LIMITERS; i++) {
-        bool binding = r->limited_by & (1u << i);
-        char count[16];
-        if (r->limit[i] == INT_MAX)
-            strcpy(count, "-");
+    const char *what = occ_vendor_limiter_what(f->vendor, i);
+    const char *paren = strstr(what, " (");
+    return paren ? (int)(paren - what) : (int)strlen(what);
+}
+
+/* What each limiter allows, in columns as wide as their longest entry. */
+static void print_limits(const OccFigures *f, FILE *out, Style s, const Terms *w)
+{
+    int width = 20, count = (int)strlen(w->limit_unit) > 8 ? (int)strlen(w->limit_unit) : 8;
+    for (int i = 0; i < f->n_limiters; i++)
+        width = label_length(f, i) > width ? label_length(f, i) : width;
+    fprintf(out, "  %-*s %*s\n", width, "limiter", count, w->limit_unit);
+    for (int i = 0; i < f->n_limiters; i++) {
+        bool binding = f->limited_by & (1u << i);
+        char cell[16];
+        if (f->limit[i] == INT_MAX)
+            strcpy(cell, "-");
         else
-            snprintf(count, sizeof count, "%d", r->limit[i]);
-        fprintf(out, "  %s%-20s %8s%s%s\n", binding ? s.bold : "", occ_limiter_what((OccLimiter)i),
-                count, binding ? "  <- limits" : "", binding ? s.reset : "");
+            snprintf(cell, sizeof cell, "%d", f->limit[i]);
+        fprintf(out, "  %s%-*.*s %*s%s%s\n", binding ? s.bold : "", width, label_length(f, i),
+                occ_vendor_limiter_what(f->vendor, i), count, cell, binding ? "  <- limits" : "",
+                binding ? s.reset : "");
     }
 }
 
-static void print_totals(const CalcModel *m, FILE *out, Style s)
+/* What one group (NVIDIA: CTA; AMD: wave) is allocated. */
+static void print_allocated(const CalcModel *m, FILE *out)
 {
-    const OccResult *r = &m->result;
     char smem[32], reserved[32];
-    fprintf(out, "\n  %s%d CTA%s per SM, %d of %d warps: %.1f%% theoretical occupancy%s\n", s.bold,
-            r->active_blocks, r->active_blocks == 1 ? "" : "s", r->active_warps, r->max_warps, 100.0 * occ_occupancy(r), s.reset);
+    if (m->target.vendor == OCC_AMD) {
+        const AmdTarget *a = m->target.amd;
+        fprintf(out, "  allocated per wave: %d %s per lane (in units of %d)\n",
+                m->row.amd.allocated_vgprs, a->agpr_file == AMD_AGPR_NONE ? "VGPRs" : "VGPRs and AGPRs",
+                a->vgpr_alloc_granule);
+        return;
+    }
+    const OccResult *r = &m->row.nvidia;
+    const ArchLimits *a = m->target.arch;
     fprintf(out, "  allocated per CTA: %d registers, %s shared memory", r->allocated_regs_per_block,
             format_bytes(r->allocated_smem_per_block, smem, sizeof smem));
-    if (m->target.arch->reserved_smem_per_block)
+    if (a->reserved_smem_per_block)
         fprintf(out, " (%s reserved by the driver)",
-                format_bytes((uint64_t)m->target.arch->reserved_smem_per_block, reserved,
-                             sizeof reserved));
-    fputs("\n\n", out);
+                format_bytes((uint64_t)a->reserved_smem_per_block, reserved, sizeof reserved));
+    fputc('\n', out);
+}
+
+static void print_totals(const CalcModel *m, FILE *out, Style s, const Terms *w)
+{
+    const OccFigures *f = &m->row.fig;
+    char groups[48];
+    fprintf(out, "\n  %s%s per %s, %d of %d %s: %.1f%% theoretical occupancy%s\n", s.bold,
+            count_of(f->groups, w->group, w->groups, groups, sizeof groups), w->unit, f->active,
+            f->max_active, w->active, 100.0 * occ_figures_occupancy(f), s.reset);
+    print_allocated(m, out);
+    fputc('\n', out);
 }
 
 /* "1 CTA fits", "4 CTAs fit". */
@@ -87,29 +174,23 @@ static const char *ctas_fit(int n, char *buf)
     return buf;
 }
 
-/* One sentence on the first binding limiter, in the terms of its rule. */
-static void explain_limiter(const CalcModel *m, FILE *out)
+/* NVIDIA: one sentence on the first binding limiter, in the terms of its rule. */
+static void explain_nvidia(const CalcModel *m, OccLimiter l, FILE *out)
 {
-    const OccResult *r = &m->result;
+    const OccResult *r = &m->row.nvidia;
     const ArchLimits *a = m->target.arch;
     const KernelResources *k = &m->kernel;
     char b1[32], b2[32], count[24];
     int n = r->active_blocks;
-    OccLimiter l = OCC_LIMITER_WARPS;
-    while (l < OCC_N_LIMITERS - 1 && !(r->limited_by & (1u << l)))
-        l++;
-    if (n == 0)
-        fprintf(out, "The kernel cannot run on %s: its %s allow no CTA. ", m->target.sm_name,
-                occ_limiter_what(l));
     switch (l) {
     case OCC_LIMITER_WARPS:
-        if (m->threads > a->max_threads_per_block)
-            fprintf(out, "A CTA of %d threads is above the block limit of %d.\n", m->threads,
+        if (m->row.threads > a->max_threads_per_block)
+            fprintf(out, "A CTA of %d threads is above the block limit of %d.\n", m->row.threads,
                     a->max_threads_per_block);
         else
             fprintf(out, "Warp slots limit occupancy: a CTA of %d threads is %d warps and the SM "
                          "holds %d warps, so %s.\n",
-                    m->threads, r->warps_per_block, r->max_warps, ctas_fit(n, count));
+                    m->row.threads, r->warps_per_block, r->max_warps, ctas_fit(n, count));
         break;
     case OCC_LIMITER_REGISTERS:
         fprintf(out, "Registers limit occupancy: a CTA is allocated %d registers (%d per thread, "
@@ -142,18 +223,48 @@ static void explain_limiter(const CalcModel *m, FILE *out)
     }
 }
 
-static double occupancy_with(const CalcModel *m, int blocks)
+static void limiter_list(const OccFigures *f, char *buf, size_t size)
 {
-    return 100.0 * blocks * m->result.warps_per_block / m->result.max_warps;
+    buf[0] = '\0';
+    for (int i = 0; i < f->n_limiters; i++)
+        if (f->limited_by & (1u << i)) {
+            if (buf[0])
+                strncat(buf, ", ", size - strlen(buf) - 1);
+            strncat(buf, occ_vendor_limiter_what(f->vendor, i), size - strlen(buf) - 1);
+        }
 }
 
-static void print_next_step(const CalcModel *m, FILE *out)
+/* What limits the occupancy: NVIDIA's rule in a sentence, AMD's limiters
+ * by name; first, when no group fits, that the kernel cannot run. */
+static void print_reason(const CalcModel *m, FILE *out, const Terms *w)
+{
+    const OccFigures *f = &m->row.fig;
+    int l = 0;
+    while (l < f->n_limiters - 1 && !(f->limited_by & (1u << l)))
+        l++;
+    if (f->groups == 0)
+        fprintf(out, "The kernel cannot run on %s: its %s allow no %s. ", m->target.sm_name,
+                occ_vendor_limiter_what(f->vendor, l), w->group);
+    if (m->target.vendor == OCC_AMD) {
+        char names[256];
+        limiter_list(f, names, sizeof names);
+        fprintf(out, "Limited by: %s.\n", names);
+    } else {
+        explain_nvidia(m, (OccLimiter)l, out);
+    }
+}
+
+static double occupancy_with(const CalcModel *m, int blocks)
+{
+    return 100.0 * blocks * m->row.warps / m->row.fig.max_active;
+}
+
+static void print_nvidia_step(const CalcModel *m, FILE *out)
 {
     const OccNextStep *s = &m->next;
     const KernelResources *k = &m->kernel;
-    uint64_t smem = k->static_smem + m->dynamic_smem;
+    uint64_t smem = k->static_smem + m->row.dynamic_smem;
     char b1[32], b2[32];
-    fputs("Next step: ", out);
     if (s->regs_to_cut > 0)
         fprintf(out, "cut %d register%s per thread (to %d) for %d CTA%s per SM (%.1f%%)",
                 s->regs_to_cut, s->regs_to_cut == 1 ? "" : "s", k->regs_per_thread - s->regs_to_cut,
@@ -168,18 +279,72 @@ static void print_next_step(const CalcModel *m, FILE *out)
                 s->smem_gained_blocks == 1 ? "" : "s", occupancy_with(m, s->smem_gained_blocks));
     else if (smem > 0)
         fputs("; cutting shared memory alone gains no CTA", out);
-    fputs(".\n", out);
-    if (m->result.active_blocks > 0)
+}
+
+static void print_amd_step(const CalcModel *m, FILE *out)
+{
+    const AmdNextStep *s = &m->amd_next;
+    const AmdTarget *t = m->target.amd;
+    const AmdKernel *k = &m->amd_kernel;
+    const char *sep = "";
+    char bytes[32];
+    if (s->vgprs_to_cut > 0 && k->agprs > 0)
+        fprintf(out, "cut %d of the %d VGPRs and AGPRs together (%s) for %d waves per SIMD",
+                s->vgprs_to_cut, amd_combined_vgprs(t, k->vgprs, k->agprs),
+                t->agpr_file == AMD_AGPR_UNIFIED ? "the AGPRs start after the VGPRs, rounded up to 4"
+                                                 : "the larger of the two counts",
+                s->vgprs_gained_waves);
+    else if (s->vgprs_to_cut > 0)
+        fprintf(out, "cut %d VGPR%s for %d waves per SIMD", s->vgprs_to_cut,
+                s->vgprs_to_cut == 1 ? "" : "s", s->vgprs_gained_waves);
+    if (s->vgprs_to_cut > 0)
+        sep = "; or ";
+    if (s->sgprs_to_cut > 0)
+        fprintf(out, "%scut %d SGPR%s for %d waves per SIMD", sep, s->sgprs_to_cut,
+                s->sgprs_to_cut == 1 ? "" : "s", s->sgprs_gained_waves);
+    if (s->sgprs_to_cut > 0)
+        sep = "; or ";
+    if (s->lds_to_cut > 0)
+        fprintf(out, "%scut %s of LDS for %d waves per SIMD", sep,
+                format_bytes((uint64_t)s->lds_to_cut, bytes, sizeof bytes), s->lds_gained_waves);
+    if (s->vgprs_to_cut <= 0 && s->sgprs_to_cut <= 0 && s->lds_to_cut <= 0)
+        fputs("no single resource cut gains a wave per SIMD", out);
+}
+
+/* The slack: what may be added before a group (NVIDIA: CTA; AMD: wave)
+ * is lost; nothing to lose when no group fits. */
+static void print_slack(const CalcModel *m, FILE *out)
+{
+    char b[32];
+    if (m->row.fig.groups == 0)
+        return;
+    if (m->target.vendor == OCC_AMD)
+        fprintf(out, "Slack: %d more VGPR%s%s, %s more LDS, before losing a wave.\n",
+                m->amd_next.vgprs_slack, m->amd_next.vgprs_slack == 1 ? "" : "s",
+                m->amd_kernel.agprs > 0 ? " (with the AGPRs)" : "",
+                format_bytes((uint64_t)m->amd_next.lds_slack, b, sizeof b));
+    else
         fprintf(out, "Slack: %d more register%s per thread, %s more shared memory per CTA, "
                      "before losing a CTA.\n",
-                s->regs_slack, s->regs_slack == 1 ? "" : "s",
-                format_bytes((uint64_t)s->smem_slack, b1, sizeof b1));
+                m->next.regs_slack, m->next.regs_slack == 1 ? "" : "s",
+                format_bytes((uint64_t)m->next.smem_slack, b, sizeof b));
+}
+
+static void print_next_step(const CalcModel *m, FILE *out)
+{
+    fputs("Next step: ", out);
+    if (m->target.vendor == OCC_AMD)
+        print_amd_step(m, out);
+    else
+        print_nvidia_step(m, out);
+    fputs(".\n", out);
+    print_slack(m, out);
 }
 
 static void print_best(const CalcModel *m, FILE *out)
 {
     const OccBlockSizeChoice *b = &m->best;
-    if (b->block_size == 0)
+    if (!m->have_best || b->block_size == 0)
         return;
     fprintf(out, "Best block size for this kernel: %d threads (%d CTA%s per SM, %.1f%%",
             b->block_size, b->blocks_per_sm, b->blocks_per_sm == 1 ? "" : "s",
@@ -197,49 +362,40 @@ static void print_best(const CalcModel *m, FILE *out)
     fputs(".\n", out);
 }
 
-static void print_waves(const CalcModel *m, FILE *out)
+static void print_waves(const CalcModel *m, FILE *out, const Terms *w)
 {
-    const OccWaves *w = &m->waves;
+    const OccWaves *v = &m->waves;
+    int groups = m->row.fig.groups, units = m->target.sm_count;
+    char each[48];
     if (m->have_work && !m->have_waves) {
-        if (m->result.active_blocks == 0)
-            fprintf(out, "\nWork of %llu items: no CTA can be resident, so the launch fails.\n",
-                    (unsigned long long)m->work);
+        if (groups == 0)
+            fprintf(out, "\nWork of %llu items: no %s can be resident, so the launch fails.\n",
+                    (unsigned long long)m->work, w->group);
         else
-            fprintf(out, "\nWork of %llu items: %llu CTAs. Give --gpu or --sms N for waves, the "
-                         "last wave's fill and the persistent grid.\n",
-                    (unsigned long long)m->work, (unsigned long long)w->ctas);
+            fprintf(out, "\nWork of %llu items: %llu %s. Give %s for waves, the last wave's fill "
+                         "and the persistent grid.\n",
+                    (unsigned long long)m->work, (unsigned long long)v->ctas, w->groups, w->sms_hint);
         return;
     }
     if (m->have_waves) {
-        fprintf(out, "\nWork of %llu items: %llu CTAs of %d threads (the last has %llu).\n",
-                (unsigned long long)m->work, (unsigned long long)w->ctas, m->threads,
-                (unsigned long long)w->tail_threads);
-        fprintf(out, "On %d SMs at %d CTAs each, a wave is %llu CTAs: %.2f waves, %llu full, "
-                     "the last %.1f%% full; %.1f%% of CTA slots idle.\n",
-                m->target.sm_count, m->result.active_blocks, (unsigned long long)w->ctas_per_wave,
-                w->waves, (unsigned long long)w->full_waves, 100.0 * w->last_wave_fill,
-                100.0 * w->idle_fraction);
+        fprintf(out, "\nWork of %llu items: %llu %s of %d %s (the last has %llu).\n",
+                (unsigned long long)m->work, (unsigned long long)v->ctas, w->groups,
+                m->row.threads, w->items, (unsigned long long)v->tail_threads);
+        fprintf(out, "On %d %s at %s each, a wave is %llu %s: %.2f waves, %llu full, "
+                     "the last %.1f%% full; %.1f%% of %s slots idle.\n",
+                units, w->units, count_of(groups, w->group, w->groups, each, sizeof each),
+                (unsigned long long)v->ctas_per_wave, w->groups, v->waves,
+                (unsigned long long)v->full_waves, 100.0 * v->last_wave_fill,
+                100.0 * v->idle_fraction, w->group);
     }
-    if (m->target.sm_count && m->result.active_blocks > 0)
-        fprintf(out, "%sPersistent grid: %d CTAs (%d SMs x %d).\n", m->have_waves ? "" : "\n",
-                m->target.sm_count * m->result.active_blocks, m->target.sm_count,
-                m->result.active_blocks);
+    if (units && groups > 0)
+        fprintf(out, "%sPersistent grid: %d %s (%d %s x %d).\n", m->have_waves ? "" : "\n",
+                units * groups, w->groups, units, w->units, groups);
 }
 
 /* ---- sweeps --------------------------------------------------------------- */
 
-static void limiter_list(unsigned set, char *buf, size_t size)
-{
-    buf[0] = '\0';
-    for (int i = 0; i < OCC_N_LIMITERS; i++)
-        if (set & (1u << i)) {
-            if (buf[0])
-                strncat(buf, ", ", size - strlen(buf) - 1);
-            strncat(buf, occ_limiter_what((OccLimiter)i), size - strlen(buf) - 1);
-        }
-}
-
-static void variable_text(const CalcModel *m, const SweepRow *r, char *buf, size_t size)
+static void variable_text(const CalcModel *m, const CalcRow *r, char *buf, size_t size)
 {
     if (m->sweep == SWEEP_THREADS)
         snprintf(buf, size, "%d", r->threads);
@@ -249,34 +405,33 @@ static void variable_text(const CalcModel *m, const SweepRow *r, char *buf, size
         snprintf(buf, size, "%llu", (unsigned long long)(r->static_smem + r->dynamic_smem));
 }
 
-static bool same_result(const SweepRow *a, const SweepRow *b)
+static bool same_result(const CalcRow *a, const CalcRow *b)
 {
-    return a->result.active_blocks == b->result.active_blocks &&
-           a->result.limited_by == b->result.limited_by;
+    return a->fig.groups == b->fig.groups && a->fig.limited_by == b->fig.limited_by;
 }
 
-static void print_sweep(const CalcModel *m, FILE *out, Style s)
+static void print_sweep(const CalcModel *m, FILE *out, Style s, const Terms *w)
 {
     static const char *const headings[] = {"", "threads", "registers", "shared memory (B)"};
-    fprintf(out, "%s%-22s %8s %8s %10s  %s%s\n", s.bold, headings[m->sweep], "CTAs/SM", "warps",
-            "occupancy", "limited by", s.reset);
+    fprintf(out, "%s%-22s %8s %8s %10s  %s%s\n", s.bold, headings[m->sweep], w->per_unit,
+            w->active_heading, "occupancy", "limited by", s.reset);
     /* Threads are few; registers and shared memory fold runs of equal results. */
     bool fold = m->sweep != SWEEP_THREADS;
     for (size_t i = 0; i < m->n_rows;) {
         size_t j = i;
         while (fold && j + 1 < m->n_rows && same_result(&m->rows[j + 1], &m->rows[i]))
             j++;
-        char first[24], last[24], range[56], limiters[128];
+        char first[24], last[24], range[56], limiters[256];
         variable_text(m, &m->rows[i], first, sizeof first);
         variable_text(m, &m->rows[j], last, sizeof last);
         if (i == j)
             snprintf(range, sizeof range, "%s", first);
         else
             snprintf(range, sizeof range, "%s-%s", first, last);
-        const OccResult *r = &m->rows[i].result;
-        limiter_list(r->limited_by, limiters, sizeof limiters);
-        fprintf(out, "%-22s %8d %8d %9.1f%%  %s\n", range, r->active_blocks, r->active_warps,
-                100.0 * occ_occupancy(r), limiters);
+        const OccFigures *f = &m->rows[i].fig;
+        limiter_list(f, limiters, sizeof limiters);
+        fprintf(out, "%-22s %8d %8d %9.1f%%  %s\n", range, f->groups, f->active,
+                100.0 * occ_figures_occupancy(f), limiters);
         i = j + 1;
     }
 }
@@ -284,17 +439,18 @@ static void print_sweep(const CalcModel *m, FILE *out, Style s)
 int calc_write_text(const CalcModel *m, FILE *out)
 {
     Style s = style_for(out);
-    print_header(m, out, s);
-    print_kernel(m, out);
+    Terms w = terms_for(&m->target);
+    print_header(m, out, s, &w);
+    print_kernel(m, out, &w);
     if (m->sweep != SWEEP_NONE) {
-        print_sweep(m, out, s);
+        print_sweep(m, out, s, &w);
         return EXIT_OK;
     }
-    print_limits(&m->result, out, s);
-    print_totals(m, out, s);
-    explain_limiter(m, out);
+    print_limits(&m->row.fig, out, s, &w);
+    print_totals(m, out, s, &w);
+    print_reason(m, out, &w);
     print_next_step(m, out);
     print_best(m, out);
-    print_waves(m, out);
+    print_waves(m, out, &w);
     return EXIT_OK;
 }

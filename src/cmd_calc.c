@@ -1,12 +1,13 @@
 /*
  * cmd_calc.c: `silk-occ calc`, the occupancy of one kernel configuration on
- * one GPU: read the options, check them against the target's limits (each
- * wrong value gets one line naming the option), compute the model, and hand
- * it to the writer of the chosen format.
+ * one GPU of either vendor: read the options, find the target in the
+ * NVIDIA or AMD tables, check the options against its limits (each wrong
+ * value gets one line naming the option), compute the model with the
+ * vendor's engine, and hand it to the writer of the chosen format, which
+ * serves both vendors.
  */
-#include "calc_amd.h"
-#include "escape.h"
 #include "calc_model.h"
+#include "escape.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -27,8 +28,13 @@ typedef struct CalcOptions {
     SweepKind sweep;
     char *tables[MAX_TABLE_FILES];
     int n_tables;
-    CalcAmdOptions amd;     /* the AMD options, for calc_amd */
-    const char *amd_option; /* an AMD-only option given, for the error on NVIDIA */
+    /* AMD targets' */
+    long long vgprs, agprs, sgprs;
+    uint64_t lds;
+    bool have_vgprs;
+    int waves_per_eu_min, waves_per_eu_max;
+    const char *nvidia_option; /* an NVIDIA-only option given, for the error on AMD */
+    const char *amd_option;    /* an AMD-only option given, for the error on NVIDIA */
 } CalcOptions;
 
 void cmd_calc_usage(FILE *out)
@@ -59,7 +65,7 @@ void cmd_calc_usage(FILE *out)
           "  --sgprs S          SGPRs per wave, VCC and FLAT_SCRATCH counted (default 0)\n"
           "  --lds BYTES        LDS per workgroup (default 0)\n"
           "  --waves-per-eu MIN[,MAX]  the amdgpu-waves-per-eu attribute\n"
-          "  --work N, --format text|json as above\n"
+          "  --work N, --format text|json|csv as above\n"
           "\n"
           "Sizes take K/KiB or M/MiB suffixes.  See silk-occ(1).\n",
           out);
@@ -92,7 +98,7 @@ static bool parse_sweep(const char *text, SweepKind *out)
 }
 
 /* "MIN" or "MIN,MAX", as the attribute is written. */
-static bool parse_waves_per_eu(const char *arg, CalcAmdOptions *a)
+static bool parse_waves_per_eu(const char *arg, CalcOptions *a)
 {
     char min_text[32];
     const char *comma = strchr(arg, ',');
@@ -107,7 +113,7 @@ static bool parse_waves_per_eu(const char *arg, CalcAmdOptions *a)
     if (!cli_parse_integer(COMMAND, "--waves-per-eu", min_text, 1, 64, &min) ||
         (comma && !cli_parse_integer(COMMAND, "--waves-per-eu", comma + 1, 1, 64, &max)))
         return false;
-    /* A maximum below the minimum is LLVM's to ignore (calc_amd.c warns). */
+    /* A maximum below the minimum is LLVM's to ignore (warn_ignored_waves_per_eu). */
     a->waves_per_eu_min = (int)min;
     a->waves_per_eu_max = (int)max;
     return true;
@@ -123,14 +129,14 @@ static void note_vendor_option(CalcOptions *o, int c)
     static const char *const amd_names[] = {"--vgprs", "--agprs", "--sgprs", "--lds",
                                             "--waves-per-eu"};
     const char *p = strchr(nvidia, c);
-    if (c && p && !o->amd.nvidia_option)
-        o->amd.nvidia_option = nvidia_names[p - nvidia];
+    if (c && p && !o->nvidia_option)
+        o->nvidia_option = nvidia_names[p - nvidia];
     p = strchr(amd, c);
     if (c && p && !o->amd_option)
         o->amd_option = amd_names[p - amd];
 }
 
-static bool read_amd_option(CalcAmdOptions *a, int c, const char *arg)
+static bool read_amd_option(CalcOptions *a, int c, const char *arg)
 {
     switch (c) {
     case 'V': a->have_vgprs = true; return cli_parse_integer(COMMAND, "--vgprs", arg, 0, 1 << 20, &a->vgprs);
@@ -147,7 +153,7 @@ static bool read_option(CalcOptions *o, int c, const char *arg)
 {
     note_vendor_option(o, c);
     if (strchr("VAPLE", c))
-        return read_amd_option(&o->amd, c, arg);
+        return read_amd_option(o, c, arg);
     switch (c) {
     case 'a': o->arch = arg; return true;
     case 'g': o->gpu = arg; return true;
@@ -194,6 +200,8 @@ static int parse_options(int argc, char **argv, CalcOptions *o)
     }
     return EXIT_OK;
 }
+
+/* ---- NVIDIA targets: the checks ------------------------------------------- */
 
 static bool check_required(const CalcOptions *o)
 {
@@ -254,15 +262,6 @@ static bool check_against_arch(const CalcOptions *o, const Target *t)
     return true;
 }
 
-static bool resolve_target(const CalcOptions *o, const ArchTable *table, Target *t)
-{
-    if (o->gpu ? !target_resolve_gpu(COMMAND, table, o->gpu, t) : !target_resolve_arch(COMMAND, table, o->arch, t))
-        return false;
-    if (o->have_sms)
-        t->sm_count = (int)o->sms;
-    return true;
-}
-
 /* The seed's "non-multiple-of-32" failure mode: the last warp runs with
  * idle lanes, which still take a whole warp's slot. */
 static void warn_partial_warp(const CalcOptions *o, const ArchLimits *a)
@@ -278,26 +277,149 @@ static void warn_partial_warp(const CalcOptions *o, const ArchLimits *a)
                 o->threads, a->warp_size, idle, 100.0 * (double)idle / (double)lanes, warps, lanes);
 }
 
-/* ---- the model ------------------------------------------------------------ */
-
-static bool evaluate(const CalcModel *m, int threads, int regs, uint64_t static_smem,
-                     uint64_t dynamic_smem, SweepRow *row)
+/* An NVIDIA target: the options it takes, found in `table` (read when a
+ * target was named, which check_required makes sure of first). */
+static bool check_nvidia(const CalcOptions *o, const ArchTable *table, Target *t)
 {
-    KernelResources k = m->kernel;
-    k.regs_per_thread = regs;
-    k.static_smem = static_smem;
-    row->threads = threads;
-    row->regs = regs;
-    row->static_smem = static_smem;
-    row->dynamic_smem = dynamic_smem;
-    return occ_active_blocks(m->target.arch, &k, threads, dynamic_smem, &row->result) == OCC_OK;
+    if (o->amd_option) {
+        cli_error(COMMAND, "%s: is for AMD targets (gfx90a, gfx942, gfx1100, gfx1201, ...); "
+                           "%s takes --regs and --smem",
+                  o->amd_option, o->arch ? o->arch : o->gpu ? o->gpu : "an NVIDIA target");
+        return false;
+    }
+    if (!check_required(o))
+        return false;
+    if (o->gpu ? !target_resolve_gpu(COMMAND, table, o->gpu, t) : !target_resolve_arch(COMMAND, table, o->arch, t))
+        return false;
+    if (o->have_sms)
+        t->sm_count = (int)o->sms;
+    if (!check_against_arch(o, t))
+        return false;
+    warn_partial_warp(o, t->arch);
+    return true;
 }
 
-static bool push_row(CalcModel *m, size_t *cap, SweepRow row)
+/* ---- AMD targets: the checks ---------------------------------------------- */
+
+/* The arithmetic LLVM does not bound (a 300-VGPR kernel cannot exist):
+ * one line naming the option and the target's limit. */
+static bool check_amd_limits(const CalcOptions *o, const AmdTarget *t)
+{
+    if (o->threads > t->max_workgroup_size) {
+        cli_error(COMMAND, "--threads: %lld is above the workgroup limit of %d work-items on %s",
+                  o->threads, t->max_workgroup_size, t->gfx);
+        return false;
+    }
+    if (o->vgprs > AMD_MAX_ARCH_VGPRS) {
+        cli_error(COMMAND, "--vgprs: %lld is above the %d VGPRs a wave may address on %s",
+                  o->vgprs, AMD_MAX_ARCH_VGPRS, t->gfx);
+        return false;
+    }
+    if (o->agprs > 0 && t->agpr_file == AMD_AGPR_NONE) {
+        cli_error(COMMAND, "--agprs: %s (%s) has no accumulation registers", t->gfx, t->family);
+        return false;
+    }
+    if (o->agprs > AMD_MAX_ARCH_VGPRS) {
+        cli_error(COMMAND, "--agprs: %lld is above the %d AGPRs a wave may address on %s",
+                  o->agprs, AMD_MAX_ARCH_VGPRS, t->gfx);
+        return false;
+    }
+    if (o->sgprs > t->addressable_sgprs) {
+        cli_error(COMMAND, "--sgprs: %lld is above the %d SGPRs a wave may address on %s",
+                  o->sgprs, t->addressable_sgprs, t->gfx);
+        return false;
+    }
+    if (o->lds > (uint64_t)t->lds_per_workgroup) {
+        char asked[32], limit[32];
+        format_bytes_pair(o->lds, asked, (uint64_t)t->lds_per_workgroup, limit, sizeof asked);
+        cli_error(COMMAND, "--lds: %s is above the %s of LDS a workgroup may allocate on %s",
+                  asked, limit, t->gfx);
+        return false;
+    }
+    return true;
+}
+
+static bool check_amd(const CalcOptions *o, const Target *t)
+{
+    if (o->nvidia_option) {
+        cli_error(COMMAND, "%s: is for NVIDIA targets; %s takes --vgprs, --agprs, --sgprs and --lds",
+                  o->nvidia_option, t->sm_name);
+        return false;
+    }
+    if (!o->have_threads) {
+        cli_error(COMMAND, "--threads: required (work-items per workgroup)");
+        return false;
+    }
+    if (!o->have_vgprs) {
+        cli_error(COMMAND, "--vgprs: required (VGPRs per lane, from the kernel-resource-usage "
+                           "remark or the code object's .vgpr_count)");
+        return false;
+    }
+    return check_amd_limits(o, t->amd);
+}
+
+/* LLVM compiles a kernel whose amdgpu-waves-per-eu it ignores, and keeps
+ * the target's default: so does calc, saying why. */
+static void warn_ignored_waves_per_eu(const AmdTarget *t, const AmdKernel *k, int threads)
+{
+    int implied_min;
+    char given[32];
+    snprintf(given, sizeof given, k->waves_per_eu_max ? "%d,%d" : "%d", k->waves_per_eu_min,
+             k->waves_per_eu_max);
+    switch (amd_waves_per_eu(t, k, &implied_min)) {
+    case AMD_WPE_MIN_ABOVE_MAX:
+        if (k->waves_per_eu_max)
+            cli_warning(COMMAND, "--waves-per-eu: %s is ignored, as LLVM ignores it: the minimum %d "
+                                 "is above the maximum %d", given, k->waves_per_eu_min, k->waves_per_eu_max);
+        else
+            cli_warning(COMMAND, "--waves-per-eu: %s is ignored, as LLVM ignores it: the minimum %d "
+                                 "is above the %d waves a SIMD holds on %s",
+                        given, k->waves_per_eu_min, t->max_waves_per_simd, t->gfx);
+        break;
+    case AMD_WPE_MAX_ABOVE_SLOTS:
+        cli_warning(COMMAND, "--waves-per-eu: %s is ignored, as LLVM ignores it: the maximum %d is "
+                             "above the %d waves a SIMD holds on %s",
+                    given, k->waves_per_eu_max, t->max_waves_per_simd, t->gfx);
+        break;
+    case AMD_WPE_MIN_BELOW_WORKGROUP:
+        cli_warning(COMMAND, "--waves-per-eu: %s is ignored, as LLVM ignores it: the minimum %d is "
+                             "below the %d waves per SIMD a workgroup of %d work-items needs",
+                    given, k->waves_per_eu_min, implied_min, threads);
+        break;
+    case AMD_WPE_NOT_GIVEN:
+    case AMD_WPE_TAKEN:
+        break;
+    }
+}
+
+/* ---- the model ------------------------------------------------------------ */
+
+static CalcRow nvidia_row(int threads, int regs, uint64_t static_smem, uint64_t dynamic_smem,
+                          const OccResult *r)
+{
+    return (CalcRow){.threads = threads, .regs = regs, .static_smem = static_smem,
+                     .dynamic_smem = dynamic_smem, .warps = r->warps_per_block,
+                     .fig = occ_figures_nvidia(r), .nvidia = *r};
+}
+
+static bool evaluate(const CalcModel *m, int threads, int regs, uint64_t static_smem,
+                     uint64_t dynamic_smem, CalcRow *row)
+{
+    KernelResources k = m->kernel;
+    OccResult r;
+    k.regs_per_thread = regs;
+    k.static_smem = static_smem;
+    if (occ_active_blocks(m->target.arch, &k, threads, dynamic_smem, &r) != OCC_OK)
+        return false;
+    *row = nvidia_row(threads, regs, static_smem, dynamic_smem, &r);
+    return true;
+}
+
+static bool push_row(CalcModel *m, size_t *cap, CalcRow row)
 {
     if (m->n_rows == *cap) {
         size_t grown_cap = *cap ? *cap * 2 : 64;
-        SweepRow *grown = realloc(m->rows, grown_cap * sizeof *grown);
+        CalcRow *grown = realloc(m->rows, grown_cap * sizeof *grown);
         if (!grown)
             return false;
         m->rows = grown;
@@ -333,12 +455,10 @@ static bool sweep_block_sizes(CalcModel *m, size_t *cap)
     bool ok = sizes && results;
     for (size_t i = 0; ok && i < n; i++)
         sizes[i] = a->warp_size + (int)(i * step);
-    ok = ok && occ_active_blocks_sizes(a, &m->kernel, m->dynamic_smem, sizes, n, results) == OCC_OK;
-    for (size_t i = 0; ok && i < n; i++) {
-        SweepRow row = {sizes[i], m->kernel.regs_per_thread, m->kernel.static_smem,
-                        m->dynamic_smem, results[i]};
-        ok = push_row(m, cap, row);
-    }
+    ok = ok && occ_active_blocks_sizes(a, &m->kernel, m->row.dynamic_smem, sizes, n, results) == OCC_OK;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = push_row(m, cap, nvidia_row(sizes[i], m->kernel.regs_per_thread, m->kernel.static_smem,
+                                         m->row.dynamic_smem, &results[i]));
     free(sizes);
     free(results);
     return ok;
@@ -351,15 +471,16 @@ static bool build_sweep(CalcModel *m)
 {
     const ArchLimits *a = m->target.arch;
     const KernelResources *k = &m->kernel;
+    int threads = m->row.threads;
     size_t cap = 0;
-    SweepRow row;
+    CalcRow row;
     bool ok = true;
     if (m->sweep == SWEEP_THREADS)
         ok = sweep_block_sizes(m, &cap);
     if (m->sweep == SWEEP_REGS) {
         int step = (int)sweep_step((uint64_t)a->max_regs_per_thread, 1);
         for (int r = 0; r <= a->max_regs_per_thread && ok; r += step)
-            ok = evaluate(m, m->threads, r, k->static_smem, m->dynamic_smem, &row) &&
+            ok = evaluate(m, threads, r, k->static_smem, m->row.dynamic_smem, &row) &&
                  push_row(m, &cap, row);
     }
     if (m->sweep == SWEEP_SMEM) {
@@ -367,38 +488,70 @@ static bool build_sweep(CalcModel *m)
         uint64_t room = limit > k->static_smem ? limit - k->static_smem : 0;
         uint64_t step = sweep_step(room, (uint64_t)a->smem_alloc_unit);
         for (uint64_t dyn = 0; k->static_smem + dyn <= limit && ok; dyn += step)
-            ok = evaluate(m, m->threads, k->regs_per_thread, k->static_smem, dyn, &row) &&
+            ok = evaluate(m, threads, k->regs_per_thread, k->static_smem, dyn, &row) &&
                  push_row(m, &cap, row);
     }
     return ok;
 }
 
-static bool build_model(const CalcOptions *o, const Target *t, CalcModel *m)
+/* The launch of --work items on the target's SMs (CUs, WGPs): the same
+ * arithmetic for both vendors. */
+static void add_launch(const CalcOptions *o, CalcModel *m)
+{
+    m->have_work = o->have_work;
+    m->work = o->work;
+    if (o->have_work)
+        m->have_waves = occ_waves(o->work, m->row.threads, m->row.fig.groups, m->target.sm_count,
+                                  &m->waves);
+}
+
+static bool unusable_row(const Target *t)
+{
+    cli_error(COMMAND, "the tables' row for %s cannot be used for this calculation", t->sm_name);
+    return false;
+}
+
+static bool build_nvidia(const CalcOptions *o, const Target *t, CalcModel *m)
 {
     const ArchLimits *a = t->arch;
-    *m = (CalcModel){.target = *t, .sweep = o->sweep, .dynamic_smem = o->dyn_smem};
-    m->threads = o->have_threads ? (int)o->threads : 256;
+    *m = (CalcModel){.target = *t, .sweep = o->sweep, .have_best = true};
+    int threads = o->have_threads ? (int)o->threads : 256;
     m->kernel = occ_kernel_defaults(a, o->have_regs ? (int)o->regs : 32, o->smem, o->optin);
     m->kernel.barriers = (int)o->barriers;
     m->kernel.carveout = o->carveout;
 
-    if (occ_active_blocks(a, &m->kernel, m->threads, m->dynamic_smem, &m->result) != OCC_OK ||
-        occ_next_step(a, &m->kernel, m->threads, m->dynamic_smem, &m->next) != OCC_OK ||
-        occ_best_block_size(a, &m->kernel, NULL, NULL, m->dynamic_smem, t->sm_count,
+    if (!evaluate(m, threads, m->kernel.regs_per_thread, o->smem, o->dyn_smem, &m->row) ||
+        occ_next_step(a, &m->kernel, threads, o->dyn_smem, &m->next) != OCC_OK ||
+        occ_best_block_size(a, &m->kernel, NULL, NULL, o->dyn_smem, t->sm_count,
                             &m->runtime_best) != OCC_OK ||
-        occ_advise_block_size_all(a, &m->kernel, m->dynamic_smem, o->have_work ? o->work : 0,
-                                  t->sm_count, &m->best) != OCC_OK) {
-        cli_error(COMMAND, "the tables' row for %s cannot be used for this calculation", t->sm_name);
-        return false;
-    }
-    m->have_work = o->have_work;
-    m->work = o->work;
-    if (o->have_work)
-        m->have_waves = occ_waves(o->work, m->threads, m->result.active_blocks, t->sm_count, &m->waves);
+        occ_advise_block_size_all(a, &m->kernel, o->dyn_smem, o->have_work ? o->work : 0,
+                                  t->sm_count, &m->best) != OCC_OK)
+        return unusable_row(t);
+    add_launch(o, m);
     if (o->sweep != SWEEP_NONE && !build_sweep(m)) {
         cli_error(COMMAND, "--sweep: out of memory");
         return false;
     }
+    return true;
+}
+
+static bool build_amd(const CalcOptions *o, const Target *t, CalcModel *m)
+{
+    *m = (CalcModel){.target = *t};
+    int threads = (int)o->threads;
+    m->amd_kernel = (AmdKernel){.vgprs = (int)o->vgprs, .agprs = (int)o->agprs,
+                                .sgprs = (int)o->sgprs, .lds = o->lds,
+                                .flat_workgroup_max = threads,
+                                .waves_per_eu_min = o->waves_per_eu_min,
+                                .waves_per_eu_max = o->waves_per_eu_max};
+    AmdResult r;
+    if (amd_occupancy_calc(t->amd, &m->amd_kernel, threads, &r) != OCC_OK ||
+        amd_next_step(t->amd, &m->amd_kernel, threads, &m->amd_next) != OCC_OK)
+        return unusable_row(t);
+    m->row = (CalcRow){.threads = threads, .regs = (int)o->vgprs, .static_smem = o->lds,
+                       .warps = r.waves_per_workgroup, .fig = occ_figures_amd(&r), .amd = r};
+    warn_ignored_waves_per_eu(t->amd, &m->amd_kernel, threads);
+    add_launch(o, m);
     return true;
 }
 
@@ -412,62 +565,29 @@ int cmd_calc(int argc, char **argv)
         cli_error(COMMAND, "--arch and --gpu: give one, not both");
         return EXIT_USAGE;
     }
+    /* The tables are read when there is a name to find in them; without
+     * one, the NVIDIA checks say what is missing. */
     ArchTable table;
     AmdTable amd;
-    bool loaded = false; /* both tables, with the --arch-table files */
-    if (o.arch || o.gpu) {
-        if (!target_load_tables(COMMAND, &table, &amd, o.tables, o.n_tables))
-            return EXIT_USAGE;
-        loaded = true;
-        if (calc_is_amd(&amd, o.arch, o.gpu)) {
-            CalcAmdOptions *a = &o.amd;
-            a->arch = o.arch;
-            a->gpu = o.gpu;
-            a->threads = o.threads;
-            a->have_threads = o.have_threads;
-            a->work = o.work;
-            a->have_work = o.have_work;
-            a->format = o.format;
-            if (!a->nvidia_option && o.have_regs)
-                a->nvidia_option = "--regs";
-            rc = calc_amd(a, &amd);
-            amd_table_free(&amd);
-            arch_table_free(&table);
-            return rc;
-        }
-        amd_table_free(&amd);
-    }
-    bool refused = false;
-    if (o.amd_option) {
-        cli_error(COMMAND, "%s: is for AMD targets (gfx90a, gfx942, gfx1100, gfx1201, ...); "
-                           "%s takes --regs and --smem",
-                  o.amd_option, o.arch ? o.arch : o.gpu ? o.gpu : "an NVIDIA target");
-        refused = true;
-    }
-    if (refused || !check_required(&o)) {
-        if (loaded)
-            arch_table_free(&table);
+    bool named = o.arch || o.gpu;
+    if (named && !target_load_tables(COMMAND, &table, &amd, o.tables, o.n_tables))
         return EXIT_USAGE;
-    }
-    if (!loaded && !target_load_tables(COMMAND, &table, &amd, o.tables, o.n_tables))
-        return EXIT_USAGE;
-    if (!loaded)
-        amd_table_free(&amd);
-    Target target;
+    Target target = {0};
     CalcModel m = {0};
+    bool ok = named && target_resolve_amd(&amd, o.gpu ? o.gpu : o.arch, o.gpu != NULL, &target)
+                  ? check_amd(&o, &target) && build_amd(&o, &target, &m)
+                  : check_nvidia(&o, &table, &target) && build_nvidia(&o, &target, &m);
     rc = EXIT_USAGE;
-    if (resolve_target(&o, &table, &target) && check_against_arch(&o, &target)) {
-        warn_partial_warp(&o, target.arch);
-        if (build_model(&o, &target, &m)) {
-            if (o.format == FORMAT_JSON)
-                rc = calc_write_json(&m, stdout);
-            else if (o.format == FORMAT_CSV)
-                rc = calc_write_csv(&m, stdout);
-            else
-                rc = calc_write_text(&m, stdout);
-        }
-    }
+    if (ok && o.format == FORMAT_JSON)
+        rc = calc_write_json(&m, stdout);
+    else if (ok && o.format == FORMAT_CSV)
+        rc = calc_write_csv(&m, stdout);
+    else if (ok)
+        rc = calc_write_text(&m, stdout);
     free(m.rows);
-    arch_table_free(&table);
+    if (named) {
+        amd_table_free(&amd);
+        arch_table_free(&table);
+    }
     return rc;
 }

@@ -9,7 +9,8 @@
 # fixed-seed generator (the same configurations every run).  llc-19
 # compiles each with -pass-remarks-analysis=kernel-resource-usage; the
 # remark's VGPRs, AGPRs, SGPRs and LDS go to `silk-occ calc`, whose waves
-# per SIMD must be the remark's "Occupancy [waves/SIMD]", on every one.
+# per SIMD (its JSON's waves_per_simd) must be the remark's "Occupancy
+# [waves/SIMD]", on every one.
 #
 # A row named GFX+wave64, GFX+cumode or GFX+wave64+cumode is compiled for
 # -mcpu=GFX with -mattr=+wavefrontsize64 and/or +cumode.
@@ -144,7 +145,8 @@ for t in $TARGETS; do
         set -- --arch "$t" --threads "$threads" --vgprs "$rv" --sgprs "$rs" --lds "$rl"
         [ -n "$ra" ] && [ "$ra" -gt 0 ] && set -- "$@" --agprs "$ra"
         [ "$wpe" != - ] && set -- "$@" --waves-per-eu "$wpe"
-        ours=$("$SILK_OCC" calc "$@" 2>&1 | sed -n 's/^Occupancy: \([0-9]*\) of .*/\1/p')
+        ours=$("$SILK_OCC" calc "$@" --format json 2>&1 |
+            sed -n 's/^	"waves_per_simd":	\([0-9]*\),$/\1/p')
         compared=$((compared + 1))
         if [ "$ours" != "$occ" ]; then
             echo "FAIL: $t case $i: llc-19 says $occ waves/SIMD, silk-occ calc $* says '${ours:-error}'"

@@ -46,23 +46,23 @@ targets=$work/targets.csv products=$work/products.csv
 printf 'id,name,aliases,gfx,compute_units,memory_gib\nmi300y,AMD Instinct MI300Y,,gfx942,200,96\n' \
     >"$products"
 
-expect "calc on a target from --arch-table" 0 "gfx942x (CDNA3)
-workgroup: 256 work-items = 4 waves of 64
-kernel: 128 VGPRs + 0 AGPRs (128 allocated), 0 SGPRs, 19.53 KiB LDS
+expect "calc on a target from --arch-table" 0 "gfx942x (CDNA3, wave64)
+kernel: 256 work-items per workgroup (4 waves), 128 VGPRs + 0 AGPRs, 0 SGPRs, 19.53 KiB LDS
 
-Occupancy: 1 of 8 waves per SIMD (12%), 1 workgroup per CU
-Limited by: LDS
+  limiter                           waves/SIMD
+  wave slots of a SIMD                       8
+  VGPRs                                      4
+  SGPRs                                     10
+  LDS                                        1  <- limits
+  workgroup slots                            8
+  the amdgpu-waves-per-eu attribute          -
 
-  limit           waves/SIMD
-  waves           8
-  vgprs           4
-  sgprs           10
-  lds             1  <
-  workgroups      8
-  waves_per_eu    -
+  1 workgroup per CU, 1 of 8 waves per SIMD: 12.5% theoretical occupancy
+  allocated per wave: 128 VGPRs and AGPRs per lane (in units of 8)
 
-Next step: cut 3.53 KiB of LDS for 2 waves per SIMD
-Slack: 384 VGPRs, 12.47 KiB of LDS may be added without losing a wave" -- \
+Limited by: LDS.
+Next step: cut 3.53 KiB of LDS for 2 waves per SIMD.
+Slack: 384 more VGPRs, 12.47 KiB more LDS, before losing a wave." -- \
     calc --arch gfx942x --arch-table "$targets" --vgprs 128 --threads 256 --lds 20000
 
 expect "without the file, gfx942x is no AMD target" 2 "silk-occ calc: error: --vgprs: is for AMD \
@@ -71,29 +71,31 @@ targets (gfx90a, gfx942, gfx1100, gfx1201, ...); gfx942x takes --regs and --smem
 
 # A product of the new target, from a second file: a file may name what an
 # earlier one added, not what a later one will.  3907 workgroups of 256 at
-# 1 per CU on 200 CUs: 19.54 waves, the last 107 / 200 = 54% full.
+# 1 per CU on 200 CUs: 19.54 waves, the last 107 / 200 = 53.5% full, and 93 of
+# 20 x 200 slots idle (2.3%).
 printf 'id,name,aliases,gfx,compute_units,memory_gib\nmi300z,AMD Instinct MI300Z,,gfx942x,200,96\n' \
     >"$work/mi300z.csv"
-expect "calc --gpu on a product of the new target" 0 "gfx942x (CDNA3), AMD Instinct MI300Z: 200 CUs
-workgroup: 256 work-items = 4 waves of 64
-kernel: 128 VGPRs + 0 AGPRs (128 allocated), 0 SGPRs, 19.53 KiB LDS
+expect "calc --gpu on a product of the new target" 0 "gfx942x (CDNA3, wave64), AMD Instinct MI300Z, 200 CUs
+kernel: 256 work-items per workgroup (4 waves), 128 VGPRs + 0 AGPRs, 0 SGPRs, 19.53 KiB LDS
 
-Occupancy: 1 of 8 waves per SIMD (12%), 1 workgroup per CU
-Limited by: LDS
+  limiter                           waves/SIMD
+  wave slots of a SIMD                       8
+  VGPRs                                      4
+  SGPRs                                     10
+  LDS                                        1  <- limits
+  workgroup slots                            8
+  the amdgpu-waves-per-eu attribute          -
 
-  limit           waves/SIMD
-  waves           8
-  vgprs           4
-  sgprs           10
-  lds             1  <
-  workgroups      8
-  waves_per_eu    -
+  1 workgroup per CU, 1 of 8 waves per SIMD: 12.5% theoretical occupancy
+  allocated per wave: 128 VGPRs and AGPRs per lane (in units of 8)
 
-Next step: cut 3.53 KiB of LDS for 2 waves per SIMD
-Slack: 384 VGPRs, 12.47 KiB of LDS may be added without losing a wave
+Limited by: LDS.
+Next step: cut 3.53 KiB of LDS for 2 waves per SIMD.
+Slack: 384 more VGPRs, 12.47 KiB more LDS, before losing a wave.
 
-Work of 1000000 items: 3907 workgroups. On 200 CUs at 1 each, a wave is 200 workgroups: \
-19.54 waves, 19 full, the last 54% full.
+Work of 1000000 items: 3907 workgroups of 256 work-items (the last has 64).
+On 200 CUs at 1 workgroup each, a wave is 200 workgroups: 19.54 waves, 19 full, the last \
+53.5% full; 2.3% of workgroup slots idle.
 Persistent grid: 200 workgroups (200 CUs x 1)." -- \
     calc --gpu mi300z --arch-table "$targets" --arch-table "$work/mi300z.csv" --vgprs 128 --threads 256 \
     --lds 20000 --work 1000000

@@ -30,55 +30,74 @@ expect() {
     fi
 }
 
-expect "gfx942 text" 0 "gfx942 (CDNA3)
-workgroup: 256 work-items = 4 waves of 64
-kernel: 64 VGPRs + 0 AGPRs (64 allocated), 32 SGPRs, 16 KiB LDS
+expect "gfx942 text" 0 "gfx942 (CDNA3, wave64)
+kernel: 256 work-items per workgroup (4 waves), 64 VGPRs + 0 AGPRs, 32 SGPRs, 16 KiB LDS
 
-Occupancy: 4 of 8 waves per SIMD (50%), 4 workgroups per CU
-Limited by: LDS
+  limiter                           waves/SIMD
+  wave slots of a SIMD                       8
+  VGPRs                                      8
+  SGPRs                                     10
+  LDS                                        4  <- limits
+  workgroup slots                            8
+  the amdgpu-waves-per-eu attribute          -
 
-  limit           waves/SIMD
-  waves           8
-  vgprs           8
-  sgprs           10
-  lds             4  <
-  workgroups      8
-  waves_per_eu    -
+  4 workgroups per CU, 4 of 8 waves per SIMD: 50.0% theoretical occupancy
+  allocated per wave: 64 VGPRs and AGPRs per lane (in units of 8)
 
-Next step: cut 3.20 KiB of LDS for 5 waves per SIMD
-Slack: 64 VGPRs, 0 B of LDS may be added without losing a wave" -- \
+Limited by: LDS.
+Next step: cut 3.20 KiB of LDS for 5 waves per SIMD.
+Slack: 64 more VGPRs, 0 B more LDS, before losing a wave." -- \
     calc --arch gfx942 --threads 256 --vgprs 64 --sgprs 32 --lds 16K
 
 # 62 VGPRs and 1 AGPR: the AGPR starts at 64, so 72 allocated, 7 waves;
-# 64 (one fewer of the 65 together) give 8.  On 104 CUs at 7 workgroups each a wave is 728.
-expect "mi210 VGPR-bound with work" 0 "gfx90a (CDNA2), AMD Instinct MI210: 104 CUs
-workgroup: 256 work-items = 4 waves of 64
-kernel: 62 VGPRs + 1 AGPRs (72 allocated), 20 SGPRs, 0 B LDS
+# 64 (one fewer of the 65 together) give 8.  On 104 CUs at 7 workgroups each a wave is 728:
+# 3907 / 728 = 5.37 waves, the last 267 / 728 = 36.7% full, (6 x 728 - 3907) / (6 x 728) = 10.6% idle.
+expect "mi210 VGPR-bound with work" 0 "gfx90a (CDNA2, wave64), AMD Instinct MI210, 104 CUs
+kernel: 256 work-items per workgroup (4 waves), 62 VGPRs + 1 AGPRs, 20 SGPRs, 0 B LDS
 
-Occupancy: 7 of 8 waves per SIMD (88%), 7 workgroups per CU
-Limited by: VGPRs
+  limiter                           waves/SIMD
+  wave slots of a SIMD                       8
+  VGPRs                                      7  <- limits
+  SGPRs                                     10
+  LDS                                        -
+  workgroup slots                            8
+  the amdgpu-waves-per-eu attribute          -
 
-  limit           waves/SIMD
-  waves           8
-  vgprs           7  <
-  sgprs           10
-  lds             -
-  workgroups      8
-  waves_per_eu    -
+  7 workgroups per CU, 7 of 8 waves per SIMD: 87.5% theoretical occupancy
+  allocated per wave: 72 VGPRs and AGPRs per lane (in units of 8)
 
-Next step: cut 1 of the 65 VGPRs and AGPRs together (the AGPRs start after the VGPRs, rounded up to 4) for 8 waves per SIMD
-Slack: 7 VGPRs (with the AGPRs), 9.14 KiB of LDS may be added without losing a wave
+Limited by: VGPRs.
+Next step: cut 1 of the 65 VGPRs and AGPRs together (the AGPRs start after the VGPRs, rounded up to 4) for 8 waves per SIMD.
+Slack: 7 more VGPRs (with the AGPRs), 9.14 KiB more LDS, before losing a wave.
 
-Work of 1000000 items: 3907 workgroups. On 104 CUs at 7 each, a wave is 728 workgroups: 5.37 waves, 5 full, the last 37% full.
+Work of 1000000 items: 3907 workgroups of 256 work-items (the last has 64).
+On 104 CUs at 7 workgroups each, a wave is 728 workgroups: 5.37 waves, 5 full, the last 36.7% full; 10.6% of workgroup slots idle.
 Persistent grid: 728 workgroups (104 CUs x 7)." -- \
     calc --gpu mi210 --threads 256 --vgprs 62 --agprs 1 --sgprs 20 --work 1000000
 
+# The JSON and CSV of both vendors have the same keys and columns (schema
+# silk-occ/calc/2): the other vendor's figures are null (empty).
 "$SILK_OCC" calc --gpu rx-7900-xtx --threads 192 --vgprs 30 --sgprs 10 --format json >"$work/json" 2>&1
-for key in '"arch":	"gfx1100"' '"occupancy_unit":	"WGP"' '"units":	48' '"waves_per_simd":	15' \
-           '"workgroups_per_wgp":	10' '"occupancy":	0.9375' '"limited_by":	["workgroups"]' \
-           '"persistent_grid":	480'; do
+for key in '"schema":	"silk-occ/calc/2"' '"vendor":	"amd"' '"arch":	"gfx1100"' '"unit":	"WGP"' \
+           '"sm_count":	48' '"waves_per_simd":	15' '"active_blocks_per_sm":	10' \
+           '"active_warps_per_sm":	null' '"occupancy":	0.9375' '"limited_by":	["workgroups"]' \
+           '"limits_unit":	"waves_per_simd"' '"allocated_vgprs":	48' '"persistent_grid":	480'; do
     grep -qF "$key" "$work/json" || { echo "FAIL: rx-7900-xtx JSON lacks $key:"; cat "$work/json"; status=1; }
 done
+"$SILK_OCC" calc --arch sm_90 --threads 256 --regs 32 --format json >"$work/nvidia.json" 2>&1
+keys() { grep -o '^	"[a-z_]*"' "$1"; }
+keys "$work/json" >"$work/amd.keys"
+keys "$work/nvidia.json" >"$work/nvidia.keys"
+cmp -s "$work/amd.keys" "$work/nvidia.keys" ||
+    { echo "FAIL: calc JSON keys differ between vendors:"; diff "$work/nvidia.keys" "$work/amd.keys"; status=1; }
+"$SILK_OCC" calc --gpu rx-7900-xtx --threads 192 --vgprs 30 --sgprs 10 --format csv >"$work/csv" 2>&1
+"$SILK_OCC" calc --arch sm_90 --threads 256 --regs 32 --format csv >"$work/nvidia.csv" 2>&1
+[ "$(head -1 "$work/csv")" = "$(head -1 "$work/nvidia.csv")" ] ||
+    { echo "FAIL: calc CSV headers differ between vendors"; status=1; }
+want='"amd","gfx1100","","rx-7900-xtx",48,192,30,0,0,6,10,"","",15,16,0.937500,"workgroups",'
+want=$want'"","","","","","",16,16,"","",15,"","",""'
+[ "$(sed -n 2p "$work/csv")" = "$want" ] ||
+    { echo "FAIL: rx-7900-xtx CSV: $(sed -n 2p "$work/csv"), want $want"; status=1; }
 
 expect "--regs on AMD" 2 "silk-occ calc: error: --regs: is for NVIDIA targets; gfx942 takes --vgprs, --agprs, --sgprs and --lds" -- \
     calc --arch gfx942 --threads 256 --regs 32
@@ -94,31 +113,31 @@ expect "--lds above 64 KiB" 2 "silk-occ calc: error: --lds: 65537 B is above the
     calc --arch gfx1100 --threads 256 --vgprs 32 --lds 65537
 expect "--threads above 1024" 2 "silk-occ calc: error: --threads: 1025 is above the workgroup limit of 1024 work-items on gfx942" -- \
     calc --arch gfx942 --threads 1025 --vgprs 32
-# From here on only the warnings, Occupancy, waves_per_eu and Next step lines.
-KEEP='^silk-occ\|^Occupancy\|^  waves_per_eu\|^Next step'
+# From here on only the warnings, the waves_per_eu limit, the totals and Next step lines.
+KEEP='^silk-occ\|^  the amdgpu-waves-per-eu\|^  [0-9]* workgroups* per\|^Next step'
 # Values of amdgpu-waves-per-eu that LLVM ignores, keeping the target's
 # default: calc answers as llc-19 does (a kernel of 100 VGPRs on gfx942,
 # 104 allocated, 512 / 104 = 4 waves, with "5,1" and "1,9" in its
 # attributes: llc-19's remark says 4) and says why (issue 22, item 12).
 expect "--waves-per-eu above the SIMD" 0 "silk-occ calc: warning: --waves-per-eu: 1,9 is ignored, as LLVM ignores it: the maximum 9 is above the 8 waves a SIMD holds on gfx942
-Occupancy: 4 of 8 waves per SIMD (50%), 4 workgroups per CU
-  waves_per_eu    -
-Next step: cut 4 VGPRs for 5 waves per SIMD" -- \
+  the amdgpu-waves-per-eu attribute          -
+  4 workgroups per CU, 4 of 8 waves per SIMD: 50.0% theoretical occupancy
+Next step: cut 4 VGPRs for 5 waves per SIMD." -- \
     calc --arch gfx942 --threads 256 --vgprs 100 --waves-per-eu 1,9
 expect "--waves-per-eu min above max" 0 "silk-occ calc: warning: --waves-per-eu: 5,1 is ignored, as LLVM ignores it: the minimum 5 is above the maximum 1
-Occupancy: 4 of 8 waves per SIMD (50%), 4 workgroups per CU
-  waves_per_eu    -
-Next step: cut 4 VGPRs for 5 waves per SIMD" -- \
+  the amdgpu-waves-per-eu attribute          -
+  4 workgroups per CU, 4 of 8 waves per SIMD: 50.0% theoretical occupancy
+Next step: cut 4 VGPRs for 5 waves per SIMD." -- \
     calc --arch gfx942 --threads 256 --vgprs 100 --waves-per-eu 5,1
 expect "--waves-per-eu min alone above the SIMD" 0 "silk-occ calc: warning: --waves-per-eu: 9 is ignored, as LLVM ignores it: the minimum 9 is above the 8 waves a SIMD holds on gfx942
-Occupancy: 4 of 8 waves per SIMD (50%), 4 workgroups per CU
-  waves_per_eu    -
-Next step: cut 4 VGPRs for 5 waves per SIMD" -- \
+  the amdgpu-waves-per-eu attribute          -
+  4 workgroups per CU, 4 of 8 waves per SIMD: 50.0% theoretical occupancy
+Next step: cut 4 VGPRs for 5 waves per SIMD." -- \
     calc --arch gfx942 --threads 256 --vgprs 100 --waves-per-eu 9
 expect "--waves-per-eu min below the workgroup's" 0 "silk-occ calc: warning: --waves-per-eu: 1,3 is ignored, as LLVM ignores it: the minimum 1 is below the 4 waves per SIMD a workgroup of 1024 work-items needs
-Occupancy: 4 of 8 waves per SIMD (50%), 1 workgroup per CU
-  waves_per_eu    -
-Next step: cut 4 VGPRs for 5 waves per SIMD" -- \
+  the amdgpu-waves-per-eu attribute          -
+  1 workgroup per CU, 4 of 8 waves per SIMD: 50.0% theoretical occupancy
+Next step: cut 4 VGPRs for 5 waves per SIMD." -- \
     calc --arch gfx942 --threads 1024 --vgprs 100 --waves-per-eu 1,3
 
 # Both --arch and --gpu: one answer, whichever vendor (it said "--vgprs
@@ -131,9 +150,9 @@ expect "--arch and --gpu mixed" 2 "silk-occ calc: error: --arch and --gpu: give 
 # No workgroup of 1024 (16 waves, 4 per SIMD) fits at 201 VGPRs (208, 2
 # waves): the next step is the cut to 128 (4 waves), not to 168 (3 waves,
 # which still fits none).
-expect "the next step reaches a workgroup" 0 "Occupancy: 2 of 8 waves per SIMD (25%), 0 workgroups per CU
-  waves_per_eu    -
-Next step: cut 73 VGPRs for 4 waves per SIMD" -- \
+expect "the next step reaches a workgroup" 0 "  the amdgpu-waves-per-eu attribute          -
+  0 workgroups per CU, 2 of 8 waves per SIMD: 25.0% theoretical occupancy
+Next step: cut 73 VGPRs for 4 waves per SIMD." -- \
     calc --arch gfx942 --threads 1024 --vgprs 201
 KEEP=
 expect "--vgprs missing" 2 "silk-occ calc: error: --vgprs: required (VGPRs per lane, from the kernel-resource-usage remark or the code object's .vgpr_count)" -- \

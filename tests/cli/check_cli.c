@@ -40,7 +40,7 @@
 
 extern char **environ;
 
-enum { EXIT_USAGE_STATUS = 2, MAX_ARGS = 24, MAX_CSV_FIELDS = 40 };
+enum { EXIT_USAGE_STATUS = 2, MAX_ARGS = 24, MAX_CSV_FIELDS = 48 };
 
 /* Program output in a failure message, cut to what Check can carry. */
 #define SHOW "%.1500s"
@@ -321,11 +321,13 @@ static void expect_limits(const cJSON *o, const long want[N_LIMITERS])
     }
 }
 
-/* The keys a calc result and every sweep row share. */
+/* The keys a calc result and every sweep row share, for both vendors
+ * (the other vendor's null): those of a report's occupancy-table row. */
 static const char *const result_keys[] = {
     "threads", "regs_per_thread", "static_smem", "dynamic_smem", "warps_per_block",
-    "active_blocks_per_sm", "active_warps_per_sm", "max_warps_per_sm", "occupancy",
-    "limited_by", "limits", "allocated_regs_per_block", "allocated_smem_per_block",
+    "active_blocks_per_sm", "active_warps_per_sm", "max_warps_per_sm", "waves_per_simd",
+    "max_waves_per_simd", "occupancy", "limited_by", "limits", "limits_unit",
+    "allocated_regs_per_block", "allocated_smem_per_block", "allocated_vgprs",
 };
 enum { N_RESULT_KEYS = sizeof result_keys / sizeof *result_keys };
 
@@ -451,13 +453,21 @@ static void expect_csv_matches_json(const CsvTable *t, size_t row, const cJSON *
     for (int i = 0; i < t->rows[0].n; i++) {
         const char *column = t->rows[0].field[i], *cell = t->rows[row].field[i];
         char path[96];
-        if (strncmp(column, "limit_", 6) == 0)
+        if (strncmp(column, "limit_", 6) == 0) {
+            /* The other vendor's limiters: in the header, empty in the row. */
+            if (!cJSON_HasObjectItem(json_at(o, "limits"), column + 6)) {
+                ck_assert_msg(cell[0] == '\0', "CSV row %zu: %s is \"%s\", not a limiter of the "
+                              "row's vendor", row, column, cell);
+                continue;
+            }
             snprintf(path, sizeof path, "limits.%s", column + 6);
-        else
+        } else
             snprintf(path, sizeof path, "%s", column);
-        /* arch and gpu belong to the whole run, not to a sweep row. */
-        const cJSON *item = json_at(strcmp(column, "arch") == 0 || strcmp(column, "gpu") == 0
-                                        ? root : o, path);
+        /* The target belongs to the whole run, not to a sweep row. */
+        bool of_run = strcmp(column, "vendor") == 0 || strcmp(column, "arch") == 0 ||
+                      strcmp(column, "compute_capability") == 0 || strcmp(column, "gpu") == 0 ||
+                      strcmp(column, "sm_count") == 0;
+        const cJSON *item = json_at(of_run ? root : o, path);
         if (strcmp(column, "limited_by") == 0) {
             char joined[256] = "";
             const cJSON *name;
@@ -741,9 +751,13 @@ END_TEST
  *              size holds more than 32 warps' registers, larger wins ties) */
 static void expect_sm90_256_64(const cJSON *root)
 {
-    expect_string(root, "schema", "silk-occ/calc/1");
+    expect_string(root, "schema", "silk-occ/calc/2");
+    expect_string(root, "vendor", "nvidia");
     expect_string(root, "arch", "sm_90");
     expect_string(root, "compute_capability", "9.0");
+    expect_string(root, "family", "Hopper");
+    expect_number(root, "warp_size", 32);
+    expect_string(root, "unit", "SM");
     expect_number(root, "threads", 256);
     expect_number(root, "regs_per_thread", 64);
     expect_number(root, "static_smem", 0);
@@ -752,11 +766,18 @@ static void expect_sm90_256_64(const cJSON *root)
     expect_number(root, "active_blocks_per_sm", 4);
     expect_number(root, "active_warps_per_sm", 32);
     expect_number(root, "max_warps_per_sm", 64);
+    expect_null(root, "waves_per_simd");
+    expect_null(root, "max_waves_per_simd");
     expect_number(root, "occupancy", 0.5);
     LIMITED_BY(root, "registers");
     expect_limits(root, (const long[]){8, 4, 228, 32, 64, -1});
+    expect_string(root, "limits_unit", "ctas_per_sm");
     expect_number(root, "allocated_regs_per_block", 16384);
     expect_number(root, "allocated_smem_per_block", 1024);
+    expect_null(root, "allocated_vgprs");
+    expect_null(root, "agprs");
+    expect_null(root, "sgprs");
+    expect_null(root, "waves_per_eu_max");
     expect_number(root, "barriers", 1);
     expect_bool(root, "smem_optin", true);
     expect_string(root, "carveout", "default");
@@ -765,6 +786,8 @@ static void expect_sm90_256_64(const cJSON *root)
     expect_number(root, "next_step.regs_cut_blocks_per_sm", 5);
     expect_null(root, "next_step.smem_to_cut"); /* no shared memory to cut */
     expect_null(root, "next_step.smem_cut_blocks_per_sm");
+    expect_null(root, "next_step.regs_cut_waves_per_simd");
+    expect_null(root, "next_step.sgprs_to_cut");
     expect_number(root, "next_step.regs_slack", 0);
     expect_number(root, "next_step.smem_slack", 57344);
     /* 128, 256, 512 and 1024 all reach 32 warps: the guide's policy
@@ -1020,12 +1043,18 @@ END_TEST
 
 /* ---- calc --format csv ------------------------------------------------------- */
 
+/* The same columns for both vendors: the report's CSV's that a
+ * calculation has. */
 static const char *const calc_csv_header[] = {
-    "arch", "gpu", "threads", "regs_per_thread", "static_smem", "dynamic_smem",
-    "active_blocks_per_sm", "active_warps_per_sm", "max_warps_per_sm", "occupancy", "limited_by",
-    "limit_warps", "limit_registers", "limit_shared_memory", "limit_blocks", "limit_barriers",
-    "limit_virtual_resources", "allocated_regs_per_block", "allocated_smem_per_block",
+    "vendor", "arch", "compute_capability", "gpu", "sm_count", "threads", "regs_per_thread",
+    "static_smem", "dynamic_smem", "warps_per_block", "active_blocks_per_sm",
+    "active_warps_per_sm", "max_warps_per_sm", "waves_per_simd", "max_waves_per_simd",
+    "occupancy", "limited_by", "limit_warps", "limit_registers", "limit_shared_memory",
+    "limit_blocks", "limit_barriers", "limit_virtual_resources", "limit_waves", "limit_vgprs",
+    "limit_sgprs", "limit_lds", "limit_workgroups", "limit_waves_per_eu",
+    "allocated_regs_per_block", "allocated_smem_per_block",
 };
+enum { CSV_GPU = 3, CSV_THREADS = 5, CSV_REGS = 6, CSV_DYNAMIC_SMEM = 8, CSV_LIMITED_BY = 16 };
 enum { N_CALC_CSV_COLUMNS = sizeof calc_csv_header / sizeof *calc_csv_header };
 
 START_TEST(test_csv_single)
@@ -1035,9 +1064,10 @@ START_TEST(test_csv_single)
     CsvTable t = parse_csv(&o);
     expect_csv_header(&t, calc_csv_header, N_CALC_CSV_COLUMNS);
     ck_assert_msg(t.n_rows == 2, "%zu CSV rows, want a header and 1", t.n_rows);
-    expect_csv_row(&t, 1, (const char *const[]){"sm_90", "", "256", "64", "0", "0", "4", "32", "64",
-                                                "0.500000", "registers", "8", "4", "228", "32",
-                                                "64", "", "16384", "1024"});
+    expect_csv_row(&t, 1, (const char *const[]){"nvidia", "sm_90", "9.0", "", "", "256", "64", "0",
+                                                "0", "8", "4", "32", "64", "", "", "0.500000",
+                                                "registers", "8", "4", "228", "32", "64", "", "",
+                                                "", "", "", "", "", "16384", "1024"});
     Output j = RUN(CALC, "--threads", "256", "--regs", "64", "--format", "json");
     cJSON *root = parse_json(&j);
     expect_csv_matches_json(&t, 1, root, root);
@@ -1050,9 +1080,9 @@ START_TEST(test_csv_single)
     o = RUN("calc", "--gpu", "h100-sxm", "--threads", "256", "--sweep", "regs", "--format", "csv");
     t = parse_csv(&o);
     ck_assert_msg(t.n_rows == 257, "%zu CSV rows, want a header and 256", t.n_rows);
-    ck_assert_str_eq(t.rows[33].field[1], "h100-sxm");
-    ck_assert_str_eq(t.rows[33].field[3], "32");  /* regs_per_thread */
-    ck_assert_str_eq(t.rows[33].field[10], "warps;registers");
+    ck_assert_str_eq(t.rows[33].field[CSV_GPU], "h100-sxm");
+    ck_assert_str_eq(t.rows[33].field[CSV_REGS], "32");
+    ck_assert_str_eq(t.rows[33].field[CSV_LIMITED_BY], "warps;registers");
     j = RUN("calc", "--gpu", "h100-sxm", "--threads", "256", "--sweep", "regs", "--format", "json");
     root = parse_json(&j);
     const cJSON *rows = sweep_rows(root, "regs", 256);
@@ -1075,7 +1105,7 @@ START_TEST(test_csv_sweep_threads)
     for (size_t i = 1; i <= 32; i++) {
         char want[16];
         snprintf(want, sizeof want, "%zu", 32 * i);
-        ck_assert_str_eq(t.rows[i].field[2], want);
+        ck_assert_str_eq(t.rows[i].field[CSV_THREADS], want);
     }
     Output j = RUN(CALC, "--regs", "64", "--sweep", "threads", "--format", "json");
     cJSON *root = parse_json(&j);
@@ -1092,7 +1122,7 @@ START_TEST(test_csv_sweep_threads)
             "csv");
     t = parse_csv(&o);
     ck_assert_msg(t.n_rows == 386, "%zu CSV rows, want a header and 385", t.n_rows);
-    ck_assert_str_eq(t.rows[385].field[5], "49152");
+    ck_assert_str_eq(t.rows[385].field[CSV_DYNAMIC_SMEM], "49152");
     csv_free_table(&t);
     output_free(&o);
 }
@@ -1286,22 +1316,42 @@ START_TEST(test_arch_list)
         expect_contains(&text, text.out.data, line);
     }
 
+    /* JSON: both vendors' rows in one array each, NVIDIA's first, each
+     * with its vendor and its name as "arch". */
     Output json = RUN("arch", "list", "--format", "json");
     cJSON *root = parse_json(&json);
-    expect_string(root, "schema", "silk-occ/arch/1");
+    expect_string(root, "schema", "silk-occ/arch/2");
     const cJSON *archs = json_at(root, "architectures");
-    ck_assert_int_eq(cJSON_GetArraySize(archs), N_CCS);
-    for (int i = 0; i < N_CCS; i++) {
+    int n_archs = cJSON_GetArraySize(archs);
+    ck_assert_int_gt(n_archs, N_CCS);
+    for (int i = 0; i < n_archs; i++) {
         const cJSON *a = cJSON_GetArrayItem(archs, i);
-        expect_string(a, "cc", all_ccs[i][0]);
-        expect_string(a, "arch", all_ccs[i][1]);
+        expect_string(a, "vendor", i < N_CCS ? "nvidia" : "amd");
+        if (i < N_CCS) {
+            expect_string(a, "cc", all_ccs[i][0]);
+            expect_string(a, "arch", all_ccs[i][1]);
+        }
     }
+    const cJSON *gfx942 = NULL, *a;
+    cJSON_ArrayForEach(a, archs) {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(a, "arch");
+        if (cJSON_IsString(name) && strcmp(name->valuestring, "gfx942") == 0)
+            gfx942 = a;
+    }
+    ck_assert_msg(gfx942 != NULL, "arch list JSON lacks gfx942");
+    expect_number(gfx942, "max_waves_per_simd", 8);
+    expect_number(gfx942, "lds_per_unit", 65536);
     const cJSON *sm90 = cJSON_GetArrayItem(archs, 13);
     expect_number(sm90, "max_threads_per_sm", 2048);
     expect_number(sm90, "max_blocks_per_sm", 32);
     expect_number(sm90, "smem_per_block_optin", 232448);
     const cJSON *gpus = json_at(root, "gpus");
-    int n_gpus = cJSON_GetArraySize(gpus);
+    int n_gpus = cJSON_GetArraySize(gpus), n_nvidia_gpus = 0;
+    cJSON_ArrayForEach(a, gpus) {
+        const cJSON *vendor = cJSON_GetObjectItemCaseSensitive(a, "vendor");
+        ck_assert_msg(cJSON_IsString(vendor), "a gpu of arch list JSON lacks its vendor");
+        n_nvidia_gpus += strcmp(vendor->valuestring, "nvidia") == 0;
+    }
     for (size_t i = 0; i < sizeof some_products / sizeof *some_products; i++) {
         const cJSON *found = NULL, *g;
         cJSON_ArrayForEach(g, gpus) {
@@ -1314,26 +1364,32 @@ START_TEST(test_arch_list)
         expect_number(found, "sm_count", some_products[i].sms);
     }
 
-    /* CSV: a header, one row per architecture, then one per product. */
+    /* CSV: a header, one row per architecture, then one per product, of
+     * both vendors, with the same columns. */
     Output csv = RUN("arch", "list", "--format", "csv");
     CsvTable t = parse_csv(&csv);
-    expect_csv_header(&t, (const char *const[]){"kind", "name", "cc", "arch", "sm_count",
-                                                "max_threads_per_sm", "max_blocks_per_sm",
-                                                "smem_per_sm"}, 8);
-    ck_assert_msg(t.n_rows == 1 + (size_t)N_CCS + (size_t)n_gpus,
-                  "arch list CSV has %zu rows, want 1 + %d + %d", t.n_rows, N_CCS, n_gpus);
-    expect_csv_row(&t, 14, (const char *const[]){"arch", "sm_90", "9.0", "sm_90", "", "2048", "32",
-                                                 "233472"});
-    bool found_h200 = false;
-    for (size_t i = 1 + N_CCS; i < t.n_rows; i++) {
+    expect_csv_header(&t, (const char *const[]){"kind", "vendor", "name", "cc", "arch", "unit",
+                                                "sm_count", "max_threads_per_sm",
+                                                "max_blocks_per_sm", "smem_per_sm"}, 10);
+    ck_assert_msg(t.n_rows == 1 + (size_t)n_archs + (size_t)n_gpus,
+                  "arch list CSV has %zu rows, want 1 + %d + %d", t.n_rows, n_archs, n_gpus);
+    expect_csv_row(&t, 14, (const char *const[]){"arch", "nvidia", "sm_90", "9.0", "sm_90", "SM", "",
+                                                 "2048", "32", "233472"});
+    bool found_h200 = false, found_mi300x = false;
+    for (size_t i = 1 + (size_t)n_archs; i < t.n_rows; i++) {
         ck_assert_str_eq(t.rows[i].field[0], "gpu");
-        if (strcmp(t.rows[i].field[1], "h200") == 0) {
-            expect_csv_row(&t, i, (const char *const[]){"gpu", "h200", "9.0", "sm_90", "132", "2048",
-                                                        "32", "233472"});
+        if (strcmp(t.rows[i].field[2], "h200") == 0) {
+            expect_csv_row(&t, i, (const char *const[]){"gpu", "nvidia", "h200", "9.0", "sm_90", "SM",
+                                                        "132", "2048", "32", "233472"});
             found_h200 = true;
         }
+        if (strcmp(t.rows[i].field[2], "mi300x") == 0) {
+            expect_csv_row(&t, i, (const char *const[]){"gpu", "amd", "mi300x", "", "gfx942", "CU",
+                                                        "304", "", "", "65536"});
+            found_mi300x = true;
+        }
     }
-    ck_assert_msg(found_h200, "arch list CSV lacks h200");
+    ck_assert_msg(found_h200 && found_mi300x, "arch list CSV lacks h200 or mi300x");
     /* The text lists as many products: one line each after the blank line,
      * up to the next one (the AMD targets and products follow). */
     const char *products = strstr(text.out.data, "\n\n");
@@ -1344,7 +1400,7 @@ START_TEST(test_arch_list)
     /* The gfx column is as wide as the longest name, gfx1100+wave64+cumode. */
     ck_assert_ptr_nonnull(strstr(text.out.data, "\ngfx942                CDNA3"));
     ck_assert_ptr_nonnull(strstr(text.out.data, "\ngfx1100+wave64+cumode RDNA3"));
-    ck_assert_int_eq(lines, 1 + n_gpus);
+    ck_assert_int_eq(lines, 1 + n_nvidia_gpus);
     csv_free_table(&t);
     cJSON_Delete(root);
     output_free(&csv);
@@ -1377,11 +1433,14 @@ START_TEST(test_arch_show)
 
     o = RUN("arch", "show", "h200", "--format", "json");
     cJSON *root = parse_json(&o);
-    expect_string(root, "schema", "silk-occ/arch/1");
+    expect_string(root, "schema", "silk-occ/arch/2");
+    expect_string(root, "gpu.vendor", "nvidia");
     expect_string(root, "gpu.id", "h200");
+    expect_string(root, "gpu.arch", "sm_90");
     expect_string(root, "gpu.cc", "9.0");
     expect_number(root, "gpu.sm_count", 132);
     expect_number(root, "gpu.memory_gib", 141);
+    expect_string(root, "architecture.vendor", "nvidia");
     expect_string(root, "architecture.cc", "9.0");
     expect_string(root, "architecture.arch", "sm_90");
     expect_number(root, "architecture.max_threads_per_sm", 2048);
@@ -1397,6 +1456,22 @@ START_TEST(test_arch_show)
     ck_assert_int_eq(cJSON_GetArraySize(configs), 10);
     ck_assert_int_eq(cJSON_GetArrayItem(configs, 9)->valueint, 233472);
     ck_assert_msg(!cJSON_HasObjectItem(root, "gpu"), "an architecture shows a gpu");
+    cJSON_Delete(root);
+    output_free(&o);
+
+    /* An AMD product: the same two objects, in its vendor's columns; its
+     * sm_count counts WGPs (96 CUs in pairs), as calc's does. */
+    o = RUN("arch", "show", "rx-7900-xtx", "--format", "json");
+    root = parse_json(&o);
+    expect_string(root, "schema", "silk-occ/arch/2");
+    expect_string(root, "architecture.vendor", "amd");
+    expect_string(root, "architecture.arch", "gfx1100");
+    expect_string(root, "architecture.occupancy_unit", "WGP");
+    expect_number(root, "architecture.wave_size", 32);
+    expect_string(root, "gpu.vendor", "amd");
+    expect_string(root, "gpu.arch", "gfx1100");
+    expect_number(root, "gpu.sm_count", 48);
+    expect_number(root, "gpu.compute_units", 96);
     cJSON_Delete(root);
     output_free(&o);
 }

@@ -149,7 +149,7 @@ LIMIT=30
 [ "$(wc -l <"$work/out")" = 2 ] || fail "--regs 4096 on the extreme row: $(head -c 500 "$work/out")"
 # The smem sweep steps by 262144 bytes: 1 GiB in 4096 rows.
 expect 0 "" $XCALC --regs 32 --sweep smem --smem 1K
-expect_line '"sm_99","",256,32,1024,262144,2048,524288,1048576,0.500000,"registers",4096,2048,4080,65536,"","",8192,263168'
+expect_line '"nvidia","sm_99","9.9","","",256,32,1024,262144,256,2048,524288,1048576,"","",0.500000,"registers",4096,2048,4080,65536,"","","","","","","","",8192,263168'
 
 # ---- item 17: option values once taken silently -------------------------------
 # An unknown letter in a group of short options is named, not the word before it.
