@@ -18,6 +18,8 @@
  */
 #include "silkrt_internal.h"
 
+#include "common/emulated_device.h"
+
 #include "cuda_driver.h"
 #include "hip_driver.h"
 
@@ -82,7 +84,8 @@ static void use_cpu(const char *why, const char *detail)
     s->cpu_workers = cores > 0 && cores < 4096 ? (int)cores : 1;
     silkrt_say("backend cpu (%s%s)", why, detail);
     const SilkrtProgram *p = s->program;
-    silkrt_say("device cpu: %u SMs emulated on %d host cores", p && p->cpu_sms ? p->cpu_sms : 132u,
+    unsigned sms = p && p->cpu_sms ? p->cpu_sms : (unsigned)SILK_EMULATED_SMS;
+    silkrt_say("device cpu: %u SMs emulated on %d host cores", sms,
                s->cpu_workers);
 }
 
