@@ -1057,6 +1057,13 @@ END_TEST
 /* What a child that runs `body` writes on stderr before it exits 3. */
 static void expect_exit_3_saying(void (*body)(bool), bool json, const char *want)
 {
+#ifdef __SANITIZE_ADDRESS__
+    /* The child exits on purpose with its arena in use: LeakSanitizer
+     * would report that, on the very stderr compared here, and exit 23.
+     * The plain build (make check) runs this check. */
+    (void)body, (void)json, (void)want;
+    return;
+#endif
     int pipe_ends[2];
     ck_assert_int_eq(pipe(pipe_ends), 0);
     pid_t child = fork();
