@@ -10,6 +10,7 @@
  * keys of one result (threads .. allocated_vgprs).
  */
 #include "calc_model.h"
+#include "json_figures.h"
 
 #include <cjson/cJSON.h>
 #include <limits.h>
@@ -22,35 +23,11 @@ static const char *sweep_name(SweepKind kind)
 }
 
 /* The keys of one result, the same as a row of the report's occupancy
- * table. */
+ * table (json_figures.h). */
 static void add_result(cJSON *o, const CalcRow *row)
 {
-    const OccFigures *f = &row->fig;
-    const OccResult *r = &row->nvidia;
-    bool nv = f->vendor == OCC_NVIDIA;
-    cJSON_AddNumberToObject(o, "threads", row->threads);
-    cJSON_AddNumberToObject(o, "regs_per_thread", row->regs);
-    cJSON_AddNumberToObject(o, "static_smem", (double)row->static_smem);
-    cJSON_AddNumberToObject(o, "dynamic_smem", (double)row->dynamic_smem);
-    cJSON_AddNumberToObject(o, "warps_per_block", row->warps);
-    cJSON_AddNumberToObject(o, "active_blocks_per_sm", f->groups);
-    cli_json_number_or_null(o, "active_warps_per_sm", nv, f->active);
-    cli_json_number_or_null(o, "max_warps_per_sm", nv, f->max_active);
-    cli_json_number_or_null(o, "waves_per_simd", !nv, f->active);
-    cli_json_number_or_null(o, "max_waves_per_simd", !nv, f->max_active);
-    cJSON_AddNumberToObject(o, "occupancy", occ_figures_occupancy(f));
-    cJSON *limited_by = cJSON_AddArrayToObject(o, "limited_by");
-    cJSON *limits = cJSON_AddObjectToObject(o, "limits");
-    for (int i = 0; i < f->n_limiters; i++) {
-        const char *name = occ_vendor_limiter_name(f->vendor, i);
-        if (f->limited_by & (1u << i))
-            cJSON_AddItemToArray(limited_by, cJSON_CreateString(name));
-        cli_json_number_or_null(limits, name, f->limit[i] != INT_MAX, f->limit[i]);
-    }
-    cJSON_AddStringToObject(o, "limits_unit", occ_limit_unit(f->vendor));
-    cli_json_number_or_null(o, "allocated_regs_per_block", nv, r->allocated_regs_per_block);
-    cli_json_number_or_null(o, "allocated_smem_per_block", nv, (double)r->allocated_smem_per_block);
-    cli_json_number_or_null(o, "allocated_vgprs", !nv, row->amd.allocated_vgprs);
+    json_add_figures(o, &(JsonFigures){row->threads, row->regs, row->warps, row->static_smem,
+                                       row->dynamic_smem, &row->fig, &row->nvidia, &row->amd});
 }
 
 static void add_target(cJSON *o, const CalcModel *m)
@@ -105,33 +82,7 @@ static void add_settings(cJSON *o, const CalcModel *m)
  * resident to lose. */
 static void add_next_step(cJSON *o, const CalcModel *m)
 {
-    cJSON *next = cJSON_AddObjectToObject(o, "next_step");
-    bool resident = m->row.fig.groups > 0;
-    if (m->target.vendor == OCC_AMD) {
-        const AmdNextStep *s = &m->amd_next;
-        cli_json_number_or_null(next, "regs_to_cut", s->vgprs_to_cut >= 0, s->vgprs_to_cut);
-        cJSON_AddNullToObject(next, "regs_cut_blocks_per_sm");
-        cli_json_number_or_null(next, "regs_cut_waves_per_simd", s->vgprs_gained_waves >= 0, s->vgprs_gained_waves);
-        cli_json_number_or_null(next, "sgprs_to_cut", s->sgprs_to_cut >= 0, s->sgprs_to_cut);
-        cli_json_number_or_null(next, "sgprs_cut_waves_per_simd", s->sgprs_gained_waves >= 0, s->sgprs_gained_waves);
-        cli_json_number_or_null(next, "smem_to_cut", s->lds_to_cut >= 0, (double)s->lds_to_cut);
-        cJSON_AddNullToObject(next, "smem_cut_blocks_per_sm");
-        cli_json_number_or_null(next, "smem_cut_waves_per_simd", s->lds_gained_waves >= 0, s->lds_gained_waves);
-        cli_json_number_or_null(next, "regs_slack", resident && s->vgprs_slack >= 0, s->vgprs_slack);
-        cli_json_number_or_null(next, "smem_slack", resident && s->lds_slack >= 0, (double)s->lds_slack);
-        return;
-    }
-    const OccNextStep *s = &m->next;
-    cli_json_number_or_null(next, "regs_to_cut", s->regs_to_cut >= 0, s->regs_to_cut);
-    cli_json_number_or_null(next, "regs_cut_blocks_per_sm", s->regs_gained_blocks >= 0, s->regs_gained_blocks);
-    cJSON_AddNullToObject(next, "regs_cut_waves_per_simd");
-    cJSON_AddNullToObject(next, "sgprs_to_cut");
-    cJSON_AddNullToObject(next, "sgprs_cut_waves_per_simd");
-    cli_json_number_or_null(next, "smem_to_cut", s->smem_to_cut >= 0, (double)s->smem_to_cut);
-    cli_json_number_or_null(next, "smem_cut_blocks_per_sm", s->smem_gained_blocks >= 0, s->smem_gained_blocks);
-    cJSON_AddNullToObject(next, "smem_cut_waves_per_simd");
-    cli_json_number_or_null(next, "regs_slack", resident, s->regs_slack);
-    cli_json_number_or_null(next, "smem_slack", resident, (double)s->smem_slack);
+    json_add_next_step(o, m->target.vendor, &m->next, &m->amd_next, m->row.fig.groups > 0);
 }
 
 /* A block-size choice, or null where the engine gives none (AMD). */

@@ -7,6 +7,8 @@
  */
 #include "report_writers.h"
 
+#include "json_figures.h"
+
 #include "cli.h"
 
 #include <cjson/cJSON.h>
@@ -94,34 +96,13 @@ static void add_kernel(cJSON *o, const ReportEntry *e)
  * per CU or WGP), each vendor's own figures null on the other's rows. */
 static cJSON *row_object(const ReportEntry *e, const ReportRow *row)
 {
-    const OccResult *r = &row->result;
-    const OccFigures *f = &row->fig;
-    bool nv = f->vendor == OCC_NVIDIA;
+    bool nv = row->fig.vendor == OCC_NVIDIA;
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "threads", row->threads);
-    cJSON_AddNumberToObject(o, "regs_per_thread", e->kernel.usage.registers);
-    cJSON_AddNumberToObject(o, "static_smem", e->kernel.usage.static_smem);
-    cJSON_AddNumberToObject(o, "dynamic_smem", (double)row->dynamic_smem);
-    cJSON_AddNumberToObject(o, "warps_per_block",
-                            nv ? r->warps_per_block : row->amd.waves_per_workgroup);
-    cJSON_AddNumberToObject(o, "active_blocks_per_sm", f->groups);
-    vendor_number(o, "active_warps_per_sm", nv, r->active_warps);
-    vendor_number(o, "max_warps_per_sm", nv, r->max_warps);
-    vendor_number(o, "waves_per_simd", !nv, f->active);
-    vendor_number(o, "max_waves_per_simd", !nv, f->max_active);
-    cJSON_AddNumberToObject(o, "occupancy", occ_figures_occupancy(f));
-    cJSON *limited_by = cJSON_AddArrayToObject(o, "limited_by");
-    cJSON *limits = cJSON_AddObjectToObject(o, "limits");
-    for (int i = 0; i < f->n_limiters; i++) {
-        const char *name = occ_vendor_limiter_name(f->vendor, i);
-        if (f->limited_by & (1u << i))
-            cJSON_AddItemToArray(limited_by, cJSON_CreateString(name));
-        cli_json_number_or_null(limits, name, f->limit[i] != INT_MAX, f->limit[i]);
-    }
-    cJSON_AddStringToObject(o, "limits_unit", occ_limit_unit(f->vendor));
-    vendor_number(o, "allocated_regs_per_block", nv, r->allocated_regs_per_block);
-    vendor_number(o, "allocated_smem_per_block", nv, (double)r->allocated_smem_per_block);
-    vendor_number(o, "allocated_vgprs", !nv, row->amd.allocated_vgprs);
+    json_add_figures(o, &(JsonFigures){row->threads, e->kernel.usage.registers,
+                                       nv ? row->result.warps_per_block
+                                          : row->amd.waves_per_workgroup,
+                                       (uint64_t)e->kernel.usage.static_smem, row->dynamic_smem,
+                                       &row->fig, &row->result, &row->amd});
     return o;
 }
 
@@ -239,36 +220,6 @@ static void add_code(cJSON *o, const ReportEntry *e)
     cJSON_AddStringToObject(o, "verification", code);
 }
 
-/* How far the selection is from one more CTA per SM (NVIDIA) or wave per
- * SIMD (AMD): the same keys, each vendor's own null on the other's. */
-static void add_nvidia_next_step(cJSON *next, const OccNextStep *s, bool resident)
-{
-    cli_json_number_or_null(next, "regs_to_cut", s->regs_to_cut >= 0, s->regs_to_cut);
-    cli_json_number_or_null(next, "regs_cut_blocks_per_sm", s->regs_gained_blocks >= 0, s->regs_gained_blocks);
-    cJSON_AddNullToObject(next, "regs_cut_waves_per_simd");
-    cJSON_AddNullToObject(next, "sgprs_to_cut");
-    cJSON_AddNullToObject(next, "sgprs_cut_waves_per_simd");
-    cli_json_number_or_null(next, "smem_to_cut", s->smem_to_cut >= 0, (double)s->smem_to_cut);
-    cli_json_number_or_null(next, "smem_cut_blocks_per_sm", s->smem_gained_blocks >= 0, s->smem_gained_blocks);
-    cJSON_AddNullToObject(next, "smem_cut_waves_per_simd");
-    cli_json_number_or_null(next, "regs_slack", resident, s->regs_slack);
-    cli_json_number_or_null(next, "smem_slack", resident, (double)s->smem_slack);
-}
-
-static void add_amd_next_step(cJSON *next, const AmdNextStep *s, bool resident)
-{
-    cli_json_number_or_null(next, "regs_to_cut", s->vgprs_to_cut >= 0, s->vgprs_to_cut);
-    cJSON_AddNullToObject(next, "regs_cut_blocks_per_sm");
-    cli_json_number_or_null(next, "regs_cut_waves_per_simd", s->vgprs_gained_waves >= 0, s->vgprs_gained_waves);
-    cli_json_number_or_null(next, "sgprs_to_cut", s->sgprs_to_cut >= 0, s->sgprs_to_cut);
-    cli_json_number_or_null(next, "sgprs_cut_waves_per_simd", s->sgprs_gained_waves >= 0, s->sgprs_gained_waves);
-    cli_json_number_or_null(next, "smem_to_cut", s->lds_to_cut >= 0, (double)s->lds_to_cut);
-    cJSON_AddNullToObject(next, "smem_cut_blocks_per_sm");
-    cli_json_number_or_null(next, "smem_cut_waves_per_simd", s->lds_gained_waves >= 0, s->lds_gained_waves);
-    cli_json_number_or_null(next, "regs_slack", resident && s->vgprs_slack >= 0, s->vgprs_slack);
-    cli_json_number_or_null(next, "smem_slack", resident && s->lds_slack >= 0, (double)s->lds_slack);
-}
-
 static void add_extras(cJSON *o, const ReportEntry *e)
 {
     cJSON *p = cJSON_AddArrayToObject(o, "persistent_grid");
@@ -279,12 +230,8 @@ static void add_extras(cJSON *o, const ReportEntry *e)
         cJSON_AddNumberToObject(row, "grid", e->persistent[i].grid);
         cJSON_AddItemToArray(p, row);
     }
-    cJSON *next = cJSON_AddObjectToObject(o, "next_step");
     bool resident = report_selected(e) && report_selected(e)->fig.groups > 0;
-    if (e->target.vendor == OCC_AMD)
-        add_amd_next_step(next, &e->amd_next, resident);
-    else
-        add_nvidia_next_step(next, &e->next, resident);
+    json_add_next_step(o, e->target.vendor, &e->next, &e->amd_next, resident);
 }
 
 int report_write_json(const ReportModel *m, FILE *out)

@@ -1,0 +1,36 @@
+/*
+ * json_figures.h: the JSON of the engine's answer that calc and report
+ * both write (a row of figures, the next step), written once so that the
+ * two commands' keys cannot drift apart.
+ */
+#ifndef SILK_JSON_FIGURES_H
+#define SILK_JSON_FIGURES_H
+
+#include "amd.h"
+#include "occupancy.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct cJSON;
+
+/* One configuration's figures: the block, what the kernel uses, and the
+ * engine's answer in the one shape with each vendor's whole result. */
+typedef struct JsonFigures {
+    int threads, regs, warps_per_block;
+    uint64_t static_smem, dynamic_smem;
+    const OccFigures *fig;
+    const OccResult *nvidia;
+    const AmdResult *amd;
+} JsonFigures;
+
+/* The keys of a calc result and of a report's occupancy-table row. */
+void json_add_figures(struct cJSON *o, const JsonFigures *f);
+
+/* "next_step": the cut for one more CTA per SM (NVIDIA) or wave per SIMD
+ * (AMD), the same keys for both, each vendor's own null on the other's;
+ * the slack only while a group is resident. */
+void json_add_next_step(struct cJSON *o, OccVendor vendor, const OccNextStep *nvidia,
+                        const AmdNextStep *amd, bool resident);
+
+#endif
