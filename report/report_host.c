@@ -216,11 +216,14 @@ static void cluster_config(const ReportEntry *e, const char *var, const char *gr
 {
     char smem[32];
     smem_argument(e, smem, sizeof smem);
+    /* A 2-D grid or block is already written as a dim3. */
+    const char *gx = strncmp(grid, "dim3(", 5) ? "dim3(" : "", *gy = gx[0] ? ")" : "";
+    const char *bx = strncmp(block, "dim3(", 5) ? "dim3(" : "", *by = bx[0] ? ")" : "";
     if (*used < size)
         *used += (size_t)snprintf(buf + *used, size - *used,
-                                  "cudaLaunchConfig_t %s = {};\n%s.gridDim = dim3(%s);\n"
-                                  "%s.blockDim = dim3(%s);\n%s.dynamicSmemBytes = %s;\n",
-                                  var, var, grid, var, block, var, smem);
+                                  "cudaLaunchConfig_t %s = {};\n%s.gridDim = %s%s%s;\n"
+                                  "%s.blockDim = %s%s%s;\n%s.dynamicSmemBytes = %s;\n",
+                                  var, var, gx, grid, gy, var, bx, block, by, var, smem);
     if (e->cluster.compiled || *used >= size)
         return;
     const int *d = e->cluster.dims;
@@ -234,13 +237,16 @@ static void cluster_config(const ReportEntry *e, const char *var, const char *gr
                               var, var, var, d[0], var, d[1], var, d[2], var, var, var);
 }
 
-/* "dim3(4, 1, 1)" words for the kernel's compiled cluster. */
+/* Where the launch's cluster comes from, for the launch's comment. */
 static void cluster_words(const ReportEntry *e, char *buf, size_t size)
 {
     const int *d = e->cluster.dims;
-    snprintf(buf, size, "whole clusters of %d CTA%s (%s %d, %d, %d)", e->cluster.size,
-             e->cluster.size == 1 ? "" : "s",
-             e->cluster.compiled ? "the kernel's __cluster_dims__" : "--cluster", d[0], d[1], d[2]);
+    if (e->cluster.compiled)
+        snprintf(buf, size, "whole clusters of %d CTA%s (the kernel's __cluster_dims__(%d, %d, %d))",
+                 e->cluster.size, e->cluster.size == 1 ? "" : "s", d[0], d[1], d[2]);
+    else
+        snprintf(buf, size, "whole clusters of %d CTA%s (--cluster %d,%d,%d)", e->cluster.size,
+                 e->cluster.size == 1 ? "" : "s", d[0], d[1], d[2]);
 }
 
 void report_cuda_launch(const ReportEntry *e, char *buf, size_t size)

@@ -333,6 +333,9 @@ static void fill_launch(ReportEntry *e)
     } else {
         /* Threads past the work's right and bottom edges. */
         e->tail_threads = e->ctas * (uint64_t)r->threads - e->work * e->work_rows;
+        uint64_t cols = (e->work + (uint64_t)e->block_x - 1) / (uint64_t)e->block_x;
+        uint64_t rows = (e->work_rows + (uint64_t)e->block_y - 1) / (uint64_t)e->block_y;
+        e->cluster.padding_ctas = e->ctas - cols * rows;
     }
     e->grid_valid = e->grid_x <= e->max_grid_x && e->grid_y <= e->max_grid_y &&
                     (e->work_rows > 0 || e->grid_y == 0);
@@ -348,7 +351,14 @@ static void check_smem_optin(ReportEntry *e)
     if (e->target.vendor != OCC_NVIDIA)
         return;
     const ArchLimits *a = e->target.arch;
-    uint64_t total = (uint64_t)e->kernel.usage.static_smem + e->dynamic_smem;
+    /* Without a selected size, the least any row asks (none fits). */
+    uint64_t dynamic = r ? r->dynamic_smem : UINT64_MAX;
+    for (int i = 0; !r && i < e->n_rows; i++)
+        dynamic = e->rows[i].dynamic_smem < dynamic ? e->rows[i].dynamic_smem : dynamic;
+    if (dynamic == UINT64_MAX)
+        dynamic = 0;
+    uint64_t total = (uint64_t)e->kernel.usage.static_smem + dynamic;
+    e->smem_bytes = total;
     e->smem_optin_limit = (uint64_t)a->smem_per_block_optin;
     e->smem_needs_optin = r && total > (uint64_t)a->smem_per_block;
     e->smem_over_optin = total > e->smem_optin_limit;

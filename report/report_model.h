@@ -156,6 +156,8 @@ typedef struct ReportEntry {
     uint64_t smem_optin_limit; /* NVIDIA: static + dynamic shared memory above
                             * smem_per_block needs cudaFuncSetAttribute, up to
                             * this; 0 on AMD */
+    uint64_t smem_bytes;   /* static + dynamic shared memory of the launch (of the
+                            * smallest row when none is selected) */
     bool smem_needs_optin; /* the selected launch is above smem_per_block */
     bool smem_over_optin;  /* above even the opt-in limit: it cannot launch */
 } ReportEntry;

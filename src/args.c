@@ -312,11 +312,17 @@ static bool take_cluster_dim(char *item, void *context)
     return true;
 }
 
-bool cli_parse_cluster(const char *command, char *text, int dims[3])
+bool cli_parse_cluster(const char *command, const char *text, int dims[3])
 {
     ClusterParse p = {command, dims, 0, 1};
+    char list[64];
     dims[0] = dims[1] = dims[2] = 1;
-    if (!cli_split_list(command, "--cluster", text, take_cluster_dim, &p))
+    if (strlen(text) >= sizeof list) {
+        cli_error(command, "--cluster: '%.20s...' is not X[,Y[,Z]]", QUOTED(text));
+        return false;
+    }
+    strcpy(list, text);
+    if (!cli_split_list(command, "--cluster", list, take_cluster_dim, &p))
         return false;
     if (p.product > 64) {
         cli_error(command, "--cluster: %lld CTAs per cluster; at most 64", p.product);

@@ -230,7 +230,9 @@ void report_grid_sentence(const ReportEntry *e, char *buf, size_t size)
     unsigned long long x = e->grid_x, y = e->grid_y;
     /* The dimensions alone: a cluster or shared memory has its own sentence. */
     bool within = x <= gx && y <= gy && (e->work_rows > 0 || y == 0);
-    if (!e->have_work)
+    if (!report_selected(e))
+        snprintf(buf, size, "no launch to check: no block size runs on %s", e->target.sm_name);
+    else if (!e->have_work)
         snprintf(buf, size, "`gridDim.x` may be up to %llu %s on %s%s", gx,
                  report_terms(e).groups, e->target.sm_name,
                  e->target.vendor == OCC_AMD ? " (HIP: `gridDim.x * blockDim.x` below 2^32)" : "");
@@ -267,7 +269,8 @@ static void resident_clusters_words(const ReportEntry *e, char *buf, size_t size
                                      p->clusters, p->gpu.id);
     }
     if (used == 0)
-        snprintf(buf, size, "unknown (no product's GPC layout is public): `silk-occ verify` measures it");
+        snprintf(buf, size, "unknown (no product's GPC layout is public): "
+                            "`cudaOccupancyMaxActiveClusters` on a device tells");
     else if (used < size)
         snprintf(buf + used, size - used, " (an estimate: a cluster runs in one GPC, and the "
                                           "GPC layout is public for these only)");
@@ -284,6 +287,12 @@ bool report_cluster_sentence(const ReportEntry *e, char *buf, size_t size)
         snprintf(from, sizeof from, "the kernel's `__cluster_dims__(%d, %d, %d)`", d[0], d[1], d[2]);
     else
         snprintf(from, sizeof from, "`--cluster %d,%d,%d`", d[0], d[1], d[2]);
+    if (c->problem == CLUSTER_SHAPE && c->dims[2] == 1) {
+        snprintf(buf, size, "cluster of %d x %d CTAs (%s): a launch with one row of CTAs cannot "
+                            "hold it; give the work as `--work COLSxROWS` for a grid of rows",
+                 d[0], d[1], from);
+        return true;
+    }
     if (c->problem != CLUSTER_OK) {
         snprintf(buf, size, "cluster of %d CTAs (%s): %s (the limit on %s is %d, %d portably)",
                  c->size, from, report_cluster_problem_text(c->problem), e->target.sm_name,
@@ -309,7 +318,7 @@ bool report_smem_optin_sentence(const ReportEntry *e, char *buf, size_t size)
         return false;
     char total[32], def[32], limit[32], escaped[256];
     const char *name = escape_if_needed(e->kernel.cxx_name, escaped, sizeof escaped);
-    format_bytes((uint64_t)e->kernel.usage.static_smem + e->dynamic_smem, total, sizeof total);
+    format_bytes(e->smem_bytes, total, sizeof total);
     format_bytes((uint64_t)e->target.arch->smem_per_block, def, sizeof def);
     format_bytes(e->smem_optin_limit, limit, sizeof limit);
     if (e->smem_over_optin)
