@@ -4,6 +4,7 @@
 # thread-block clusters (a kernel's __cluster_dims__ and --cluster: grids
 # of whole clusters, the portable 8 and non-portable 16 of sm_90, the 8 of
 # sm_120, none before 9.0, .maxclusterrank, a 2-D cluster on a 1-D grid,
+# the same read from a cubin's attributes,
 # resident clusters from h100-sxm's 8 GPCs against `silk-occ calc
 # --cluster` and against the GPC arithmetic done here), dynamic shared
 # memory above 48 KiB (cudaFuncSetAttribute in the launch and the
@@ -79,6 +80,15 @@ grep -qxF "     cluster of 4 CTAs (the kernel's __cluster_dims__(4, 1, 1)): with
 # sm_120: no public GPC layout, an upper bound: 170 SMs x 6 CTAs / 4.
 report ring120 "$clusters" --arch sm_120 --work 1000000 --kernel ring4
 has ring120 "$r.verification" "// expect clusters <= 255 on rtx-5090 (its GPC layout is not public)"
+
+# The same kernels as a cubin: its attributes (EIATTR_CTA_PER_CLUSTER,
+# EIATTR_MAX_CLUSTER_RANK) give the same cluster and rank.
+"$nvcc" -cubin -arch=sm_90 -o "$work/cluster.cubin" "$clusters" || fail "nvcc -cubin $clusters"
+report cubin "$work/cluster.cubin" --work 1000000
+is cubin '[.reports[] | [.launch_name, (.cluster.dims // [] | map(tostring) | join("x"))] | @tsv]
+    | sort | .[]' "$(printf 'ranked\t\nring4\t4x1x1\ntile2x2\t2x2x1')"
+report cubin16 "$work/cluster.cubin" --work 1000000 --kernel ranked --cluster 16
+is cubin16 "$r.cluster.problem" above_max_cluster_rank
 
 # A 2 x 2 cluster cannot ride a 1-D grid; a grid of rows holds it, each
 # dimension a whole number of clusters.
