@@ -156,8 +156,7 @@ int calc_write_json(const CalcModel *m, FILE *out)
     add_choice(o, "best_block_size", m, &m->best);
     add_choice(o, "runtime_block_size", m, &m->runtime_best);
     add_launch(o, m);
-    if (m->target.vendor == OCC_NVIDIA)
-        add_cluster(o, m);
+    add_cluster(o, m); /* null on AMD, as without --cluster */
     if (m->sweep != SWEEP_NONE)
         add_sweep(o, m);
     return cli_print_json("calc", o, out);
