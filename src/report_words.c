@@ -594,8 +594,12 @@ void report_work_sentence(const ReportEntry *e, char *buf, size_t size)
                e->block_y, (unsigned long long)e->tail_threads,
                100.0 * (double)e->tail_threads / ((double)e->ctas * r->threads));
     else
-        append(buf, size, &used, ": %llu %s of %d threads, the last with %llu (%.2f%% of the "
+        append(buf, size, &used, ": %llu %s of %d threads, the last %swith %llu (%.2f%% of the "
                                  "work)",
-               (unsigned long long)e->ctas, report_terms(e).groups, r->threads, (unsigned long long)e->tail_threads,
+               (unsigned long long)e->ctas, report_terms(e).groups, r->threads,
+               e->cluster.padding_ctas ? "of the work " : "", (unsigned long long)e->tail_threads,
                100.0 * (double)e->tail_threads / (double)e->work);
+    if (e->cluster.padding_ctas)
+        append(buf, size, &used, "; %llu more complete the last cluster",
+               (unsigned long long)e->cluster.padding_ctas);
 }
