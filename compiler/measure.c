@@ -107,7 +107,10 @@ static MeasuredKernel kernel_from_entry(const PtxEntry *e, const char *path, Inp
 {
     return (MeasuredKernel){.name = e->name, .file = path, .input = kind, .reqntid = e->reqntid,
                           .maxntid = e->maxntid, .minnctapersm = e->minnctapersm,
-                          .maxnreg = e->maxnreg, .extern_smem = e->extern_smem};
+                          .maxnreg = e->maxnreg, .extern_smem = e->extern_smem,
+                          .cluster = {e->cluster[0], e->cluster[1], e->cluster[2]},
+                          .explicit_cluster = e->explicit_cluster,
+                          .max_cluster_rank = e->maxclusterrank};
 }
 
 void measure_use_ptx(Measure *m, MeasuredFile *s, int i, const char *ptx_path, const char *text,

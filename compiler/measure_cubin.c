@@ -57,6 +57,9 @@ static void collect_kernels(const UsageReport *r, const CubinKernel *details, co
         rk->extern_smem = d->dynamic_smem;
         rk->extern_smem_unknown = !d->dynamic_smem_known;
         rk->calls_out = d->calls_out;
+        memcpy(rk->cluster, d->cluster_dim, sizeof rk->cluster);
+        rk->explicit_cluster = d->explicit_cluster;
+        rk->max_cluster_rank = d->max_cluster_rank;
     }
     for (int t = 0; t < n_targets; t++) {
         s->kernels[t] = kernels;

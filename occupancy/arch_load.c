@@ -32,14 +32,26 @@ enum { KIND_TEXT = TABLE_KIND_TEXT, KIND_INT = TABLE_KIND_INT, KIND_CC = TABLE_K
 #define FIELD_CC(T, f) offsetof(T, major)
 #define FIELD_TEXT(T, f) offsetof(T, f)
 #define FIELD_INT(T, f) offsetof(T, f)
+#define FIELD_OPT_INT(T, f) offsetof(T, f)
 #define FIELD_KIB_LIST(T, f) offsetof(T, smem_configs)
 #define FIELD_GRANULARITY(T, f) 0
 #define SIZE_CC(T, f) 0
 #define SIZE_TEXT(T, f) sizeof(((T *)0)->f)
 #define SIZE_INT(T, f) 0
+#define SIZE_OPT_INT(T, f) 0
 #define SIZE_KIB_LIST(T, f) 0
 #define SIZE_GRANULARITY(T, f) 0
-#define OPTIONAL(kind) (KIND_##kind == KIND_TEXT || KIND_##kind == KIND_KIB_LIST)
+/* A new row may leave text, a carveout list and an OPT_INT empty: an
+ * OPT_INT is an integer column added after user tables were written, whose
+ * empty cell means 0 (the feature is absent or its value not public). */
+#define KIND_OPT_INT KIND_INT
+#define OPTIONAL_TEXT true
+#define OPTIONAL_INT false
+#define OPTIONAL_OPT_INT true
+#define OPTIONAL_CC false
+#define OPTIONAL_KIB_LIST true
+#define OPTIONAL_GRANULARITY false
+#define OPTIONAL(kind) OPTIONAL_##kind
 
 static const TableColumn arch_columns[] = {
 #define ARCH_COLUMN(name, kind, lo, hi, meaning) \

@@ -52,6 +52,8 @@ typedef struct ArchLimits {
     int virtual_resources_per_sm;
     int partitioned_gc;
     int max_grid_x, max_grid_y, max_grid_z;
+    int max_cluster_size;             /* portable; 0: no thread-block clusters */
+    int max_cluster_size_nonportable; /* 0: no larger size than the portable one */
 } ArchLimits;
 
 /* One named GPU product. */
@@ -62,6 +64,7 @@ typedef struct GpuProduct {
     int major, minor;
     int sm_count;
     int memory_gib;
+    int gpcs;         /* GPCs, where public; 0: not public */
 } GpuProduct;
 
 typedef struct ArchTable {
@@ -298,6 +301,19 @@ bool occ_cap_is_safe(int cap, int registers_at_cap, int spill_stores, int spill_
 /* The persistent grid: one CTA per resident slot of a GPU of `sm_count`
  * SMs; 0 when either is zero. */
 uint64_t occ_persistent_grid(int sm_count, int active_blocks);
+
+/* ---- thread-block clusters (cluster.c) ---------------------------------- */
+
+/* The most CTAs a cluster may hold on the architecture: the portable
+ * limit, or with nonportable (cudaFuncAttributeNonPortableClusterSizeAllowed)
+ * the larger one where it has one; 0 when it has no clusters. */
+int occ_cluster_limit(const ArchLimits *arch, bool nonportable);
+
+/* The clusters of `cluster_size` CTAs resident at once on a product of
+ * sm_count SMs in `gpcs` GPCs when ctas_per_sm CTAs fit an SM: an
+ * estimate (cluster.c says how it is made); -1 when gpcs is 0 (the
+ * product's layout is not public). */
+int occ_cluster_resident(int sm_count, int gpcs, int ctas_per_sm, int cluster_size);
 
 /* ---- a launch on a product ------------------------------------------------ */
 

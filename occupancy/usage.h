@@ -85,6 +85,11 @@ typedef struct MeasuredKernel {
     int maxntid;           /* .maxntid: the largest block size; 0 none */
     int minnctapersm;      /* 0: not given; -1: not recorded (a cubin) */
     int maxnreg;           /* 0: not given */
+    int cluster[3];        /* .reqnctapercluster (__cluster_dims__): the cluster
+                            * it is compiled for, x, y, z; all 0: none */
+    bool explicit_cluster; /* .explicitcluster: it runs in clusters only */
+    int max_cluster_rank;  /* .maxclusterrank (__launch_bounds__'s third): the
+                            * largest cluster it is compiled for; 0: none */
     uint64_t dynamic_smem; /* @smem; 0 for PTX (the launch gives it) */
     bool extern_smem;      /* declares dynamic shared memory (extern __shared__,
                             * an .extern .shared array): the launch sizes it */

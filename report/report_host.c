@@ -16,6 +16,7 @@
 #include "report_model.h"
 
 #include "escape.h"
+#include "format_bytes.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -121,19 +122,26 @@ void report_silk_launch(const ReportEntry *e, char *buf, size_t size)
 
 /* The grid and block of the CUDA launch: numbers for 1-D, dim3 for 2-D
  * work, or over `n` without a work size. */
-static void cuda_dims(const ReportEntry *e, const ReportRow *r, char *grid, char *block, size_t size)
+enum { GRID_TEXT = 96, BLOCK_TEXT = 48 };
+
+static void cuda_dims(const ReportEntry *e, const ReportRow *r, char grid[GRID_TEXT],
+                      char block[BLOCK_TEXT])
 {
     if (e->block_y > 1)
-        snprintf(block, size, "dim3(%d, %d)", e->block_x, e->block_y);
+        snprintf(block, BLOCK_TEXT, "dim3(%d, %d)", e->block_x, e->block_y);
     else
-        snprintf(block, size, "%d", r->threads);
-    if (!e->have_work)
-        snprintf(grid, size, "(n + %d) / %d", r->threads - 1, r->threads);
+        snprintf(block, BLOCK_TEXT, "%d", r->threads);
+    int cx = e->cluster.size ? e->cluster.dims[0] : 1;
+    if (!e->have_work && cx > 1) /* whole clusters */
+        snprintf(grid, GRID_TEXT, "((n + %d) / %d + %d) / %d * %d", r->threads - 1, r->threads, cx - 1,
+                 cx, cx);
+    else if (!e->have_work)
+        snprintf(grid, GRID_TEXT, "(n + %d) / %d", r->threads - 1, r->threads);
     else if (e->grid_y)
-        snprintf(grid, size, "dim3(%llu, %llu)", (unsigned long long)e->grid_x,
+        snprintf(grid, GRID_TEXT, "dim3(%llu, %llu)", (unsigned long long)e->grid_x,
                  (unsigned long long)e->grid_y);
     else
-        snprintf(grid, size, "%llu", (unsigned long long)e->ctas);
+        snprintf(grid, GRID_TEXT, "%llu", (unsigned long long)e->ctas);
 }
 
 /* A template instance is named with its arguments, which C++ code that
@@ -163,16 +171,94 @@ static void hip_module_launch(const ReportEntry *e, const ReportRow *r, char *bu
              grid_x, grid_y, e->block_x, e->block_y, (unsigned long long)e->dynamic_smem);
 }
 
+/* The dynamic shared memory argument of a launch: the bytes, or
+ * dyn_smem_bytes for a kernel that declares extern __shared__ and that no
+ * --dyn-smem sized (its size is the caller's, never a silent 0). */
+static void smem_argument(const ReportEntry *e, char *buf, size_t size)
+{
+    if (e->dynamic_smem_unsized)
+        snprintf(buf, size, "dyn_smem_bytes");
+    else
+        snprintf(buf, size, "%llu", (unsigned long long)e->dynamic_smem);
+}
+
+/* What must come before a CUDA launch or occupancy query: the opt-in to
+ * shared memory above 48 KiB, which without it fails the launch and makes
+ * the query answer 0, and the opt-in to a non-portable cluster size; the
+ * dyn_smem_bytes comment.  Appends to buf at *used. */
+static void cuda_prelude(const ReportEntry *e, const char *name, char *buf, size_t size,
+                         size_t *used)
+{
+    char bytes[32];
+    if (e->dynamic_smem_unsized && *used < size)
+        *used += (size_t)snprintf(buf + *used, size - *used,
+                                  "// %s declares extern __shared__: dyn_smem_bytes is its size "
+                                  "per CTA (--dyn-smem gives it to the report)\n", name);
+    if (e->smem_needs_optin && *used < size)
+        *used += (size_t)snprintf(buf + *used, size - *used,
+                                  "cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, "
+                                  "%llu);  // above the %s default: opt in\n", name,
+                                  (unsigned long long)e->dynamic_smem,
+                                  format_bytes((uint64_t)e->target.arch->smem_per_block, bytes,
+                                               sizeof bytes));
+    if (e->cluster.nonportable && *used < size)
+        *used += (size_t)snprintf(buf + *used, size - *used,
+                                  "cudaFuncSetAttribute(%s, cudaFuncAttributeNonPortableClusterSizeAllowed, "
+                                  "1);  // %d CTAs per cluster: above the portable %d\n", name,
+                                  e->cluster.size, e->cluster.portable_limit);
+}
+
+/* A launch config for cudaLaunchKernelEx or cudaOccupancyMaxActiveClusters
+ * named `var`: the grid, the block, the shared memory and, when the
+ * kernel does not carry its cluster, the cluster dimension attribute. */
+static void cluster_config(const ReportEntry *e, const char *var, const char *grid,
+                           const char *block, char *buf, size_t size, size_t *used)
+{
+    char smem[32];
+    smem_argument(e, smem, sizeof smem);
+    /* A 2-D grid or block is already written as a dim3. */
+    const char *gx = strncmp(grid, "dim3(", 5) ? "dim3(" : "", *gy = gx[0] ? ")" : "";
+    const char *bx = strncmp(block, "dim3(", 5) ? "dim3(" : "", *by = bx[0] ? ")" : "";
+    if (*used < size)
+        *used += (size_t)snprintf(buf + *used, size - *used,
+                                  "cudaLaunchConfig_t %s = {};\n%s.gridDim = %s%s%s;\n"
+                                  "%s.blockDim = %s%s%s;\n%s.dynamicSmemBytes = %s;\n",
+                                  var, var, gx, grid, gy, var, bx, block, by, var, smem);
+    if (e->cluster.compiled || *used >= size)
+        return;
+    const int *d = e->cluster.dims;
+    *used += (size_t)snprintf(buf + *used, size - *used,
+                              "cudaLaunchAttribute %s_cluster;\n"
+                              "%s_cluster.id = cudaLaunchAttributeClusterDimension;\n"
+                              "%s_cluster.val.clusterDim.x = %d;\n"
+                              "%s_cluster.val.clusterDim.y = %d;\n"
+                              "%s_cluster.val.clusterDim.z = %d;\n"
+                              "%s.attrs = &%s_cluster;\n%s.numAttrs = 1;\n",
+                              var, var, var, d[0], var, d[1], var, d[2], var, var, var);
+}
+
+/* Where the launch's cluster comes from, for the launch's comment. */
+static void cluster_words(const ReportEntry *e, char *buf, size_t size)
+{
+    const int *d = e->cluster.dims;
+    if (e->cluster.compiled)
+        snprintf(buf, size, "whole clusters of %d CTA%s (the kernel's __cluster_dims__(%d, %d, %d))",
+                 e->cluster.size, e->cluster.size == 1 ? "" : "s", d[0], d[1], d[2]);
+    else
+        snprintf(buf, size, "whole clusters of %d CTA%s (--cluster %d,%d,%d)", e->cluster.size,
+                 e->cluster.size == 1 ? "" : "s", d[0], d[1], d[2]);
+}
+
 void report_cuda_launch(const ReportEntry *e, char *buf, size_t size)
 {
     const ReportRow *r = report_selected(e);
-    char grid[96], block[48], escaped[256];
+    char grid[GRID_TEXT], block[BLOCK_TEXT], escaped[256];
     const char *name = escape_if_needed(e->kernel.cxx_name, escaped, sizeof escaped);
     if (!r) {
         snprintf(buf, size, "// %s cannot run on %s", name, e->target.sm_name);
         return;
     }
-    cuda_dims(e, r, grid, block, sizeof block);
+    cuda_dims(e, r, grid, block);
     if (e->kernel.persistent) { /* the persistent grid, the logical count last */
         char logical[LOGICAL_SIZE], ctas[CTAS_SIZE], words[OCC_NAME_MAX + 64];
         persistent_ctas(e, r, logical, ctas);
@@ -186,13 +272,74 @@ void report_cuda_launch(const ReportEntry *e, char *buf, size_t size)
     const char *fold = folded ? "  // 2-D: index = blockIdx.y * gridDim.x + blockIdx.x" : "";
     if (folded && e->grid_y > e->max_grid_y) {
         /* More CTAs than a 2-D grid holds: the widest grid, striding. */
-        snprintf(grid, sizeof grid, "%llu", (unsigned long long)e->max_grid_x);
+        snprintf(grid, sizeof grid, "%llu", (unsigned long long)e->grid_x);
         fold = "  // a grid-stride loop: the work needs more CTAs than gridDim.x x gridDim.y";
     }
-    size_t used = (size_t)snprintf(buf, size, "%s<<<%s, %s, %llu>>>(...);%s%s", name, grid, block,
-                                   (unsigned long long)e->dynamic_smem, fold, instance_note(e));
+    size_t used = 0;
+    char smem[32];
+    smem_argument(e, smem, sizeof smem);
+    if (e->target.vendor == OCC_NVIDIA)
+        cuda_prelude(e, name, buf, size, &used);
+    if (e->cluster.size && !e->cluster.compiled) {
+        /* A cluster the kernel does not carry is a launch attribute. */
+        cluster_config(e, "config", grid, block, buf, size, &used);
+        if (used < size)
+            snprintf(buf + used, size - used, "cudaLaunchKernelEx(&config, %s, ...);%s%s", name,
+                     fold, instance_note(e));
+        return;
+    }
+    char clusters[160] = "", words[128];
+    if (e->cluster.size) {
+        cluster_words(e, words, sizeof words);
+        snprintf(clusters, sizeof clusters, "  // %s", words);
+    }
+    if (used < size)
+        used += (size_t)snprintf(buf + used, size - used, "%s<<<%s, %s, %s>>>(...);%s%s%s", name,
+                                 grid, block, smem, clusters, fold, instance_note(e));
     if (e->target.vendor == OCC_AMD && used < size)
         hip_module_launch(e, r, buf + used, size - used);
+}
+
+/* The clusters the device should hold: the named GPU's estimate, else
+ * the first product's whose GPC layout is public, else an upper bound. */
+static void expected_clusters(const ReportEntry *e, char *buf, size_t size)
+{
+    const char *named = named_gpu(e);
+    const PersistentRow *known = NULL, *any = NULL;
+    for (int i = 0; i < e->n_persistent; i++) {
+        const PersistentRow *p = &e->persistent[i];
+        if (named && strcmp(p->gpu.id, named) != 0)
+            continue;
+        any = any ? any : p;
+        if (p->clusters >= 0 && !known)
+            known = p;
+    }
+    const ReportRow *r = report_selected(e);
+    if (known)
+        snprintf(buf, size, "// expect clusters == %d on %s (an estimate from its %d GPCs)",
+                 known->clusters, known->gpu.id, known->gpu.gpcs);
+    else if (any)
+        snprintf(buf, size, "// expect clusters <= %d on %s (its GPC layout is not public)",
+                 any->gpu.sm_count * r->fig.groups / e->cluster.size, any->gpu.id);
+    else
+        snprintf(buf, size, "// expect clusters <= SMs x %d / %d", r->fig.groups, e->cluster.size);
+}
+
+/* cudaOccupancyMaxActiveClusters for a cluster launch. */
+static void verify_clusters(const ReportEntry *e, const ReportRow *r, const char *name, char *buf,
+                            size_t size, size_t *used)
+{
+    char grid[GRID_TEXT], block[BLOCK_TEXT], expect[160];
+    cuda_dims(e, r, grid, block);
+    if (*used < size)
+        *used += (size_t)snprintf(buf + *used, size - *used, "\n");
+    cluster_config(e, "occupancy_config", grid, block, buf, size, used);
+    expected_clusters(e, expect, sizeof expect);
+    if (*used < size)
+        *used += (size_t)snprintf(buf + *used, size - *used,
+                                  "int clusters = 0;\n"
+                                  "cudaOccupancyMaxActiveClusters(&clusters, %s, &occupancy_config);\n%s",
+                                  name, expect);
 }
 
 void report_verify_snippet(const ReportEntry *e, char *buf, size_t size)
@@ -204,11 +351,19 @@ void report_verify_snippet(const ReportEntry *e, char *buf, size_t size)
         return;
     }
     bool amd = e->target.vendor == OCC_AMD;
-    snprintf(buf, size,
-             "int blocks = 0;\n"
-             "%sOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, %s, %d, %llu);\n"
-             "// expect blocks == %d on %s (%.1f%% theoretical occupancy)",
-             amd ? "hip" : "cuda", escape_if_needed(e->kernel.cxx_name, escaped, sizeof escaped),
-             r->threads, (unsigned long long)e->dynamic_smem, r->fig.groups, e->target.sm_name,
-             100.0 * occ_figures_occupancy(&r->fig));
+    const char *name = escape_if_needed(e->kernel.cxx_name, escaped, sizeof escaped);
+    size_t used = 0;
+    char smem[32];
+    smem_argument(e, smem, sizeof smem);
+    if (!amd)
+        cuda_prelude(e, name, buf, size, &used);
+    if (used < size)
+        used += (size_t)snprintf(buf + used, size - used,
+                                 "int blocks = 0;\n"
+                                 "%sOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, %s, %d, %s);\n"
+                                 "// expect blocks == %d on %s (%.1f%% theoretical occupancy)",
+                                 amd ? "hip" : "cuda", name, r->threads, smem, r->fig.groups,
+                                 e->target.sm_name, 100.0 * occ_figures_occupancy(&r->fig));
+    if (e->cluster.size && e->cluster.problem == CLUSTER_OK && used < size)
+        verify_clusters(e, r, name, buf, size, &used);
 }

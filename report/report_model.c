@@ -212,18 +212,19 @@ static void block_shape(const ReportEntry *e, int threads, int *x, int *y)
 }
 
 /* The CTAs that cover the work at `threads` per CTA, and the grid's x and
- * y for 2-D work (for 1-D work, *y is 0 and *x the CTAs). */
+ * y for 2-D work (for 1-D work, *y is 0 and *x the CTAs), in whole
+ * clusters when the launch has one. */
 static uint64_t grid_for(const ReportEntry *e, int threads, uint64_t *x, uint64_t *y)
 {
     int bx, by;
     block_shape(e, threads, &bx, &by);
     if (e->work_rows == 0) {
-        *x = (e->work + (uint64_t)threads - 1) / (uint64_t)threads;
+        *x = report_cluster_round(e, (e->work + (uint64_t)threads - 1) / (uint64_t)threads, 0);
         *y = 0;
         return *x;
     }
-    *x = (e->work + (uint64_t)bx - 1) / (uint64_t)bx;
-    *y = (e->work_rows + (uint64_t)by - 1) / (uint64_t)by;
+    *x = report_cluster_round(e, (e->work + (uint64_t)bx - 1) / (uint64_t)bx, 0);
+    *y = report_cluster_round(e, (e->work_rows + (uint64_t)by - 1) / (uint64_t)by, 1);
     /* x <= columns and y <= rows, whose product --work keeps below 2^53. */
     return *x * *y;
 }
@@ -251,11 +252,20 @@ static void find_better_tail(const ReportEntry *e, TailRow *t)
     }
 }
 
+/* One CTA per resident slot; for a cluster kernel, the CTAs of the
+ * clusters resident at once (or, where the GPC layout is not public, the
+ * slots rounded down to whole clusters, an upper bound). */
 static void add_persistent(ReportEntry *e, const ReportGpu *gpu, const ReportRow *r)
 {
-    if (e->n_persistent < REPORT_MAX_PRODUCTS)
-        e->persistent[e->n_persistent++] =
-            (PersistentRow){*gpu, (int)occ_persistent_grid(gpu->sm_count, r->fig.groups)};
+    if (e->n_persistent == REPORT_MAX_PRODUCTS)
+        return;
+    int grid = (int)occ_persistent_grid(gpu->sm_count, r->fig.groups);
+    int clusters = report_cluster_resident(e, gpu, r->fig.groups);
+    if (e->cluster.size && clusters >= 0)
+        grid = clusters * e->cluster.size;
+    else if (e->cluster.size)
+        grid -= grid % e->cluster.size;
+    e->persistent[e->n_persistent++] = (PersistentRow){*gpu, grid, clusters};
 }
 
 static void add_tail(ReportEntry *e, const ReportGpu *gpu, const ReportRow *r)
@@ -311,17 +321,49 @@ static void fill_launch(ReportEntry *e)
         return;
     e->ctas = grid_for(e, r->threads, &e->grid_x, &e->grid_y);
     if (e->work_rows == 0) {
-        e->tail_threads = e->work - (e->ctas - 1) * (uint64_t)r->threads;
+        uint64_t needed = (e->work + (uint64_t)r->threads - 1) / (uint64_t)r->threads;
+        e->tail_threads = e->work - (needed - 1) * (uint64_t)r->threads;
+        e->cluster.padding_ctas = e->ctas - needed;
         if (e->grid_x > e->max_grid_x) {
-            e->grid_y = (e->ctas + e->max_grid_x - 1) / e->max_grid_x;
-            e->grid_x = e->max_grid_x;
+            /* Folded: x stays a whole number of clusters. */
+            uint64_t x = report_cluster_round(e, 1, 0);
+            e->grid_x = e->max_grid_x / x * x;
+            e->grid_y = (e->ctas + e->grid_x - 1) / e->grid_x;
         }
     } else {
         /* Threads past the work's right and bottom edges. */
         e->tail_threads = e->ctas * (uint64_t)r->threads - e->work * e->work_rows;
+        uint64_t cols = (e->work + (uint64_t)e->block_x - 1) / (uint64_t)e->block_x;
+        uint64_t rows = (e->work_rows + (uint64_t)e->block_y - 1) / (uint64_t)e->block_y;
+        e->cluster.padding_ctas = e->ctas - cols * rows;
     }
     e->grid_valid = e->grid_x <= e->max_grid_x && e->grid_y <= e->max_grid_y &&
                     (e->work_rows > 0 || e->grid_y == 0);
+}
+
+/* Shared memory above the per-CTA default (48 KiB) needs the kernel's
+ * opt-in, cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
+ * bytes), and only dynamic shared memory may use it; above the opt-in
+ * limit nothing launches. */
+static void check_smem_optin(ReportEntry *e)
+{
+    const ReportRow *r = report_selected(e);
+    if (e->target.vendor != OCC_NVIDIA)
+        return;
+    const ArchLimits *a = e->target.arch;
+    /* Without a selected size, the least any row asks (none fits). */
+    uint64_t dynamic = r ? r->dynamic_smem : UINT64_MAX;
+    for (int i = 0; !r && i < e->n_rows; i++)
+        dynamic = e->rows[i].dynamic_smem < dynamic ? e->rows[i].dynamic_smem : dynamic;
+    if (dynamic == UINT64_MAX)
+        dynamic = 0;
+    uint64_t total = (uint64_t)e->kernel.usage.static_smem + dynamic;
+    e->smem_bytes = total;
+    e->smem_optin_limit = (uint64_t)a->smem_per_block_optin;
+    e->smem_needs_optin = r && total > (uint64_t)a->smem_per_block;
+    e->smem_over_optin = total > e->smem_optin_limit;
+    if (e->smem_over_optin)
+        e->grid_valid = false;
 }
 
 bool report_entry_compute(ReportEntry *e, const ReportSettings *s, char *error, size_t size)
@@ -336,6 +378,7 @@ bool report_entry_compute(ReportEntry *e, const ReportSettings *s, char *error, 
         e->work = e->kernel.launch_work;
     }
     e->n_reasons = e->n_tails = e->n_persistent = 0;
+    report_cluster_choose(e, s);
     if (!fill_rows(e, s, error, size))
         return false;
     explain(e, s);
@@ -348,5 +391,7 @@ bool report_entry_compute(ReportEntry *e, const ReportSettings *s, char *error, 
     fill_products(e, s);
     report_vendor_cap_advice(e);
     fill_launch(e);
+    report_cluster_check(e);
+    check_smem_optin(e);
     return true;
 }

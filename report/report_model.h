@@ -54,6 +54,7 @@ typedef struct ReportRow {
 typedef struct ReportGpu {
     const char *id, *name;
     int sm_count;          /* SMs, or CUs (WGPs) */
+    int gpcs;              /* NVIDIA: GPCs where public; 0: not public */
 } ReportGpu;
 
 typedef struct TailRow {
@@ -70,8 +71,37 @@ typedef struct TailRow {
 /* One product of the target's architecture: its persistent grid. */
 typedef struct PersistentRow {
     ReportGpu gpu;
-    int grid;              /* sm_count x resident CTAs at the selected size */
+    int grid;              /* sm_count x resident CTAs at the selected size;
+                            * a cluster kernel's: whole clusters that fit */
+    int clusters;          /* a cluster kernel's resident clusters (an
+                            * estimate, cluster.c); -1: the GPC layout is not
+                            * public; 0 without a cluster */
 } PersistentRow;
+
+/* What can be wrong with a cluster launch (report_cluster.c). */
+typedef enum ClusterProblem {
+    CLUSTER_OK,
+    CLUSTER_UNSUPPORTED,  /* the architecture has no clusters (before 9.0) */
+    CLUSTER_TOO_LARGE,    /* more CTAs than the architecture's limit */
+    CLUSTER_ABOVE_RANK,   /* more CTAs than the kernel's .maxclusterrank */
+    CLUSTER_SHAPE,        /* a y or z extent the launch's grid does not have */
+    CLUSTER_NOT_RESIDENT, /* more CTAs than the SM slots of a GPU hold */
+} ClusterProblem;
+
+/* The thread-block cluster a launch uses: the kernel's __cluster_dims__
+ * (.reqnctapercluster), else --cluster; size 0 when none. */
+typedef struct ReportCluster {
+    int dims[3];           /* CTAs along x, y, z */
+    int size;              /* their product; 0: no cluster */
+    bool compiled;         /* the kernel's own: a <<<>>> launch gives it */
+    bool option_ignored;   /* --cluster differs from the compiled cluster */
+    int max_rank;          /* the kernel's .maxclusterrank; 0 none */
+    int portable_limit;    /* the architecture's portable size (8); 0 none */
+    int limit;             /* with cudaFuncAttributeNonPortableClusterSizeAllowed */
+    bool nonportable;      /* larger than portable_limit: needs the attribute */
+    uint64_t padding_ctas; /* CTAs the grid gained to end in whole clusters */
+    ClusterProblem problem;
+} ReportCluster;
 
 /* @launch / __launch_bounds__ advice: the register cap that would reach
  * the next occupancy step and what ptxas did at it. */
@@ -122,6 +152,14 @@ typedef struct ReportEntry {
     uint64_t max_grid_x, max_grid_y; /* the launch's limits: the architecture's, or
                             * HIP's gridDim x blockDim below 2^32 */
     bool grid_valid;       /* within max_grid_x and max_grid_y (true without work) */
+    ReportCluster cluster; /* the launch's cluster; size 0: none */
+    uint64_t smem_optin_limit; /* NVIDIA: static + dynamic shared memory above
+                            * smem_per_block needs cudaFuncSetAttribute, up to
+                            * this; 0 on AMD */
+    uint64_t smem_bytes;   /* static + dynamic shared memory of the launch (of the
+                            * smallest row when none is selected) */
+    bool smem_needs_optin; /* the selected launch is above smem_per_block */
+    bool smem_over_optin;  /* above even the opt-in limit: it cannot launch */
 } ReportEntry;
 
 typedef struct ReportModel {
@@ -140,6 +178,7 @@ typedef struct ReportSettings {
     const char *dyn_smem_text;  /* as the user wrote it, for errors */
     const ArchTable *table;
     const AmdTable *amd_table;
+    int cluster[3];             /* --cluster X[,Y[,Z]]; all 0: none */
 } ReportSettings;
 
 /* What a report is built from: the measured files on the run's targets
@@ -192,5 +231,18 @@ static inline const ReportRow *report_selected(const ReportEntry *e)
 void report_silk_launch(const ReportEntry *e, char *buf, size_t size);
 void report_cuda_launch(const ReportEntry *e, char *buf, size_t size); /* HIP's on AMD */
 void report_verify_snippet(const ReportEntry *e, char *buf, size_t size);
+
+/* The cluster of e's launch (report_cluster.c): from the kernel and
+ * --cluster, before the rows are computed; checked against the
+ * architecture and the selected row after them. */
+void report_cluster_choose(ReportEntry *e, const ReportSettings *s);
+void report_cluster_check(ReportEntry *e);
+/* The resident clusters on `gpu` at the selected row (-1 unknown, 0 when
+ * the entry has no cluster) and the persistent grid in whole clusters. */
+int report_cluster_resident(const ReportEntry *e, const ReportGpu *gpu, int ctas_per_sm);
+/* `ctas` rounded up to whole clusters along x (the grid's x extent). */
+uint64_t report_cluster_round(const ReportEntry *e, uint64_t ctas, int dim);
+/* What is wrong with the cluster, as a sentence; "" when nothing. */
+const char *report_cluster_problem_text(ClusterProblem p);
 
 #endif

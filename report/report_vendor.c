@@ -146,14 +146,14 @@ int report_vendor_products(const ReportEntry *e, const ReportSettings *s, Report
         for (size_t i = 0; s->amd_table && i < s->amd_table->n_products && n < max; i++) {
             const AmdProduct *g = &s->amd_table->products[i];
             if (same_processor(g->gfx, e->target.amd->gfx))
-                out[n++] = (ReportGpu){g->id, g->name, amd_product_units(e->target.amd, g)};
+                out[n++] = (ReportGpu){g->id, g->name, amd_product_units(e->target.amd, g), 0};
         }
         return n;
     }
     for (size_t i = 0; i < s->table->n_products && n < max; i++) {
         const GpuProduct *g = &s->table->products[i];
         if (arch_table_product_arch(s->table, g) == e->target.arch)
-            out[n++] = (ReportGpu){g->id, g->name, g->sm_count};
+            out[n++] = (ReportGpu){g->id, g->name, g->sm_count, g->gpcs};
     }
     return n;
 }
@@ -162,9 +162,9 @@ bool report_named_gpu(const ReportEntry *e, ReportGpu *out)
 {
     const Target *t = &e->target;
     if (is_amd(e) && t->amd_gpu)
-        *out = (ReportGpu){t->amd_gpu->id, t->amd_gpu->name, amd_product_units(t->amd, t->amd_gpu)};
+        *out = (ReportGpu){t->amd_gpu->id, t->amd_gpu->name, amd_product_units(t->amd, t->amd_gpu), 0};
     else if (!is_amd(e) && t->gpu)
-        *out = (ReportGpu){t->gpu->id, t->gpu->name, t->gpu->sm_count};
+        *out = (ReportGpu){t->gpu->id, t->gpu->name, t->gpu->sm_count, t->gpu->gpcs};
     else
         return false;
     return true;

@@ -285,3 +285,48 @@ int cli_getopt(const char *command, int argc, char **argv, const char *repeatabl
                        .take = take, .refuse = refuse, .context = &r};
     return options_parse(&p, argc, argv, first_operand);
 }
+
+/* --cluster X[,Y[,Z]]: the CTAs of a thread-block cluster along each
+ * dimension, 1 for those left out.  The architecture's limit is the
+ * report's to check (it differs by architecture); here each extent is
+ * 1..64, the product too. */
+typedef struct ClusterParse {
+    const char *command;
+    int *dims;
+    int n;
+    long long product;
+} ClusterParse;
+
+static bool take_cluster_dim(char *item, void *context)
+{
+    ClusterParse *p = context;
+    long long v;
+    if (p->n == 3) {
+        cli_error(p->command, "--cluster: at most three extents, X,Y,Z");
+        return false;
+    }
+    if (!cli_parse_integer(p->command, "--cluster", item, 1, 64, &v))
+        return false;
+    p->dims[p->n++] = (int)v;
+    p->product *= v;
+    return true;
+}
+
+bool cli_parse_cluster(const char *command, const char *text, int dims[3])
+{
+    ClusterParse p = {command, dims, 0, 1};
+    char list[64];
+    dims[0] = dims[1] = dims[2] = 1;
+    if (strlen(text) >= sizeof list) {
+        cli_error(command, "--cluster: '%.20s...' is not X[,Y[,Z]]", QUOTED(text));
+        return false;
+    }
+    strcpy(list, text);
+    if (!cli_split_list(command, "--cluster", list, take_cluster_dim, &p))
+        return false;
+    if (p.product > 64) {
+        cli_error(command, "--cluster: %lld CTAs per cluster; at most 64", p.product);
+        return false;
+    }
+    return true;
+}

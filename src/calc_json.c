@@ -127,6 +127,25 @@ static void add_sweep(cJSON *o, const CalcModel *m)
     }
 }
 
+/* --cluster's figures, or null. */
+static void add_cluster(cJSON *o, const CalcModel *m)
+{
+    const CalcCluster *c = &m->cluster;
+    if (c->size == 0) {
+        cJSON_AddNullToObject(o, "cluster");
+        return;
+    }
+    cJSON *j = cJSON_AddObjectToObject(o, "cluster");
+    cJSON_AddItemToObject(j, "dims", cJSON_CreateIntArray(c->dims, 3));
+    cJSON_AddNumberToObject(j, "size", c->size);
+    cJSON_AddNumberToObject(j, "portable_limit", c->portable_limit);
+    cJSON_AddNumberToObject(j, "limit", c->limit);
+    cJSON_AddBoolToObject(j, "valid", c->portable_limit > 0 && c->size <= c->limit);
+    cJSON_AddBoolToObject(j, "nonportable", c->size > c->portable_limit && c->size <= c->limit);
+    cli_json_number_or_null(j, "resident_clusters", c->resident >= 0, c->resident);
+    cJSON_AddBoolToObject(j, "resident_estimated", c->resident >= 0);
+}
+
 int calc_write_json(const CalcModel *m, FILE *out)
 {
     cJSON *o = cJSON_CreateObject();
@@ -137,6 +156,7 @@ int calc_write_json(const CalcModel *m, FILE *out)
     add_choice(o, "best_block_size", m, &m->best);
     add_choice(o, "runtime_block_size", m, &m->runtime_best);
     add_launch(o, m);
+    add_cluster(o, m); /* null on AMD, as without --cluster */
     if (m->sweep != SWEEP_NONE)
         add_sweep(o, m);
     return cli_print_json("calc", o, out);

@@ -27,6 +27,16 @@ typedef struct CalcRow {
     AmdResult amd;        /* AMD: the engine's whole answer */
 } CalcRow;
 
+/* --cluster: a cluster of the kernel's CTAs and how many fit at once. */
+typedef struct CalcCluster {
+    int dims[3];
+    int size;                  /* CTAs; 0: no --cluster */
+    int portable_limit, limit; /* the architecture's (occ_cluster_limit) */
+    int resident;              /* clusters resident on the product (an estimate,
+                                * cluster.c); -1 unknown: no product or no
+                                * public GPC count */
+} CalcCluster;
+
 typedef struct CalcModel {
     Target target;             /* either vendor's, with its SM (CU, WGP) count */
     CalcRow row;               /* the configuration asked */
@@ -42,6 +52,7 @@ typedef struct CalcModel {
     uint64_t work;
     bool have_waves;           /* work given, SM count known, a group resident */
     OccWaves waves;            /* with work, ctas and tail_threads always */
+    CalcCluster cluster;       /* NVIDIA: --cluster; size 0 when not given */
     SweepKind sweep;
     CalcRow *rows;
     size_t n_rows;

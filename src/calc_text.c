@@ -436,6 +436,39 @@ static void print_sweep(const CalcModel *m, FILE *out, Style s, const Terms *w)
     }
 }
 
+/* --cluster: the size against the architecture's limits, and the
+ * clusters resident at once. */
+static void print_cluster(const CalcModel *m, FILE *out)
+{
+    const CalcCluster *c = &m->cluster;
+    if (c->size == 0)
+        return;
+    fprintf(out, "\nCluster: %d x %d x %d = %d CTAs", c->dims[0], c->dims[1], c->dims[2], c->size);
+    if (c->portable_limit == 0) {
+        fprintf(out, ": %s has no thread-block clusters (9.0 and newer have)\n", m->target.sm_name);
+        return;
+    }
+    if (c->size > c->limit)
+        fprintf(out, ": above the limit of %d on %s\n", c->limit, m->target.sm_name);
+    else if (c->size > c->portable_limit)
+        fprintf(out, ": above the portable %d, within %d with "
+                     "cudaFuncAttributeNonPortableClusterSizeAllowed\n",
+                c->portable_limit, c->limit);
+    else
+        fprintf(out, ": within the portable limit of %d\n", c->portable_limit);
+    if (c->size > c->limit)
+        return;
+    if (c->resident >= 0)
+        fprintf(out, "Resident clusters on %s: %d (an estimate from its %d GPCs: a cluster runs "
+                     "in one GPC; cudaOccupancyMaxActiveClusters tells exactly)\n",
+                m->target.gpu->id, c->resident, m->target.gpu->gpcs);
+    else if (m->target.gpu)
+        fprintf(out, "Resident clusters on %s: unknown, its GPC layout is not public (at most %d)\n",
+                m->target.gpu->id, m->target.sm_count * m->row.fig.groups / c->size);
+    else
+        fputs("Resident clusters: give --gpu for a product's\n", out);
+}
+
 int calc_write_text(const CalcModel *m, FILE *out)
 {
     Style s = style_for(out);
@@ -452,5 +485,6 @@ int calc_write_text(const CalcModel *m, FILE *out)
     print_next_step(m, out);
     print_best(m, out);
     print_waves(m, out, &w);
+    print_cluster(m, out);
     return EXIT_OK;
 }

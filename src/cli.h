@@ -35,6 +35,8 @@ bool cli_parse_format(const char *command, const char *text, bool allow_csv, Out
 /* Any set of formats; the error lists them in enum order. */
 bool cli_parse_format_among(const char *command, const char *text, unsigned accepted, OutputFormat *out);
 bool cli_parse_carveout(const char *command, const char *text, int *out);
+/* --cluster X[,Y[,Z]] into dims (1 for an extent left out). */
+bool cli_parse_cluster(const char *command, const char *text, int dims[3]);
 
 /* The options of a subcommand, by the loop both programs share
  * (options.h): each goes to take(c, arg,

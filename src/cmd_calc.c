@@ -24,6 +24,7 @@ typedef struct CalcOptions {
     bool have_threads, have_regs, have_work, have_sms;
     bool optin;
     int carveout;
+    int cluster[3];            /* --cluster; all 0: none */
     OutputFormat format;
     SweepKind sweep;
     char *tables[MAX_TABLE_FILES];
@@ -55,6 +56,7 @@ void cmd_calc_usage(FILE *out)
           "  --work N           work items of a 1-D launch: CTAs, waves, last-wave fill\n"
           "  --sms N            SM count (default: the product's)\n"
           "  --sweep VAR        threads | regs | smem: occupancy against that variable\n"
+          "  --cluster X[,Y,Z]  a thread-block cluster: its limits and resident clusters\n"
           "  --format F         text | json | csv\n"
           "  --arch-table FILE  add or override table rows (may be repeated)\n"
           "\n"
@@ -81,7 +83,7 @@ static const struct option long_options[] = {
     {"format", required_argument, NULL, 'f'},    {"arch-table", required_argument, NULL, 'T'},
     {"vgprs", required_argument, NULL, 'V'},     {"agprs", required_argument, NULL, 'A'},
     {"sgprs", required_argument, NULL, 'P'},     {"lds", required_argument, NULL, 'L'},
-    {"waves-per-eu", required_argument, NULL, 'E'},
+    {"waves-per-eu", required_argument, NULL, 'E'}, {"cluster", required_argument, NULL, 'C'},
     {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
 };
 
@@ -123,9 +125,10 @@ static bool parse_waves_per_eu(const char *arg, CalcOptions *a)
  * when the target is the other vendor's. */
 static void note_vendor_option(CalcOptions *o, int c)
 {
-    static const char nvidia[] = "rsdbncmS", amd[] = "VAPLE";
+    static const char nvidia[] = "rsdbncmSC", amd[] = "VAPLE";
     static const char *const nvidia_names[] = {"--regs", "--smem", "--dyn-smem", "--barriers",
-                                               "--no-optin", "--carveout", "--sms", "--sweep"};
+                                               "--no-optin", "--carveout", "--sms", "--sweep",
+                                               "--cluster"};
     static const char *const amd_names[] = {"--vgprs", "--agprs", "--sgprs", "--lds",
                                             "--waves-per-eu"};
     const char *p = strchr(nvidia, c);
@@ -164,6 +167,7 @@ static bool read_option(CalcOptions *o, int c, const char *arg)
     case 'b': return cli_parse_integer(COMMAND, "--barriers", arg, 0, MAX_BARRIERS, &o->barriers);
     case 'n': o->optin = false; return true;
     case 'c': return cli_parse_carveout(COMMAND, arg, &o->carveout);
+    case 'C': return cli_parse_cluster(COMMAND, arg, o->cluster);
     case 'm': o->have_sms = true; return cli_parse_integer(COMMAND, "--sms", arg, 1, 1 << 20, &o->sms);
     case 'S': return parse_sweep(arg, &o->sweep);
     case 'f': return cli_parse_format(COMMAND, arg, true, &o->format);
@@ -505,6 +509,23 @@ static void add_launch(const CalcOptions *o, CalcModel *m)
                                   &m->waves);
 }
 
+/* --cluster: the architecture's limits and the clusters the product
+ * holds at once (an estimate from its public GPC count). */
+static void add_cluster(const CalcOptions *o, CalcModel *m)
+{
+    CalcCluster *c = &m->cluster;
+    if (o->cluster[0] == 0)
+        return;
+    for (int i = 0; i < 3; i++)
+        c->dims[i] = o->cluster[i];
+    c->size = c->dims[0] * c->dims[1] * c->dims[2];
+    c->portable_limit = occ_cluster_limit(m->target.arch, false);
+    c->limit = occ_cluster_limit(m->target.arch, true);
+    const GpuProduct *g = m->target.gpu;
+    c->resident = g ? occ_cluster_resident(m->target.sm_count, g->gpcs, m->row.fig.groups, c->size)
+                    : -1;
+}
+
 static bool unusable_row(const Target *t)
 {
     cli_error(COMMAND, "the tables' row for %s cannot be used for this calculation", t->sm_name);
@@ -528,6 +549,7 @@ static bool build_nvidia(const CalcOptions *o, const Target *t, CalcModel *m)
                                   t->sm_count, &m->best) != OCC_OK)
         return unusable_row(t);
     add_launch(o, m);
+    add_cluster(o, m);
     if (o->sweep != SWEEP_NONE && !build_sweep(m)) {
         cli_error(COMMAND, "--sweep: out of memory");
         return false;

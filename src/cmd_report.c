@@ -65,6 +65,8 @@ void cmd_report_usage(FILE *out)
           "  --dyn-smem BYTES|EXPR  dynamic shared memory per CTA: 20K, or over the block\n"
           "                         size: '4*threads+256' (threads, warps, + - * / ( ))\n"
           "  --block-sizes LIST     more candidate block sizes (besides 64,128,256,512,1024)\n"
+          "  --cluster X[,Y[,Z]]    launch in thread-block clusters of X x Y x Z CTAs\n"
+          "                         (a kernel's own __cluster_dims__ needs no option)\n"
           "  --format F             text | json | csv | markdown\n"
           "  --expect-blocks-per-sm N   exit 1 when the selected size keeps fewer CTAs\n"
           "  --expect-occupancy P       exit 1 when it reaches less than P percent\n"
@@ -88,7 +90,7 @@ static const struct option long_options[] = {
     {"format", required_argument, NULL, 'f'},      {"expect-blocks-per-sm", required_argument, NULL, 'e'},
     {"expect-occupancy", required_argument, NULL, 'o'}, {"arch-table", required_argument, NULL, 'T'},
     {"nvcc-flags", required_argument, NULL, 'N'},   {"check-caps", no_argument, NULL, 'C'},
-    {"dyn-smem", required_argument, NULL, 'd'},
+    {"dyn-smem", required_argument, NULL, 'd'},    {"cluster", required_argument, NULL, 'L'},
     {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
 };
 
@@ -196,6 +198,7 @@ static bool read_option(ReportOptions *o, int c, char *arg)
     case 'T': return target_add_table_file(COMMAND, o->tables, &o->n_tables, arg);
     case 'd': return parse_dyn_smem(o, arg);
     case 'w': return parse_work(&o->settings, arg);
+    case 'L': return cli_parse_cluster(COMMAND, arg, o->settings.cluster);
     }
     return false;
 }

@@ -200,7 +200,7 @@ static void add_advice(cJSON *o, const ReportEntry *e)
 
 static void add_code(cJSON *o, const ReportEntry *e)
 {
-    char code[1024];
+    char code[REPORT_CODE_SIZE];
     cJSON *h = cJSON_AddObjectToObject(o, "host_code");
     report_silk_launch(e, code, sizeof code);
     if (e->kernel.input == INPUT_SILK)
@@ -216,18 +216,64 @@ static void add_code(cJSON *o, const ReportEntry *e)
     cJSON_AddNumberToObject(g, "max_grid_x", (double)e->max_grid_x);
     cJSON_AddNumberToObject(g, "max_grid_y", (double)e->max_grid_y);
     cli_json_number_or_null(g, "grid_y", e->grid_y > 0, (double)e->grid_y);
+    bool nvidia = e->target.vendor == OCC_NVIDIA;
+    cJSON_AddBoolToObject(g, "smem_optin_needed", e->smem_needs_optin);
+    cli_json_number_or_null(g, "smem_optin_limit", nvidia, (double)e->smem_optin_limit);
+    cJSON_AddBoolToObject(g, "smem_over_optin", e->smem_over_optin);
     report_verify_snippet(e, code, sizeof code);
     cJSON_AddStringToObject(o, "verification", code);
 }
 
+static const char *cluster_problem_name(ClusterProblem p)
+{
+    static const char *const names[] = {[CLUSTER_OK] = NULL,
+                                        [CLUSTER_UNSUPPORTED] = "unsupported",
+                                        [CLUSTER_TOO_LARGE] = "too_large",
+                                        [CLUSTER_ABOVE_RANK] = "above_max_cluster_rank",
+                                        [CLUSTER_SHAPE] = "shape",
+                                        [CLUSTER_NOT_RESIDENT] = "not_resident"};
+    return names[p];
+}
+
+/* The launch's thread-block cluster, or null. */
+static void add_cluster(cJSON *o, const ReportEntry *e)
+{
+    const ReportCluster *c = &e->cluster;
+    if (c->size == 0) {
+        cJSON_AddNullToObject(o, "cluster");
+        return;
+    }
+    cJSON *j = cJSON_AddObjectToObject(o, "cluster");
+    cJSON_AddItemToObject(j, "dims", cJSON_CreateIntArray(c->dims, 3));
+    cJSON_AddNumberToObject(j, "size", c->size);
+    cJSON_AddStringToObject(j, "from", c->compiled ? "cluster_dims" : "option");
+    cJSON_AddBoolToObject(j, "option_ignored", c->option_ignored);
+    cli_json_number_or_null(j, "max_cluster_rank", c->max_rank > 0, c->max_rank);
+    cJSON_AddNumberToObject(j, "portable_limit", c->portable_limit);
+    cJSON_AddNumberToObject(j, "limit", c->limit);
+    cJSON_AddBoolToObject(j, "nonportable", c->nonportable);
+    if (e->have_work)
+        cli_json_add_count(j, "padding_ctas", c->padding_ctas);
+    else
+        cJSON_AddNullToObject(j, "padding_ctas");
+    const char *problem = cluster_problem_name(c->problem);
+    if (problem)
+        cJSON_AddStringToObject(j, "problem", problem);
+    else
+        cJSON_AddNullToObject(j, "problem");
+}
+
 static void add_extras(cJSON *o, const ReportEntry *e)
 {
+    add_cluster(o, e);
     cJSON *p = cJSON_AddArrayToObject(o, "persistent_grid");
     for (int i = 0; i < e->n_persistent; i++) {
         cJSON *row = cJSON_CreateObject();
         cJSON_AddStringToObject(row, "gpu", e->persistent[i].gpu.id);
         cJSON_AddNumberToObject(row, "sm_count", e->persistent[i].gpu.sm_count);
         cJSON_AddNumberToObject(row, "grid", e->persistent[i].grid);
+        cli_json_number_or_null(row, "clusters", e->cluster.size && e->persistent[i].clusters >= 0,
+                                e->persistent[i].clusters);
         cJSON_AddItemToArray(p, row);
     }
     bool resident = report_selected(e) && report_selected(e)->fig.groups > 0;

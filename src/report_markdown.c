@@ -316,7 +316,7 @@ static void print_bounds(const ReportEntry *e, FILE *out)
 
 static void print_launch(const ReportEntry *e, FILE *out)
 {
-    char code[1024];
+    char code[REPORT_CODE_SIZE];
     fputs("\n### 5. Host launch code\n", out);
     if (e->kernel.input == INPUT_SILK) {
         report_silk_launch(e, code, sizeof code);
@@ -328,6 +328,10 @@ static void print_launch(const ReportEntry *e, FILE *out)
     fputs("\n### 6. Grid validity\n\n", out);
     report_grid_sentence(e, code, sizeof code);
     md_sentence(out, code);
+    if (report_cluster_sentence(e, code, sizeof code))
+        md_sentence(out, code);
+    if (report_smem_optin_sentence(e, code, sizeof code))
+        md_sentence(out, code);
     fputs("\n### 7. Verification\n", out);
     report_verify_snippet(e, code, sizeof code);
     if (code[0])

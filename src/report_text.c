@@ -185,7 +185,7 @@ static void print_code(const char *code, FILE *out)
 
 static void print_launch(const ReportEntry *e, FILE *out)
 {
-    char code[1024];
+    char code[REPORT_CODE_SIZE];
     fputs("\n  5. Host launch code\n", out);
     if (e->kernel.input == INPUT_SILK) {
         report_silk_launch(e, code, sizeof code);
@@ -198,6 +198,16 @@ static void print_launch(const ReportEntry *e, FILE *out)
     fputs("     ", out);
     report_print_plain(out, code);
     fputc('\n', out);
+    if (report_cluster_sentence(e, code, sizeof code)) {
+        fputs("     ", out);
+        report_print_plain(out, code);
+        fputc('\n', out);
+    }
+    if (report_smem_optin_sentence(e, code, sizeof code)) {
+        fputs("     ", out);
+        report_print_plain(out, code);
+        fputc('\n', out);
+    }
     fputs("\n  7. Verification\n", out);
     report_verify_snippet(e, code, sizeof code);
     print_code(code, out);
@@ -209,7 +219,10 @@ static void print_extras(const ReportEntry *e, FILE *out)
     if (!r)
         return;
     ReportTerms terms = report_terms(e);
-    fprintf(out, "\n  Persistent grid (%s x resident %s):", terms.units, terms.groups);
+    if (e->cluster.size)
+        fprintf(out, "\n  Persistent grid (resident clusters x %d CTAs):", e->cluster.size);
+    else
+        fprintf(out, "\n  Persistent grid (%s x resident %s):", terms.units, terms.groups);
     for (int i = 0; i < e->n_persistent; i++)
         fprintf(out, "%s %s %d", i ? "," : "", e->persistent[i].gpu.id, e->persistent[i].grid);
     fputs(e->n_persistent ? "\n" : " no product of this architecture in the tables\n", out);

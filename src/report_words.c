@@ -228,18 +228,22 @@ void report_grid_sentence(const ReportEntry *e, char *buf, size_t size)
     unsigned long long gx = e->max_grid_x, gy = e->max_grid_y;
     const char *groups = report_terms(e).groups;
     unsigned long long x = e->grid_x, y = e->grid_y;
-    if (!e->have_work)
+    /* The dimensions alone: a cluster or shared memory has its own sentence. */
+    bool within = x <= gx && y <= gy && (e->work_rows > 0 || y == 0);
+    if (!report_selected(e))
+        snprintf(buf, size, "no launch to check: no block size runs on %s", e->target.sm_name);
+    else if (!e->have_work)
         snprintf(buf, size, "`gridDim.x` may be up to %llu %s on %s%s", gx,
                  report_terms(e).groups, e->target.sm_name,
                  e->target.vendor == OCC_AMD ? " (HIP: `gridDim.x * blockDim.x` below 2^32)" : "");
-    else if (e->work_rows && e->grid_valid)
+    else if (e->work_rows && within)
         snprintf(buf, size, "%llu x %llu %s: within `gridDim.x <= %llu` and `gridDim.y <= %llu`", x,
                  y, groups, gx, gy);
     else if (e->work_rows)
         snprintf(buf, size, "%llu x %llu %s: above `gridDim.x <= %llu` or `gridDim.y <= %llu`; use "
                             "a grid-stride loop",
                  x, y, groups, gx, gy);
-    else if (e->grid_valid)
+    else if (within)
         snprintf(buf, size, "%llu %s: within `gridDim.x <= %llu`", (unsigned long long)e->ctas,
                  groups, gx);
     else if (y <= gy)
@@ -250,6 +254,84 @@ void report_grid_sentence(const ReportEntry *e, char *buf, size_t size)
         snprintf(buf, size, "%llu %s: above what a 2-D grid holds (`gridDim.x <= %llu`, "
                             "`gridDim.y <= %llu`); use a grid-stride loop",
                  (unsigned long long)e->ctas, groups, gx, gy);
+}
+
+/* "264 on h100-sxm (an estimate from its 8 GPCs)", or what is known
+ * without a public GPC layout. */
+static void resident_clusters_words(const ReportEntry *e, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < e->n_persistent && used < size; i++) {
+        const PersistentRow *p = &e->persistent[i];
+        if (p->clusters >= 0)
+            used += (size_t)snprintf(buf + used, size - used, "%s%d on %s", used ? ", " : "",
+                                     p->clusters, p->gpu.id);
+    }
+    if (used == 0)
+        snprintf(buf, size, "unknown (no product's GPC layout is public): "
+                            "`cudaOccupancyMaxActiveClusters` on a device tells");
+    else if (used < size)
+        snprintf(buf + used, size - used, " (an estimate: a cluster runs in one GPC, and the "
+                                          "GPC layout is public for these only)");
+}
+
+bool report_cluster_sentence(const ReportEntry *e, char *buf, size_t size)
+{
+    const ReportCluster *c = &e->cluster;
+    if (c->size == 0)
+        return false;
+    char from[96], resident[512];
+    const int *d = c->dims;
+    if (c->compiled)
+        snprintf(from, sizeof from, "the kernel's `__cluster_dims__(%d, %d, %d)`", d[0], d[1], d[2]);
+    else
+        snprintf(from, sizeof from, "`--cluster %d,%d,%d`", d[0], d[1], d[2]);
+    if (c->problem == CLUSTER_SHAPE && c->dims[2] == 1) {
+        snprintf(buf, size, "cluster of %d x %d CTAs (%s): a launch with one row of CTAs cannot "
+                            "hold it; give the work as `--work COLSxROWS` for a grid of rows",
+                 d[0], d[1], from);
+        return true;
+    }
+    if (c->problem != CLUSTER_OK) {
+        snprintf(buf, size, "cluster of %d CTAs (%s): %s (the limit on %s is %d, %d portably)",
+                 c->size, from, report_cluster_problem_text(c->problem), e->target.sm_name,
+                 c->limit, c->portable_limit);
+        return true;
+    }
+    resident_clusters_words(e, resident, sizeof resident);
+    snprintf(buf, size, "cluster of %d CTAs (%s): within the %s limit of %d on %s%s; the grid is "
+                        "whole clusters (%llu CTA%s added); resident clusters: %s",
+             c->size, from, c->nonportable ? "non-portable" : "portable",
+             c->nonportable ? c->limit : c->portable_limit, e->target.sm_name,
+             c->nonportable ? " (`cudaFuncAttributeNonPortableClusterSizeAllowed`)" : "",
+             (unsigned long long)c->padding_ctas, c->padding_ctas == 1 ? "" : "s", resident);
+    if (c->option_ignored && strlen(buf) + 1 < size)
+        snprintf(buf + strlen(buf), size - strlen(buf),
+                 "; --cluster is ignored: the kernel carries its own");
+    return true;
+}
+
+bool report_smem_optin_sentence(const ReportEntry *e, char *buf, size_t size)
+{
+    if (e->target.vendor != OCC_NVIDIA || !(e->smem_needs_optin || e->smem_over_optin))
+        return false;
+    char total[32], def[32], limit[32], escaped[256];
+    const char *name = escape_if_needed(e->kernel.cxx_name, escaped, sizeof escaped);
+    format_bytes(e->smem_bytes, total, sizeof total);
+    format_bytes((uint64_t)e->target.arch->smem_per_block, def, sizeof def);
+    format_bytes(e->smem_optin_limit, limit, sizeof limit);
+    if (e->smem_over_optin)
+        snprintf(buf, size, "%s of shared memory per CTA: above the opt-in limit of %s on %s; "
+                            "no launch can have it", total, limit, e->target.sm_name);
+    else
+        snprintf(buf, size, "%s of shared memory per CTA: above the %s default, within the "
+                            "opt-in limit of %s on %s, with "
+                            "`cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, "
+                            "%llu)` before the launch (in the host code)",
+                 total, def, limit, e->target.sm_name, name,
+                 (unsigned long long)e->dynamic_smem);
+    return true;
 }
 
 bool report_spill_sentence(const ReportEntry *e, const ReportRow *r, char *buf, size_t size)
@@ -512,8 +594,12 @@ void report_work_sentence(const ReportEntry *e, char *buf, size_t size)
                e->block_y, (unsigned long long)e->tail_threads,
                100.0 * (double)e->tail_threads / ((double)e->ctas * r->threads));
     else
-        append(buf, size, &used, ": %llu %s of %d threads, the last with %llu (%.2f%% of the "
+        append(buf, size, &used, ": %llu %s of %d threads, the last %swith %llu (%.2f%% of the "
                                  "work)",
-               (unsigned long long)e->ctas, report_terms(e).groups, r->threads, (unsigned long long)e->tail_threads,
+               (unsigned long long)e->ctas, report_terms(e).groups, r->threads,
+               e->cluster.padding_ctas ? "of the work " : "", (unsigned long long)e->tail_threads,
                100.0 * (double)e->tail_threads / (double)e->work);
+    if (e->cluster.padding_ctas)
+        append(buf, size, &used, "; %llu more complete the last cluster",
+               (unsigned long long)e->cluster.padding_ctas);
 }

@@ -29,6 +29,13 @@ bool report_tail_note(const ReportEntry *e, const TailRow *t, char *buf, size_t 
  * (check empty otherwise).  False when no block size runs. */
 bool report_bounds_advice(const ReportEntry *e, char *advice, char *check, size_t size);
 void report_grid_sentence(const ReportEntry *e, char *buf, size_t size);
+/* Section 6's further rules: the launch's thread-block cluster (its size
+ * against the architecture's limits, the grid in whole clusters, the
+ * resident clusters), and shared memory above the per-CTA default. */
+bool report_cluster_sentence(const ReportEntry *e, char *buf, size_t size);
+bool report_smem_optin_sentence(const ReportEntry *e, char *buf, size_t size);
+/* The room a writer gives one piece of host code. */
+enum { REPORT_CODE_SIZE = 2048 };
 bool report_spill_sentence(const ReportEntry *e, const ReportRow *r, char *buf, size_t size);
 void report_next_step_sentence(const ReportEntry *e, char *buf, size_t size);
 /* Where the figures come from and what they are: registers, shared

@@ -39,7 +39,11 @@
  *   - .nv.info.NAME holds EIATTR_MAX_THREADS (0x05, SVAL 3 x u32: .maxntid),
  *     EIATTR_REQNTID (0x10, SVAL 3 x u32), EIATTR_MAXREG_COUNT (0x1b, HVAL:
  *     the register cap, 255 when none) and EIATTR_NUM_BARRIERS (0x4c, BVAL:
- *     the count ptxas -v prints as "used N barriers"; absent when 0).
+ *     the count ptxas -v prints as "used N barriers"; absent when 0), and
+ *     a cluster kernel's EIATTR_CTA_PER_CLUSTER (0x3d, SVAL 3 x u32:
+ *     .reqnctapercluster), EIATTR_EXPLICIT_CLUSTER (0x3e, NVAL) and
+ *     EIATTR_MAX_CLUSTER_RANK (0x3f, SVAL u32: .maxclusterrank), as
+ *     cuobjdump -elf names them (nvcc 13.0 -cubin, sm_90).
  *   - .nv.shared.NAME is the kernel's static shared window;
  *     .nv.constant0.NAME its constant bank 0 (what ptxas -v prints as
  *     cmem[0] before sm_90, where it stopped printing it).  Each names its
@@ -108,6 +112,9 @@ enum {
     ATTR_REQNTID = 0x10,
     ATTR_FRAME_SIZE = 0x11,
     ATTR_MAXREG_COUNT = 0x1b,
+    ATTR_CTA_PER_CLUSTER = 0x3d,   /* SVAL 3 x u32: .reqnctapercluster */
+    ATTR_EXPLICIT_CLUSTER = 0x3e,  /* NVAL: .explicitcluster */
+    ATTR_MAX_CLUSTER_RANK = 0x3f,  /* SVAL u32: .maxclusterrank */
     ATTR_REGCOUNT = 0x2f,
     ATTR_NUM_BARRIERS = 0x4c,
     /* the reservation inside .nv.shared.NAME from sm_90 on (see above) */
@@ -461,6 +468,17 @@ static void kernel_attr(const Attr *a, KernelUsage *u, CubinKernel *d)
     case ATTR_REQNTID:
         read_dims(a, d->req_threads_dim);
         break;
+    case ATTR_CTA_PER_CLUSTER:
+        read_dims(a, d->cluster_dim);
+        break;
+    case ATTR_EXPLICIT_CLUSTER:
+        d->explicit_cluster = true;
+        break;
+    case ATTR_MAX_CLUSTER_RANK: {
+        long long v = sval_word(a, 0);
+        d->max_cluster_rank = v < 0 || v > 1 << 20 ? 0 : (int)v;
+        break;
+    }
     case ATTR_MAXREG_COUNT:
         if (a->format == 3)
             d->max_registers = (int)a->value;

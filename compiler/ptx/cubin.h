@@ -48,6 +48,9 @@
 typedef struct CubinKernel {
     int max_threads_dim[3]; /* .maxntid x, y, z; all 0 when absent */
     int req_threads_dim[3]; /* .reqntid x, y, z; all 0 when absent */
+    int cluster_dim[3];     /* .reqnctapercluster x, y, z; all 0 when absent */
+    bool explicit_cluster;  /* .explicitcluster */
+    int max_cluster_rank;   /* .maxclusterrank; 0 when absent */
     int max_registers;      /* the register cap ptxas worked under: .maxnreg,
                              * or one derived from .maxntid and .minnctapersm
                              * (or --maxrregcount); 255 when uncapped; 0 when

@@ -67,6 +67,46 @@ static int read_dims(const char **pp, const char *end)
     return (int)product;
 }
 
+/* "x, y, z" of .reqnctapercluster, each dimension (1 when left out). */
+static void read_each_dim(const char **pp, const char *end, int dims[3])
+{
+    const char *p = *pp;
+    dims[0] = dims[1] = dims[2] = 1;
+    for (int i = 0; i < 3; i++) {
+        p = skip_space(p, end);
+        if (p >= end || !isdigit((unsigned char)*p))
+            break;
+        long v = strtol(p, (char **)&p, 10);
+        dims[i] = v > 1 << 20 ? 1 << 20 : (int)v;
+        p = skip_space(p, end);
+        if (p < end && *p == ',')
+            p++;
+        else
+            break;
+    }
+    *pp = p;
+}
+
+/* The cluster directives: .reqnctapercluster (__cluster_dims__), the
+ * .explicitcluster that comes with it and .maxclusterrank
+ * (__launch_bounds__'s third value).  False for any other directive. */
+static bool read_cluster_directive(const char *d, const char **pp, const char *end, PtxEntry *e)
+{
+    if (word_at(d, end, ".explicitcluster")) {
+        e->explicit_cluster = true;
+        return true;
+    }
+    if (word_at(d, end, ".reqnctapercluster")) {
+        read_each_dim(pp, end, e->cluster);
+        return true;
+    }
+    if (word_at(d, end, ".maxclusterrank")) {
+        e->maxclusterrank = read_dims(pp, end);
+        return true;
+    }
+    return false;
+}
+
 /* The directives between an entry's parameter list and its body. */
 static const char *read_directives(const char *p, const char *end, PtxEntry *e)
 {
@@ -91,6 +131,8 @@ static const char *read_directives(const char *p, const char *end, PtxEntry *e)
                          : word_at(d, end, ".maxnreg") ? &e->maxnreg : NULL;
             while (p < end && is_ident(*p))
                 p++;
+            if (!field && read_cluster_directive(d, &p, end, e))
+                continue;
             if (field) {
                 if (field == &e->maxnreg)
                     e->maxnreg_at = (size_t)(d - e->text_start);

@@ -14,6 +14,9 @@ typedef struct PtxEntry {
     const char *name;
     int maxntid, reqntid;  /* products of the dimensions; 0: absent */
     int minnctapersm, maxnreg;
+    int cluster[3];        /* .reqnctapercluster x, y, z; all 0: absent */
+    bool explicit_cluster; /* .explicitcluster: launched with a cluster only */
+    int maxclusterrank;    /* .maxclusterrank: the largest cluster; 0 absent */
     bool extern_smem;      /* uses an .extern .shared array (dynamic shared
                             * memory), itself or through functions it calls */
     const char *text_start;

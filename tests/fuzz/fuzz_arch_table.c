@@ -47,6 +47,7 @@ static void require_same_table(const ArchTable *a, const ArchTable *b)
 static void require_in_range(const ArchLimits *row)
 {
 #define CHECK_INT(field, lo, hi) require(row->field >= (lo) && row->field <= (hi));
+#define CHECK_OPT_INT(field, lo, hi) CHECK_INT(field, lo, hi)
 #define CHECK_CC(field, lo, hi)
 #define CHECK_TEXT(field, lo, hi)
 #define CHECK_KIB_LIST(field, lo, hi)
@@ -64,6 +65,7 @@ static void require_product_in_range(const GpuProduct *row)
 #undef PRODUCT_COLUMN
 #undef CHECK_INT
 #undef CHECK_CC
+#undef CHECK_OPT_INT
 #undef CHECK_TEXT
 #undef CHECK_KIB_LIST
 #undef CHECK_GRANULARITY

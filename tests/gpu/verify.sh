@@ -7,7 +7,9 @@
 # tests/gpu/compare-cpu.sh: `silkc exec --backend cuda` against the CPU
 # backend, its files in OUTDIR/compare-cpu; tests/gpu/run-programs.sh:
 # every example program built by silkc build and run on the GPU, its
-# results checked, in OUTDIR/run-programs), the runtime's launch overhead
+# results checked, in OUTDIR/run-programs; tests/gpu/launch-rules.sh: the
+# report's cluster and large-shared-memory host code run as printed, its
+# expected blocks and clusters against the device's), the runtime's launch overhead
 # (bench/launch --gpu) and the whole test suite, and
 # writes everything under OUTDIR, with the lines that matter in
 # OUTDIR/summary.txt.
@@ -68,6 +70,14 @@ if [ -x "$src/tests/gpu/compare-cpu.sh" ]; then
     [ $rc -eq 0 ] || status=1
     note "compare-cpu.sh: exit $rc; $(tail -1 "$out/compare-cpu.txt")"
     grep -E '^(FAIL|note)' "$out/compare-cpu.txt" | head -20 >> "$out/summary.txt"
+fi
+if [ -x "$src/tests/gpu/launch-rules.sh" ]; then
+    SILK_OCC="$build/src/silk-occ" "$src/tests/gpu/launch-rules.sh" "$out/launch-rules" \
+        > "$out/launch-rules.txt" 2>&1
+    rc=$?
+    [ $rc -eq 0 ] || [ $rc -eq 77 ] || status=1
+    note "launch-rules.sh: exit $rc; $(tail -1 "$out/launch-rules.txt")"
+    grep '^FAIL' "$out/launch-rules.txt" | head -20 >> "$out/summary.txt"
 fi
 if [ -x "$src/tests/gpu/run-programs.sh" ]; then
     "$src/tests/gpu/run-programs.sh" "$build" "$out/run-programs" > "$out/run-programs.txt" 2>&1

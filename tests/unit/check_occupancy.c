@@ -723,6 +723,39 @@ static void add_loop(Suite *s, const char *name, const TTest *test, int n)
     suite_add_tcase(s, tc);
 }
 
+/* Thread-block clusters: the architectures' limits from the tables, and
+ * the resident clusters GPC by GPC (cluster.c), worked by hand: 132 SMs
+ * are 66 TPCs, in 8 GPCs 2 of 9 TPCs (18 SMs) and 6 of 8 (16 SMs). */
+static const struct cluster_case {
+    int sms, gpcs, ctas_per_sm, size, want;
+} cluster_cases[] = {
+    {132, 8, 8, 4, 2 * (18 * 8 / 4) + 6 * (16 * 8 / 4)}, /* 264 */
+    {132, 8, 1, 16, 8},      /* one 16-CTA cluster per GPC */
+    {132, 8, 1, 2, 66},      /* 2 x 9 + 6 x 8 */
+    {132, 8, 3, 16, 2 * 3 + 6 * 3}, /* 18 x 3 / 16 = 3, 16 x 3 / 16 = 3 */
+    {132, 8, 1, 17, 2},      /* only the 18-SM GPCs hold one */
+    {7, 2, 1, 3, 2},         /* 3 TPCs: GPCs of 4 and 2 + the odd SM: 4/3 + 3/3 */
+    {132, 0, 8, 4, -1},      /* GPC layout not public */
+    {132, 8, 0, 4, 0},       /* no CTA resident: no cluster */
+};
+
+START_TEST(test_cluster_resident)
+{
+    const struct cluster_case *c = &cluster_cases[_i];
+    ck_assert_int_eq(occ_cluster_resident(c->sms, c->gpcs, c->ctas_per_sm, c->size), c->want);
+}
+END_TEST
+
+START_TEST(test_cluster_limit)
+{
+    ck_assert_int_eq(occ_cluster_limit(find_arch("sm_80"), true), 0);
+    ck_assert_int_eq(occ_cluster_limit(find_arch("sm_90"), false), 8);
+    ck_assert_int_eq(occ_cluster_limit(find_arch("sm_90"), true), 16);
+    ck_assert_int_eq(occ_cluster_limit(find_arch("sm_100"), true), 16);
+    ck_assert_int_eq(occ_cluster_limit(find_arch("sm_120"), true), 8);
+}
+END_TEST
+
 static Suite *occupancy_suite(void)
 {
     Suite *s = suite_create("occupancy");
@@ -747,6 +780,8 @@ static Suite *occupancy_suite(void)
     add_loop(s, "advise_block_size_all", test_advise_block_size_all, 1);
     add_loop(s, "advise_register_cap", test_advise_register_cap, N(cap_cases));
     add_loop(s, "cap_is_safe_and_persistent_grid", test_cap_is_safe_and_persistent_grid, 1);
+    add_loop(s, "cluster_resident", test_cluster_resident, N(cluster_cases));
+    add_loop(s, "cluster_limit", test_cluster_limit, 1);
     return s;
 }
 

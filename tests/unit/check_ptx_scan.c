@@ -44,6 +44,32 @@ START_TEST(scans_entries_and_directives)
 }
 END_TEST
 
+/* The cluster directives as nvcc -ptx writes them for __cluster_dims__
+ * and __launch_bounds__'s third value (CUDA 13.0, sm_90). */
+START_TEST(scans_cluster_directives)
+{
+    static const char *const CLUSTER_PTX =
+        ".version 8.8\n.target sm_90\n.address_size 64\n"
+        ".visible .entry ring(\n\t.param .u64 p\n)\n.explicitcluster\n.reqnctapercluster 4, 2, 1\n"
+        "{\n\tret;\n}\n"
+        ".visible .entry ranked()\n.maxntid 128, 1, 1\n.minnctapersm 1\n.maxclusterrank 8\n"
+        "{\n\tret;\n}\n";
+    Arena *arena = arena_new();
+    PtxEntry *e;
+    ck_assert_int_eq(ptx_scan_entries(CLUSTER_PTX, strlen(CLUSTER_PTX), arena, &e), 2);
+    ck_assert(e[0].explicit_cluster);
+    ck_assert_int_eq(e[0].cluster[0], 4);
+    ck_assert_int_eq(e[0].cluster[1], 2);
+    ck_assert_int_eq(e[0].cluster[2], 1);
+    ck_assert_int_eq(e[0].maxclusterrank, 0);
+    ck_assert(!e[1].explicit_cluster);
+    ck_assert_int_eq(e[1].cluster[0], 0);
+    ck_assert_int_eq(e[1].maxclusterrank, 8);
+    ck_assert_int_eq(e[1].maxntid, 128);
+    arena_free(arena);
+}
+END_TEST
+
 /* As nvcc -ptx writes them: module-scope arrays, static and extern; an
  * entry that uses the extern one directly, one through two calls, one
  * that only uses the static array, one that names a longer identifier
@@ -131,6 +157,7 @@ static Suite *ptx_scan_suite(void)
     Suite *s = suite_create("ptx_scan");
     TCase *tc = tcase_create("scan");
     tcase_add_test(tc, scans_entries_and_directives);
+    tcase_add_test(tc, scans_cluster_directives);
     tcase_add_test(tc, finds_dynamic_shared_memory);
     tcase_add_test(tc, sets_a_register_cap);
     tcase_add_test(tc, caps_several_and_leaves_out_the_rest);
