@@ -156,10 +156,20 @@ static bool bound_is_template_argument(const char *cxx_name, int bound)
     return false;
 }
 
+/* The block-size bound the kernel's source states: .maxntid, but not a
+ * code object's .max_flat_workgroup_size at the largest workgroup, which
+ * is what LLVM and HIP give a kernel whose source states none. */
+static int stated_bound(const ReportEntry *e)
+{
+    int bound = e->kernel.maxntid;
+    return e->target.vendor == OCC_AMD && bound >= report_max_block(e) ? 0 : bound;
+}
+
 void report_pin_find(ReportEntry *e, const ReportSettings *s)
 {
     const MeasuredKernel *k = &e->kernel;
     ReportPin *p = &e->pin;
+    int bound = stated_bound(e);
     *p = (ReportPin){REPORT_PIN_NONE, 0, "", 0};
     /* A library's or the user's pin fixes a bound; .reqntid fixes itself. */
     const char *library = kernel_library(k, s);
@@ -168,12 +178,12 @@ void report_pin_find(ReportEntry *e, const ReportSettings *s)
     if (k->reqntid > 0)
         return;
     if (library) {
-        p->by = k->maxntid > 0 ? REPORT_PIN_LIBRARY : REPORT_PIN_LIBRARY_UNBOUND;
-        p->threads = k->maxntid;
-    } else if (s->fixed_block_size && k->maxntid > 0) {
+        p->by = bound > 0 ? REPORT_PIN_LIBRARY : REPORT_PIN_LIBRARY_UNBOUND;
+        p->threads = bound;
+    } else if (s->fixed_block_size && bound > 0) {
         p->by = REPORT_PIN_OPTION;
-        p->threads = k->maxntid;
-    } else if (bound_is_template_argument(k->cxx_name, k->maxntid)) {
-        p->template_bound = k->maxntid;
+        p->threads = bound;
+    } else if (bound_is_template_argument(k->cxx_name, bound)) {
+        p->template_bound = bound;
     }
 }

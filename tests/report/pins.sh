@@ -10,7 +10,9 @@
 # the project's own (pins_namespace.cu) and CUB from the toolkit
 # (pins_cub.cu: DeviceReduceKernel's bound, as nvcc's PTX states it, on
 # sm_80, sm_90 and sm_120; EmptyKernel, with none, sized by the
-# library); and each bad option value, one line naming the option, exit 2.
+# library); on AMD, LLVM's default .max_flat_workgroup_size (1024) is no
+# stated bound; and each bad option value, one line naming the option,
+# exit 2.
 # Without nvcc or ptxas the cases that need them are skipped (exit 77).
 # Run by make check, which sets SILK_OCC, SILK_SRCDIR, CHECK_SCHEMA,
 # REPORT_ROWS and OCC_ORACLE.
@@ -83,6 +85,15 @@ expect 2 "$P --fixed-namespace '$(printf '%.60s' "$long")...': $bad_ns" $ptx --a
 set --
 for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do set -- "$@" --fixed-namespace "n$i"; done
 expect 2 "$P --fixed-namespace: at most 16 namespaces" $ptx --arch sm_80 "$@"
+
+# AMD: a code object's .max_flat_workgroup_size pins under
+# --fixed-block-size when the source stated it (pinned: 128), not at the
+# 1024 LLVM gives a kernel that states none (plain: chosen as before).
+expect 0 "" tests/data/amdgpu/pinned.gfx942.hsaco --fixed-block-size --format json
+"$CHECK_SCHEMA" "$work/out" || fail "AMD --fixed-block-size: the JSON does not match the schema"
+[ "$(pin_of "$work/out" pinned)" = '"fixed_block_size" null 128' ] && [ "$(pin_of "$work/out" plain)" = "" ] &&
+    [ "$(codes "$work/out")" = "fixed_by_option highest_occupancy bounded_size highest_occupancy tie_prefers_default" ] ||
+    fail "AMD --fixed-block-size: pinned $(pin_of "$work/out" pinned), plain $(pin_of "$work/out" plain); $(codes "$work/out")"
 
 nvcc=${SILK_NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 ptxas=${SILK_PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
