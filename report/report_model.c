@@ -53,9 +53,10 @@ static int permitted_sizes(const ReportEntry *e, const ReportSettings *s, int *s
 {
     const MeasuredKernel *k = &e->kernel;
     int limit = report_max_block(e);
-    if (k->reqntid > 0) {
-        sizes[0] = k->reqntid;
-        return k->reqntid <= limit ? 1 : 0;
+    int fixed = k->reqntid > 0 ? k->reqntid : e->pin.threads; /* report_pins.c's */
+    if (fixed > 0) {
+        sizes[0] = fixed;
+        return fixed <= limit ? 1 : 0;
     }
     if (k->maxntid > 0 && k->maxntid < limit)
         limit = k->maxntid;
@@ -63,6 +64,9 @@ static int permitted_sizes(const ReportEntry *e, const ReportSettings *s, int *s
     for (int i = 0; i < s->n_sizes; i++)
         if (s->sizes[i] <= limit)
             sizes[n++] = s->sizes[i];
+    /* --only-block-sizes restricts: neither the bound nor a stand-in joins. */
+    if (s->only_sizes)
+        return n;
     if (k->maxntid > 0 && k->maxntid <= limit)
         n = add_size(sizes, n, k->maxntid);
     if (n == 0)
@@ -165,13 +169,35 @@ static void select_row(ReportEntry *e, const ReportSettings *s)
         add_reason(e, tie_reason(c, e->n_rows, e->selected), c[e->selected].threads, tied, 0);
 }
 
+/* The first reasons: what fixes or bounds the block size, and a
+ * restriction that left no size. */
+static void bound_reasons(ReportEntry *e, const ReportSettings *s)
+{
+    const MeasuredKernel *k = &e->kernel;
+    const ReportPin *p = &e->pin;
+    if (p->library[0] && (k->reqntid > 0 || p->by == REPORT_PIN_LIBRARY))
+        add_reason(e, REASON_FIXED_BY_LIBRARY, k->reqntid > 0 ? k->reqntid : p->threads, 0, 0);
+    else if (k->reqntid > 0)
+        add_reason(e, REASON_FIXED_SIZE, k->reqntid, 0, 0);
+    else if (p->by == REPORT_PIN_OPTION)
+        add_reason(e, REASON_FIXED_BY_OPTION, p->threads, 0, 0);
+    else if (k->maxntid > 0)
+        add_reason(e, REASON_BOUNDED_SIZE, k->maxntid, 0, 0);
+    if (p->by == REPORT_PIN_LIBRARY_UNBOUND)
+        add_reason(e, REASON_LIBRARY_DECIDES, 0, 0, 0);
+    if (p->template_bound)
+        add_reason(e, REASON_TEMPLATE_BOUND, p->template_bound, 0, 0);
+    if (s->only_sizes && e->n_rows == 0 && k->reqntid == 0 && p->threads == 0)
+        add_reason(e, REASON_ONLY_SIZES_NONE,
+                   k->maxntid > 0 && k->maxntid < report_max_block(e) ? k->maxntid
+                                                                     : report_max_block(e),
+                   0, 0);
+}
+
 static void explain(ReportEntry *e, const ReportSettings *s)
 {
     const MeasuredKernel *k = &e->kernel;
-    if (k->reqntid > 0)
-        add_reason(e, REASON_FIXED_SIZE, k->reqntid, 0, 0);
-    else if (k->maxntid > 0)
-        add_reason(e, REASON_BOUNDED_SIZE, k->maxntid, 0, 0);
+    bound_reasons(e, s);
     int tie_reasons = e->n_reasons;
     select_row(e, s);
     const ReportRow *r = report_selected(e);
@@ -379,6 +405,7 @@ bool report_entry_compute(ReportEntry *e, const ReportSettings *s, char *error, 
     }
     e->n_reasons = e->n_tails = e->n_persistent = 0;
     report_cluster_choose(e, s);
+    report_pin_find(e, s);
     if (!fill_rows(e, s, error, size))
         return false;
     explain(e, s);

@@ -118,6 +118,28 @@ typedef struct CapAdvice {
     int cap_spill_stores, cap_spill_loads;
 } CapAdvice;
 
+/* What fixes a kernel's block size besides its own .reqntid: the user's
+ * --fixed-block-size, or a library whose launch is its API's contract
+ * (seed 001, "Do not use this when"); and whether its bound is a template
+ * argument of the instance, which the text points out. */
+typedef enum ReportPinBy {
+    REPORT_PIN_NONE,
+    REPORT_PIN_OPTION,          /* --fixed-block-size: .maxntid is the size */
+    REPORT_PIN_LIBRARY,         /* a library's kernel: its bound is the size */
+    REPORT_PIN_LIBRARY_UNBOUND, /* a library's kernel with no bound: the library
+                                 * decides at run time; rows for information */
+} ReportPinBy;
+
+enum { REPORT_MAX_NAMESPACES = 16, REPORT_NAMESPACE_MAX = 128 };
+
+typedef struct ReportPin {
+    ReportPinBy by;
+    int threads;           /* the fixed size (REPORT_PIN_OPTION, _LIBRARY); 0 none */
+    char library[REPORT_NAMESPACE_MAX]; /* the namespace matched: "cub", "mylib::detail" */
+    int template_bound;    /* .maxntid when it equals a template argument of
+                            * the instance (scale<512>, __launch_bounds__(TPB)); 0 not */
+} ReportPin;
+
 typedef struct ReportEntry {
     MeasuredKernel kernel;
     Target target;
@@ -160,6 +182,7 @@ typedef struct ReportEntry {
                             * smallest row when none is selected) */
     bool smem_needs_optin; /* the selected launch is above smem_per_block */
     bool smem_over_optin;  /* above even the opt-in limit: it cannot launch */
+    ReportPin pin;         /* who fixes the block size besides .reqntid (report_pins.c) */
 } ReportEntry;
 
 typedef struct ReportModel {
@@ -179,6 +202,13 @@ typedef struct ReportSettings {
     const ArchTable *table;
     const AmdTable *amd_table;
     int cluster[3];             /* --cluster X[,Y[,Z]]; all 0: none */
+    bool only_sizes;            /* --only-block-sizes: `sizes` is the whole list,
+                                 * without the kernel's bound added */
+    bool fixed_block_size;      /* --fixed-block-size: every .maxntid is the size */
+    const char *fixed_namespaces[REPORT_MAX_NAMESPACES]; /* --fixed-namespace, as
+                                 * given (identifiers and ::), besides the libraries
+                                 * report_pins.c knows */
+    int n_fixed_namespaces;
 } ReportSettings;
 
 /* What a report is built from: the measured files on the run's targets
@@ -207,6 +237,14 @@ void report_kernel_names(const ReportBuild *b, bool *any_wanted, char *buf, size
  * (`size` bytes), when the tables' row cannot be used or --dyn-smem has
  * no value at one of the kernel's block sizes. */
 bool report_entry_compute(ReportEntry *e, const ReportSettings *s, char *error, size_t size);
+
+/* Fills e->pin from the kernel's names, bounds and the settings
+ * (report_pins.c), before the rows are computed. */
+void report_pin_find(ReportEntry *e, const ReportSettings *s);
+
+/* The namespace check of --fixed-namespace: identifiers joined by "::",
+ * a trailing "::" allowed, at most REPORT_NAMESPACE_MAX - 1 bytes. */
+bool report_namespace_valid(const char *ns);
 
 const char *report_reason_name(ReasonCode code);
 const char *report_reason_text(ReasonCode code);

@@ -44,6 +44,9 @@ typedef struct ReportOptions {
     int n_tables;
     char **files;              /* the operands */
     int n_files;
+    bool block_sizes_given;    /* --block-sizes, which --only-block-sizes excludes */
+    int only[REPORT_MAX_SIZES]; /* --only-block-sizes, as given */
+    int n_only;
 } ReportOptions;
 
 void cmd_report_usage(FILE *out)
@@ -67,6 +70,11 @@ void cmd_report_usage(FILE *out)
           "  --block-sizes LIST     more candidate block sizes (besides 64,128,256,512,1024)\n"
           "  --cluster X[,Y[,Z]]    launch in thread-block clusters of X x Y x Z CTAs\n"
           "                         (a kernel's own __cluster_dims__ needs no option)\n"
+          "  --only-block-sizes LIST  only these candidate sizes: 96,192 (not the defaults,\n"
+          "                         nor the kernel's bound)\n"
+          "  --fixed-block-size     a kernel's __launch_bounds__ (.maxntid) is its block size\n"
+          "  --fixed-namespace NS   NS's kernels keep their bound as their block size, as\n"
+          "                         cub, thrust, cutlass and cute's do (may be repeated)\n"
           "  --format F             text | json | csv | markdown\n"
           "  --expect-blocks-per-sm N   exit 1 when the selected size keeps fewer CTAs\n"
           "  --expect-occupancy P       exit 1 when it reaches less than P percent\n"
@@ -91,6 +99,8 @@ static const struct option long_options[] = {
     {"expect-occupancy", required_argument, NULL, 'o'}, {"arch-table", required_argument, NULL, 'T'},
     {"nvcc-flags", required_argument, NULL, 'N'},   {"check-caps", no_argument, NULL, 'C'},
     {"dyn-smem", required_argument, NULL, 'd'},    {"cluster", required_argument, NULL, 'L'},
+    {"only-block-sizes", required_argument, NULL, 'B'}, {"fixed-block-size", no_argument, NULL, 'F'},
+    {"fixed-namespace", required_argument, NULL, 'n'},
     {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
 };
 
@@ -120,9 +130,66 @@ static bool take_block_size(char *item, void *settings)
     return true;
 }
 
-static bool parse_block_sizes(ReportSettings *s, char *list)
+static bool parse_block_sizes(ReportOptions *o, char *list)
 {
-    return cli_split_list(COMMAND, "--block-sizes", list, take_block_size, s);
+    o->block_sizes_given = true;
+    return cli_split_list(COMMAND, "--block-sizes", list, take_block_size, &o->settings);
+}
+
+/* --only-block-sizes: a size twice is a slip in a list meant to be the
+ * whole of it, so it is refused rather than merged. */
+static bool take_only_size(char *item, void *options)
+{
+    ReportOptions *o = options;
+    long long size;
+    if (!cli_parse_integer(COMMAND, "--only-block-sizes", item, 1, 1024, &size))
+        return false;
+    for (int i = 0; i < o->n_only; i++)
+        if (o->only[i] == size) {
+            cli_error(COMMAND, "--only-block-sizes: %lld is given twice", size);
+            return false;
+        }
+    if (o->n_only == REPORT_MAX_SIZES) {
+        cli_error(COMMAND, "--only-block-sizes: at most %d sizes", REPORT_MAX_SIZES);
+        return false;
+    }
+    o->only[o->n_only++] = (int)size;
+    return true;
+}
+
+/* --fixed-namespace NS: a namespace's name, which the report prints. */
+static bool add_fixed_namespace(ReportSettings *s, const char *ns)
+{
+    if (!report_namespace_valid(ns)) {
+        cli_error(COMMAND, "--fixed-namespace '%s': not a namespace (identifiers joined by ::, "
+                           "as mylib or mylib::detail, at most %d bytes)",
+                  QUOTED(ns), REPORT_NAMESPACE_MAX - 1);
+        return false;
+    }
+    if (s->n_fixed_namespaces == REPORT_MAX_NAMESPACES) {
+        cli_error(COMMAND, "--fixed-namespace: at most %d namespaces", REPORT_MAX_NAMESPACES);
+        return false;
+    }
+    s->fixed_namespaces[s->n_fixed_namespaces++] = ns;
+    return true;
+}
+
+/* --only-block-sizes replaces the candidates --block-sizes would add to:
+ * one of the two, checked once every option is read. */
+static bool apply_only_sizes(ReportOptions *o)
+{
+    if (o->n_only == 0)
+        return true;
+    if (o->block_sizes_given) {
+        cli_error(COMMAND, "--block-sizes and --only-block-sizes: give one of them (--block-sizes "
+                           "adds candidates, --only-block-sizes is the whole list)");
+        return false;
+    }
+    o->settings.n_sizes = 0;
+    for (int i = 0; i < o->n_only; i++)
+        add_size(&o->settings, o->only[i]);
+    o->settings.only_sizes = true;
+    return true;
 }
 
 /* A percentage: digits, a fraction, a '%' (50, 62.5, 75%); not a hex
@@ -191,7 +258,10 @@ static bool read_option(ReportOptions *o, int c, char *arg)
     case 'k': o->kernel_glob = arg; return true;
     case 'N': o->load.nvcc_flags = arg; return true;
     case 'C': o->check_all_caps = true; return true;
-    case 'b': return parse_block_sizes(&o->settings, arg);
+    case 'b': return parse_block_sizes(o, arg);
+    case 'B': return cli_split_list(COMMAND, "--only-block-sizes", arg, take_only_size, o);
+    case 'F': o->settings.fixed_block_size = true; return true;
+    case 'n': return add_fixed_namespace(&o->settings, arg);
     case 'f': return cli_parse_format_among(COMMAND, arg, REPORT_FORMATS, &o->format);
     case 'o': return parse_percent(arg, &o->expect_occupancy);
     case 'e': return cli_parse_integer(COMMAND, "--expect-blocks-per-sm", arg, 1, 64, &o->expect_blocks);
@@ -227,11 +297,14 @@ static int parse_options(int argc, char **argv, ReportOptions *o)
     for (int i = 0; i < 5; i++)
         add_size(&o->settings, defaults[i]);
     int first;
-    /* --arch-table adds a file, --block-sizes more sizes: both repeat. */
-    int rc = cli_getopt(COMMAND, argc, argv, "Tb", long_options, cmd_report_usage, take_option, o,
+    /* --arch-table adds a file, --block-sizes more sizes, --fixed-namespace
+     * a namespace: they repeat. */
+    int rc = cli_getopt(COMMAND, argc, argv, "Tbn", long_options, cmd_report_usage, take_option, o,
                         &first);
     if (rc != EXIT_OK)
         return rc;
+    if (!apply_only_sizes(o))
+        return EXIT_USAGE;
     o->files = argv + first;
     o->n_files = argc - first;
     if (o->n_files == 0) {

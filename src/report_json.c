@@ -106,6 +106,29 @@ static cJSON *row_object(const ReportEntry *e, const ReportRow *row)
     return o;
 }
 
+/* What fixes the block size besides .reqntid (report_pins.c): the
+ * library and its bound, the library deciding (no bound), or
+ * --fixed-block-size; null when nothing does. */
+static void add_pin(cJSON *sel, const ReportEntry *e)
+{
+    const ReportPin *p = &e->pin;
+    bool library = p->library[0] && (p->by != REPORT_PIN_NONE || e->kernel.reqntid > 0);
+    if (!library && p->by != REPORT_PIN_OPTION) {
+        cJSON_AddNullToObject(sel, "pin");
+        return;
+    }
+    cJSON *pin = cJSON_AddObjectToObject(sel, "pin");
+    cJSON_AddStringToObject(pin, "by", p->by == REPORT_PIN_OPTION           ? "fixed_block_size"
+                                       : p->by == REPORT_PIN_LIBRARY_UNBOUND ? "library_decides"
+                                                                             : "library");
+    if (library)
+        cJSON_AddStringToObject(pin, "namespace", p->library);
+    else
+        cJSON_AddNullToObject(pin, "namespace");
+    int threads = e->kernel.reqntid > 0 ? e->kernel.reqntid : p->threads;
+    cli_json_number_or_null(pin, "threads", threads > 0, threads);
+}
+
 static void add_selection(cJSON *o, const ReportEntry *e)
 {
     cJSON *rows = cJSON_AddArrayToObject(o, "occupancy_table");
@@ -117,6 +140,7 @@ static void add_selection(cJSON *o, const ReportEntry *e)
     cli_json_number_or_null(sel, "active_blocks_per_sm", r, r ? r->fig.groups : 0);
     cli_json_number_or_null(sel, "occupancy", r, r ? occ_figures_occupancy(&r->fig) : 0);
     cli_json_number_or_null(sel, "grid", r && e->have_work, (double)e->ctas);
+    add_pin(sel, e);
     cJSON *reasons = cJSON_AddArrayToObject(sel, "reasons");
     for (int i = 0; i < e->n_reasons; i++) {
         const Reason *x = &e->reasons[i];

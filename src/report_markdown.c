@@ -220,6 +220,17 @@ static void print_table(const ReportEntry *e, FILE *out)
 
 /* ---- 2. the selection --------------------------------------------------------- */
 
+static void print_reasons(const ReportEntry *e, FILE *out)
+{
+    for (int i = 0; i < e->n_reasons; i++) {
+        char sentence[512];
+        report_reason_sentence(e, &e->reasons[i], sentence, sizeof sentence);
+        fputs("- ", out);
+        md_text(out, sentence);
+        fputc('\n', out);
+    }
+}
+
 static void print_selection(const ReportEntry *e, FILE *out)
 {
     const ReportRow *r = report_selected(e);
@@ -228,6 +239,9 @@ static void print_selection(const ReportEntry *e, FILE *out)
     if (!r) {
         fprintf(out, "None: no permitted block size has a resident %s on %s.\n", terms.group,
                 e->target.sm_name);
+        if (e->n_reasons) /* why none is permitted (--only-block-sizes) */
+            fputc('\n', out);
+        print_reasons(e, out);
         return;
     }
     fprintf(out, "**%d threads per block, %d %s per %s, %.1f%% occupancy", r->threads,
@@ -237,13 +251,7 @@ static void print_selection(const ReportEntry *e, FILE *out)
     if (e->have_work)
         fprintf(out, ", grid %llu %s", (unsigned long long)e->ctas, terms.groups);
     fputs("**\n\n", out);
-    for (int i = 0; i < e->n_reasons; i++) {
-        char sentence[512];
-        report_reason_sentence(e, &e->reasons[i], sentence, sizeof sentence);
-        fputs("- ", out);
-        md_text(out, sentence);
-        fputc('\n', out);
-    }
+    print_reasons(e, out);
 }
 
 /* ---- 3. the tail ---------------------------------------------------------------- */

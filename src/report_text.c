@@ -106,6 +106,15 @@ static void print_table(const ReportEntry *e, FILE *out, Style s)
     }
 }
 
+static void print_reasons(const ReportEntry *e, FILE *out)
+{
+    for (int i = 0; i < e->n_reasons; i++) {
+        char sentence[512];
+        report_reason_sentence(e, &e->reasons[i], sentence, sizeof sentence);
+        fprintf(out, "     - %s\n", sentence);
+    }
+}
+
 static void print_selection(const ReportEntry *e, FILE *out, Style s)
 {
     const ReportRow *r = report_selected(e);
@@ -114,6 +123,7 @@ static void print_selection(const ReportEntry *e, FILE *out, Style s)
     if (!r) {
         fprintf(out, "     none: no permitted block size has a resident %s on %s\n", terms.group,
                 e->target.sm_name);
+        print_reasons(e, out); /* why none is permitted (--only-block-sizes) */
         return;
     }
     fprintf(out, "     %sblock %d threads, %d %s per %s, %.1f%% occupancy", s.bold, r->threads,
@@ -123,11 +133,7 @@ static void print_selection(const ReportEntry *e, FILE *out, Style s)
     if (e->have_work)
         fprintf(out, ", grid %llu %s", (unsigned long long)e->ctas, terms.groups);
     fprintf(out, "%s\n", s.reset);
-    for (int i = 0; i < e->n_reasons; i++) {
-        char sentence[512];
-        report_reason_sentence(e, &e->reasons[i], sentence, sizeof sentence);
-        fprintf(out, "     - %s\n", sentence);
-    }
+    print_reasons(e, out);
 }
 
 static void print_tail(const ReportEntry *e, FILE *out)

@@ -60,6 +60,26 @@ void report_target_words(const ReportEntry *e, char *buf, size_t size)
                  t->arch->minor);
 }
 
+/* The pin's words (report_pins.c): {library}, the namespace the user or
+ * the table gave (identifiers only), and {instance}, the kernel's
+ * demangled name, which is outside text: shortened and escaped. */
+enum { INSTANCE_WIDTH = 60 }; /* columns: the sentence stays a line or two */
+
+static const char *pin_word(const ReportEntry *e, const char *word, size_t n, char *buf,
+                            size_t size)
+{
+    if (n == 9 && strncmp(word, "{library}", n) == 0) {
+        snprintf(buf, size, "%s", e->pin.library);
+        return buf;
+    }
+    if (n != 10 || strncmp(word, "{instance}", n) != 0)
+        return NULL;
+    char shortened[INSTANCE_WIDTH * 3 + 8]; /* 3 bytes a column at most ("…") */
+    demangle_shorten(e->kernel.cxx_name, INSTANCE_WIDTH, shortened, sizeof shortened);
+    escape_text(shortened, buf, size);
+    return buf;
+}
+
 /* A {word} of a reason's text in the entry's vendor's terms; NULL when
  * `word` is none of them. */
 static const char *reason_word(const ReportEntry *e, const char *word, size_t n, char *buf,
@@ -86,7 +106,7 @@ static const char *reason_word(const ReportEntry *e, const char *word, size_t n,
         snprintf(buf, size, "%d", report_warp_size(e));
         return buf;
     }
-    return NULL;
+    return pin_word(e, word, n, buf, size);
 }
 
 void report_reason_sentence(const ReportEntry *e, const Reason *r, char *buf, size_t size)
@@ -94,7 +114,7 @@ void report_reason_sentence(const ReportEntry *e, const Reason *r, char *buf, si
     size_t used = 0;
     buf[0] = '\0';
     for (const char *t = report_reason_text(r->code); *t;) {
-        char word[64];
+        char word[256]; /* {instance}: INSTANCE_WIDTH columns, escaped */
         size_t n = *t == '{' && strchr(t, '}') ? (size_t)(strchr(t, '}') - t) + 1 : 0;
         if (n && reason_word(e, t, n, word, sizeof word))
             append(buf, size, &used, "%s", word), t += n;
@@ -203,6 +223,12 @@ bool report_bounds_advice(const ReportEntry *e, char *advice, char *check, size_
         return false;
     if (e->target.vendor == OCC_AMD) {
         amd_bounds_advice(e, r, silk, advice, check, size);
+        return true;
+    }
+    if (!c->applies && e->pin.by == REPORT_PIN_LIBRARY_UNBOUND) {
+        /* No launch bound to state: the library's policy picks the size. */
+        append(advice, size, &used, "registers do not hold occupancy back here, and the block "
+                                    "size is the library's (%s::) to choose", e->pin.library);
         return true;
     }
     if (!c->applies) {
