@@ -94,6 +94,28 @@ static void add_kernel(cJSON *o, const ReportEntry *e)
 /* One row of the occupancy table: the keys of calc's rows, the same for
  * both vendors (active_blocks_per_sm counts an AMD target's workgroups
  * per CU or WGP), each vendor's own figures null on the other's rows. */
+static cJSON *waves_object(const OccWaves *w, int sm_count);
+
+/* The row's own tail: its CTAs, and its waves on each product the
+ * entry's tail lists (null without work or a resident CTA). */
+static void add_row_tail(cJSON *o, const ReportEntry *e, const ReportRow *row)
+{
+    if (e->have_work)
+        cli_json_add_count(o, "ctas", row->ctas);
+    else
+        cJSON_AddNullToObject(o, "ctas");
+    if (!row->has_waves) {
+        cJSON_AddNullToObject(o, "tail");
+        return;
+    }
+    cJSON *tail = cJSON_AddArrayToObject(o, "tail");
+    for (int i = 0; i < e->n_tails; i++) {
+        cJSON *p = waves_object(&row->waves[i], e->tails[i].sm_count);
+        cJSON_AddStringToObject(p, "gpu", e->tails[i].gpu.id);
+        cJSON_AddItemToArray(tail, p);
+    }
+}
+
 static cJSON *row_object(const ReportEntry *e, const ReportRow *row)
 {
     bool nv = row->fig.vendor == OCC_NVIDIA;
@@ -103,6 +125,8 @@ static cJSON *row_object(const ReportEntry *e, const ReportRow *row)
                                           : row->amd.waves_per_workgroup,
                                        (uint64_t)e->kernel.usage.static_smem, row->dynamic_smem,
                                        &row->fig, &row->result, &row->amd});
+    add_row_tail(o, e, row);
+    json_add_next_step(o, e->target.vendor, &row->next, &row->amd_next, row->fig.groups > 0);
     return o;
 }
 
