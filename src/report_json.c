@@ -40,10 +40,16 @@ static void add_target(cJSON *o, const ReportEntry *e)
     cJSON_AddStringToObject(o, "family", amd ? t->amd->family : t->arch->family);
     cJSON_AddNumberToObject(o, "warp_size", report_warp_size(e));
     cJSON_AddStringToObject(o, "unit", report_terms(e).unit);
-    if (report_named_gpu(e, &gpu))
+    bool named = report_named_gpu(e, &gpu);
+    if (named)
         cJSON_AddStringToObject(o, "gpu", gpu.id);
     else
         cJSON_AddNullToObject(o, "gpu");
+    /* --gpu a100 is a100-40gb: what was asked, beside what it means. */
+    if (named && t->gpu_asked[0])
+        cJSON_AddStringToObject(o, "gpu_asked", t->gpu_asked);
+    else
+        cJSON_AddNullToObject(o, "gpu_asked");
     cli_json_number_or_null(o, "sm_count", t->sm_count > 0, t->sm_count);
 }
 
