@@ -35,6 +35,7 @@ static void add_target(cJSON *o, const CalcModel *m)
     const Target *t = &m->target;
     bool amd = t->vendor == OCC_AMD;
     cJSON_AddStringToObject(o, "schema", "silk-occ/calc/2");
+    json_add_tool(o, NULL); /* the tables' figures: no outside tool */
     cJSON_AddStringToObject(o, "vendor", amd ? "amd" : "nvidia");
     cJSON_AddStringToObject(o, "arch", t->sm_name);
     if (amd) {

@@ -264,15 +264,16 @@ static void add_extras(cJSON *o, const ReportEntry *e)
     json_add_next_step(o, e->target.vendor, &e->next, &e->amd_next, resident);
 }
 
-int report_write_json(const ReportModel *m, FILE *out)
+int report_write_json(const ReportModel *m, const JsonTools *tools, FILE *out)
 {
-    return cli_print_json("report", report_json_root(m), out);
+    return cli_print_json("report", report_json_root(m, tools), out);
 }
 
-cJSON *report_json_root(const ReportModel *m)
+cJSON *report_json_root(const ReportModel *m, const JsonTools *tools)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "schema", "silk-occ/report/3");
+    json_add_tool(root, tools);
     cJSON *reports = cJSON_AddArrayToObject(root, "reports");
     for (int i = 0; i < m->n_entries; i++) {
         const ReportEntry *e = &m->entries[i];
