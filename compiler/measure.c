@@ -249,6 +249,11 @@ static bool take_build(Measure *m, const Build *b, const Target *targets, const 
     s->measured = true;
     for (int t = 0; t < b->n_targets; t++) {
         const BuildTarget *bt = &b->targets[t];
+        /* The assembler that measured the target (none: the estimate). */
+        if (bt->tool && targets[t].vendor == OCC_AMD)
+            m->ran.llc = bt->tool;
+        else if (bt->tool)
+            m->ran.ptxas = bt->tool;
         if (targets[t].vendor == OCC_NVIDIA) {
             struct MeasurePtx *ptx = &s->ptx[t];
             ptx->text = arena_strndup(m->arena, bt->code, bt->code_len);

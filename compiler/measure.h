@@ -39,6 +39,12 @@ typedef struct MeasureOptions {
     void *context;
 } MeasureOptions;
 
+/* The outside tools a run ran to get its figures: the paths (or names
+ * on $PATH) as run, NULL for each it did not run. */
+typedef struct MeasureTools {
+    const char *ptxas, *nvcc, *llc;
+} MeasureTools;
+
 /* One run: its files on its targets. */
 typedef struct Measure {
     const MeasureOptions *options;
@@ -49,6 +55,7 @@ typedef struct Measure {
     const char *ptxas;         /* the one found; NULL: Silk kernels are estimated */
     char *tmpdir;              /* the PTX ptxas reads, nvcc's files */
     Arena *arena;
+    MeasureTools ran;          /* what measured the figures, for the outputs to name */
 } Measure;
 
 /* Starts a run in `arena`: finds ptxas, makes the temporary directory
@@ -62,6 +69,17 @@ int measure_open(Measure *m, const MeasureOptions *o, const Target *targets, int
 int measure_files(Measure *m, char *const paths[], int n);
 
 void measure_close(Measure *m);
+
+/* The versions of the tools the run ran (m->ran), each asked once with
+ * `TOOL --version` (a job, no shell): "13.0.88" from ptxas's and nvcc's
+ * "release 13.0, V13.0.88", "19.1.7" from llc's "LLVM version 19.1.7".
+ * In the run's arena; NULL for a tool not run, or whose answer does not
+ * say (the figures stand; only their provenance is unknown). */
+void measure_tool_versions(Measure *m, MeasureTools *versions);
+
+/* The version in a tool's --version text (`len` bytes, no NUL needed),
+ * as above, into buf; false when the text has none. */
+bool measure_parse_version(const char *text, size_t len, char *buf, size_t size);
 
 /* A kernel to compile again at a register cap (the advice's), and what
  * the assembler made of it there. */

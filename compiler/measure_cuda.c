@@ -77,6 +77,7 @@ static int compile_to_ptx(Measure *m, const char *path, const char *nvcc, char *
         measure_error(m, "cannot make %s: %s", dir, strerror(errno));
         return EXIT_ENVIRONMENT;
     }
+    m->ran.nvcc = nvcc;
     int status = nvcc_ptx_targets(nvcc, path, flags, n_flags, archs, n_jobs, dir, arena,
                                   ptx_paths, runs);
     if (status != 0)

@@ -49,6 +49,7 @@ int measure_run_ptxas(Measure *m)
     if (n == 0 || !m->ptxas)
         return EXIT_OK;
     UsageReport *run = ARENA_ARRAY(m->arena, UsageReport, (size_t)n);
+    m->ran.ptxas = m->ptxas;
     int status = ptxas_run_targets(m->ptxas, paths, archs, n, m->arena, run);
     if (status == PTXAS_NOT_STARTED) {
         measure_error(m, "cannot start %s: %s", m->ptxas, strerror(errno));

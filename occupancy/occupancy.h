@@ -131,6 +131,8 @@ typedef struct Target {
     const struct AmdProduct *amd_gpu; /* AMD: the product; NULL for a bare target */
     int sm_count;           /* SMs, or the AMD product's CUs (WGPs); 0 when unknown */
     char sm_name[OCC_NAME_MAX]; /* "sm_90" as arch_sm_name writes it, or "gfx942" */
+    char gpu_asked[OCC_ALIASES_MAX]; /* the product as the user named it ("a100" for
+                             * a100-40gb), to echo beside the id; "" when unnamed */
 } Target;
 
 /* The architecture's warp-slot count per SM. */

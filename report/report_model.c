@@ -103,7 +103,7 @@ static bool fill_rows(ReportEntry *e, const ReportSettings *s, char *error, size
         *r = (ReportRow){.threads = sizes[i]};
         if (!dynamic_smem_at(e, s, r->threads, &r->dynamic_smem, error, size))
             return false;
-        if (!report_vendor_row(e, r)) {
+        if (!report_vendor_row(e, r) || !report_vendor_row_next_step(e, r)) {
             snprintf(error, size, "the tables' row for %s cannot be used", e->target.sm_name);
             return false;
         }
@@ -330,6 +330,20 @@ static void fill_products(ReportEntry *e, const ReportSettings *s)
         add_tail(e, &named, r);
 }
 
+/* Each row's own CTAs and, on every product the tail lists, its waves:
+ * what the selection weighed, for a script to compare sizes with. */
+static void fill_row_waves(ReportEntry *e)
+{
+    for (int i = 0; i < e->n_rows; i++) {
+        ReportRow *r = &e->rows[i];
+        uint64_t x, y;
+        r->ctas = e->have_work ? grid_for(e, r->threads, &x, &y) : 0;
+        r->has_waves = e->have_work && e->n_tails > 0 && r->fig.groups > 0;
+        for (int t = 0; r->has_waves && t < e->n_tails; t++)
+            waves_at(e, r, e->tails[t].sm_count, &r->waves[t]);
+    }
+}
+
 /* The grid of the selected size and whether the architecture takes it.
  * 1-D work past gridDim.x's limit is folded into a 2-D grid (x at the
  * limit, y the rest), which the host code indexes back to 1-D. */
@@ -416,6 +430,7 @@ bool report_entry_compute(ReportEntry *e, const ReportSettings *s, char *error, 
         return false;
     }
     fill_products(e, s);
+    fill_row_waves(e);
     report_vendor_cap_advice(e);
     fill_launch(e);
     report_cluster_check(e);

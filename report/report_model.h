@@ -47,6 +47,14 @@ typedef struct ReportRow {
     OccFigures fig;        /* the engine's answer in the one shape writers read */
     OccResult result;      /* NVIDIA: the whole answer (allocation units, carveout) */
     AmdResult amd;         /* AMD: the whole answer */
+    OccNextStep next;      /* NVIDIA: one more CTA at this size (the entry's next
+                            * at the selected row) */
+    AmdNextStep amd_next;  /* AMD: one more wave per SIMD at this size */
+    uint64_t ctas;         /* of the work at this size; 0 without work */
+    bool has_waves;        /* work given and a CTA resident: waves is set */
+    OccWaves waves[REPORT_MAX_PRODUCTS]; /* the work at this size on the entry's
+                            * tails[i].gpu, for each of its n_tails products, so a
+                            * script compares sizes without recomputing */
 } ReportRow;
 
 /* A launch of the work size on one product. */

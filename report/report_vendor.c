@@ -95,6 +95,19 @@ bool report_vendor_next_step(ReportEntry *e)
            amd_next_step(e->target.amd, &k, r->threads, &e->amd_next) == OCC_OK;
 }
 
+bool report_vendor_row_next_step(const ReportEntry *e, ReportRow *r)
+{
+    r->next = (OccNextStep){-1, -1, -1, -1, -1, -1};
+    r->amd_next = (AmdNextStep){-1, -1, -1, -1, -1, -1, -1, -1};
+    if (!is_amd(e))
+        return occ_next_step(e->target.arch, &e->resources, r->threads, r->dynamic_smem,
+                             &r->next) == OCC_OK;
+    /* A workgroup that does not fit has no step, as at the selection. */
+    AmdKernel k = amd_kernel_at(e, r->dynamic_smem);
+    return r->fig.groups == 0 ||
+           amd_next_step(e->target.amd, &k, r->threads, &r->amd_next) == OCC_OK;
+}
+
 /* AMD: VGPRs bind at the selected size and a cap that reaches the next
  * wave gains a workgroup; the cap is what amdgpu_num_vgpr (or the waves
  * amdgpu_waves_per_eu asks for) makes LLVM allocate within. */

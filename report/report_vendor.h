@@ -20,6 +20,10 @@ bool report_vendor_row(const ReportEntry *e, ReportRow *r);
 /* e->next or e->amd_next at the selected row (all -1 without one). */
 bool report_vendor_next_step(ReportEntry *e);
 
+/* r->next or r->amd_next at the row's own size and dynamic shared memory
+ * (all -1 where no step exists).  False when the table's row cannot be used. */
+bool report_vendor_row_next_step(const ReportEntry *e, ReportRow *r);
+
 /* Section 4's cap (e->cap): the engine's policy at the selected size. */
 void report_vendor_cap_advice(ReportEntry *e);
 

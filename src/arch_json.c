@@ -9,6 +9,7 @@
  * or CUs (WGPs on RDNA).
  */
 #include "arch_writers.h"
+#include "json_figures.h"
 
 #include <cjson/cJSON.h>
 #include <limits.h>
@@ -162,6 +163,7 @@ int arch_write_json(const ArchView *v, FILE *out)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "schema", "silk-occ/arch/2");
+    json_add_tool(o, NULL); /* the tables alone */
     if (v->shown)
         add_shown(o, v->shown);
     else

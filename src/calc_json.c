@@ -35,6 +35,7 @@ static void add_target(cJSON *o, const CalcModel *m)
     const Target *t = &m->target;
     bool amd = t->vendor == OCC_AMD;
     cJSON_AddStringToObject(o, "schema", "silk-occ/calc/2");
+    json_add_tool(o, NULL); /* the tables' figures: no outside tool */
     cJSON_AddStringToObject(o, "vendor", amd ? "amd" : "nvidia");
     cJSON_AddStringToObject(o, "arch", t->sm_name);
     if (amd) {
@@ -51,6 +52,11 @@ static void add_target(cJSON *o, const CalcModel *m)
         cJSON_AddStringToObject(o, "gpu", t->gpu ? t->gpu->id : t->amd_gpu->id);
     else
         cJSON_AddNullToObject(o, "gpu");
+    /* --gpu a100 is a100-40gb: what was asked, beside what it means. */
+    if (t->gpu_asked[0])
+        cJSON_AddStringToObject(o, "gpu_asked", t->gpu_asked);
+    else
+        cJSON_AddNullToObject(o, "gpu_asked");
     cli_json_number_or_null(o, "sm_count", t->sm_count > 0, t->sm_count);
 }
 

@@ -10,6 +10,7 @@
  */
 #include "backend.h"
 #include "escape.h"
+#include "json_figures.h"
 #include "measure.h"
 #include "report_writers.h"
 #include "verify.h"
@@ -439,11 +440,20 @@ static int check_expectations(const ReportOptions *o, const ReportModel *m)
     return rc;
 }
 
+/* The JSON names the tools behind its figures: each the run used asked
+ * its version once (measure.h), only for this format. */
+static int write_json(const ReportModel *m, Measure *measure, FILE *out)
+{
+    MeasureTools v;
+    measure_tool_versions(measure, &v);
+    return report_write_json(m, &(JsonTools){v.ptxas, v.nvcc, v.llc}, out);
+}
+
 /* One writer per --format. */
-static int write_report(const ReportModel *m, OutputFormat format, FILE *out)
+static int write_report(const ReportModel *m, Measure *measure, OutputFormat format, FILE *out)
 {
     switch (format) {
-    case FORMAT_JSON: return report_write_json(m, out);
+    case FORMAT_JSON: return write_json(m, measure, out);
     case FORMAT_CSV: return report_write_csv(m, out);
     case FORMAT_MARKDOWN: return report_write_markdown(m, out);
     case FORMAT_TEXT: break;
@@ -510,7 +520,7 @@ static int analyse(const ReportOptions *o, Measure *measure, char **files, int n
         return EXIT_USAGE;
     }
     check_caps(o, measure, &model);
-    rc = write_report(&model, o->format, stdout);
+    rc = write_report(&model, measure, o->format, stdout);
     fflush(stdout);
     if (rc == EXIT_OK)
         rc = check_expectations(o, &model);

@@ -2,6 +2,8 @@
  * json_figures.c: the engine's answer as calc and report both write it
  * (json_figures.h).
  */
+#include <config.h>
+
 #include "json_figures.h"
 
 #include "cli.h"
@@ -81,4 +83,24 @@ void json_add_next_step(cJSON *o, OccVendor vendor, const OccNextStep *nvidia,
         write_amd_next_step(next, amd, resident);
     else
         write_nvidia_next_step(next, nvidia, resident);
+}
+
+static void add_string_or_null(cJSON *o, const char *key, const char *value)
+{
+    if (value)
+        cJSON_AddStringToObject(o, key, value);
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
+void json_add_tool(cJSON *o, const JsonTools *tools)
+{
+    static const JsonTools none = {0};
+    const JsonTools *t = tools ? tools : &none;
+    cJSON *tool = cJSON_AddObjectToObject(o, "tool");
+    cJSON_AddStringToObject(tool, "name", PACKAGE_NAME);
+    cJSON_AddStringToObject(tool, "version", PACKAGE_VERSION);
+    add_string_or_null(tool, "ptxas", t->ptxas);
+    add_string_or_null(tool, "nvcc", t->nvcc);
+    add_string_or_null(tool, "llc", t->llc);
 }

@@ -1,7 +1,8 @@
 /*
  * json_figures.h: the JSON of the engine's answer that calc and report
- * both write (a row of figures, the next step), written once so that the
- * two commands' keys cannot drift apart.
+ * both write (a row of figures, the next step), and the "tool" object
+ * every silk-occ JSON document starts with, written once so that the
+ * commands' keys cannot drift apart.
  */
 #ifndef SILK_JSON_FIGURES_H
 #define SILK_JSON_FIGURES_H
@@ -32,5 +33,16 @@ void json_add_figures(struct cJSON *o, const JsonFigures *f);
  * the slack only while a group is resident. */
 void json_add_next_step(struct cJSON *o, OccVendor vendor, const OccNextStep *nvidia,
                         const AmdNextStep *amd, bool resident);
+
+/* The outside tools' versions behind a document's figures (measure.h's
+ * measure_tool_versions), each NULL when the run did not use it. */
+typedef struct JsonTools {
+    const char *ptxas, *nvcc, *llc;
+} JsonTools;
+
+/* "tool": {"name": "silk-occ", "version": PACKAGE_VERSION, "ptxas", "nvcc",
+ * "llc"}: which silk-occ made the document and with which tools, null
+ * for those not run (`tools` NULL: none, as for calc and arch). */
+void json_add_tool(struct cJSON *o, const JsonTools *tools);
 
 #endif

@@ -40,10 +40,16 @@ static void add_target(cJSON *o, const ReportEntry *e)
     cJSON_AddStringToObject(o, "family", amd ? t->amd->family : t->arch->family);
     cJSON_AddNumberToObject(o, "warp_size", report_warp_size(e));
     cJSON_AddStringToObject(o, "unit", report_terms(e).unit);
-    if (report_named_gpu(e, &gpu))
+    bool named = report_named_gpu(e, &gpu);
+    if (named)
         cJSON_AddStringToObject(o, "gpu", gpu.id);
     else
         cJSON_AddNullToObject(o, "gpu");
+    /* --gpu a100 is a100-40gb: what was asked, beside what it means. */
+    if (named && t->gpu_asked[0])
+        cJSON_AddStringToObject(o, "gpu_asked", t->gpu_asked);
+    else
+        cJSON_AddNullToObject(o, "gpu_asked");
     cli_json_number_or_null(o, "sm_count", t->sm_count > 0, t->sm_count);
 }
 
@@ -94,6 +100,28 @@ static void add_kernel(cJSON *o, const ReportEntry *e)
 /* One row of the occupancy table: the keys of calc's rows, the same for
  * both vendors (active_blocks_per_sm counts an AMD target's workgroups
  * per CU or WGP), each vendor's own figures null on the other's rows. */
+static cJSON *waves_object(const OccWaves *w, int sm_count);
+
+/* The row's own tail: its CTAs, and its waves on each product the
+ * entry's tail lists (null without work or a resident CTA). */
+static void add_row_tail(cJSON *o, const ReportEntry *e, const ReportRow *row)
+{
+    if (e->have_work)
+        cli_json_add_count(o, "ctas", row->ctas);
+    else
+        cJSON_AddNullToObject(o, "ctas");
+    if (!row->has_waves) {
+        cJSON_AddNullToObject(o, "tail");
+        return;
+    }
+    cJSON *tail = cJSON_AddArrayToObject(o, "tail");
+    for (int i = 0; i < e->n_tails; i++) {
+        cJSON *p = waves_object(&row->waves[i], e->tails[i].sm_count);
+        cJSON_AddStringToObject(p, "gpu", e->tails[i].gpu.id);
+        cJSON_AddItemToArray(tail, p);
+    }
+}
+
 static cJSON *row_object(const ReportEntry *e, const ReportRow *row)
 {
     bool nv = row->fig.vendor == OCC_NVIDIA;
@@ -103,6 +131,8 @@ static cJSON *row_object(const ReportEntry *e, const ReportRow *row)
                                           : row->amd.waves_per_workgroup,
                                        (uint64_t)e->kernel.usage.static_smem, row->dynamic_smem,
                                        &row->fig, &row->result, &row->amd});
+    add_row_tail(o, e, row);
+    json_add_next_step(o, e->target.vendor, &row->next, &row->amd_next, row->fig.groups > 0);
     return o;
 }
 
@@ -304,15 +334,16 @@ static void add_extras(cJSON *o, const ReportEntry *e)
     json_add_next_step(o, e->target.vendor, &e->next, &e->amd_next, resident);
 }
 
-int report_write_json(const ReportModel *m, FILE *out)
+int report_write_json(const ReportModel *m, const JsonTools *tools, FILE *out)
 {
-    return cli_print_json("report", report_json_root(m), out);
+    return cli_print_json("report", report_json_root(m, tools), out);
 }
 
-cJSON *report_json_root(const ReportModel *m)
+cJSON *report_json_root(const ReportModel *m, const JsonTools *tools)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "schema", "silk-occ/report/3");
+    json_add_tool(root, tools);
     cJSON *reports = cJSON_AddArrayToObject(root, "reports");
     for (int i = 0; i < m->n_entries; i++) {
         const ReportEntry *e = &m->entries[i];

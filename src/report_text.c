@@ -63,6 +63,9 @@ static void print_header(const ReportEntry *e, FILE *out, Style s)
             s.bold, named ? gpu.name : e->target.sm_name, s.reset, target);
     if (named)
         fprintf(out, ", %s, %d %s", e->target.sm_name, e->target.sm_count, report_terms(e).units);
+    /* --gpu a100 reads as a100-40gb: say so, so that the product is no surprise. */
+    if (named && e->target.gpu_asked[0] && strcmp(e->target.gpu_asked, gpu.id) != 0)
+        fprintf(out, "; %s, asked as %s", gpu.id, ESCAPED(e->target.gpu_asked));
     fputs(")\n", out);
     print_usage(e, out);
     char bounds[256];

@@ -74,10 +74,12 @@ ReportTerms report_terms(const ReportEntry *e);
 void report_target_words(const ReportEntry *e, char *buf, size_t size);
 
 int report_write_text(const ReportModel *m, FILE *out);
-int report_write_json(const ReportModel *m, FILE *out);
+/* `tools`: the versions of the tools that measured (NULL: none known). */
+struct JsonTools;
+int report_write_json(const ReportModel *m, const struct JsonTools *tools, FILE *out);
 /* The JSON report_write_json writes, for a caller to add to (the AMD
  * targets' "amd" array) before printing it. */
-struct cJSON *report_json_root(const ReportModel *m);
+struct cJSON *report_json_root(const ReportModel *m, const struct JsonTools *tools);
 int report_write_csv(const ReportModel *m, FILE *out);
 int report_write_markdown(const ReportModel *m, FILE *out);
 

@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "escape.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 /* Remembers one --arch-table file for target_load_tables. */
@@ -81,6 +82,14 @@ bool target_resolve_arch(const char *command, const ArchTable *table, const char
     return true;
 }
 
+/* The name as given, for the outputs to echo beside the canonical id: a
+ * name the tables matched is one of their ids or aliases, no longer than an
+ * alias field, so the buffer holds it whole. */
+static void remember_asked(Target *t, const char *name)
+{
+    snprintf(t->gpu_asked, sizeof t->gpu_asked, "%s", name);
+}
+
 bool target_resolve_gpu(const char *command, const ArchTable *table, const char *name, Target *out)
 {
     *out = (Target){0};
@@ -101,6 +110,7 @@ bool target_resolve_gpu(const char *command, const ArchTable *table, const char 
     }
     out->sm_count = out->gpu->sm_count;
     arch_sm_name(out->arch, out->sm_name, sizeof out->sm_name);
+    remember_asked(out, name);
     return true;
 }
 
@@ -114,5 +124,7 @@ bool target_resolve_amd(const AmdTable *amd, const char *name, bool gpu, Target 
     *out = (Target){.vendor = OCC_AMD, .amd = t, .amd_gpu = product,
                     .sm_count = product ? amd_product_units(t, product) : 0};
     snprintf(out->sm_name, sizeof out->sm_name, "%s", t->gfx);
+    if (product)
+        remember_asked(out, name);
     return true;
 }

@@ -86,6 +86,15 @@ for input in "$cu" "$work/tile_sum.ptx" "$work/tile_sum.cubin"; do
     got="$got $(json "$work/$name.json" minnctapersm)"
     [ "$got" = "$want" ] || fail "$name: spills and minnctapersm $got, want $want"
 done
+# The tools behind the figures, as their own --version says: nvcc and
+# ptxas for the .cu, ptxas alone for the PTX, neither for the cubin.
+release=$("$ptxas" --version | sed -n 's/.*release [0-9.]*, V\([0-9.]*\).*/"\1"/p')
+for case in "tile_sum.cu $release $release" "tile_sum.ptx $release null" \
+    "tile_sum.cubin null null"; do
+    set -- $case
+    got="$(json "$work/$1.json" ptxas '"tool":') $(json "$work/$1.json" nvcc '"tool":')"
+    [ "$got" = "$2 $3" ] || fail "$1: tool.ptxas and tool.nvcc: $got, want $2 $3"
+done
 [ "$(json "$work/tile_sum.cubin.json" maxnreg)" = 128 ] ||
     fail "the cubin's register cap: $(json "$work/tile_sum.cubin.json" maxnreg), want 128 (64K / (256 x 2))"
 
@@ -197,6 +206,13 @@ case $seen in
 "$work/tmp"/silk-occ-report-*/*) ;;
 *) fail "nvcc's temporary file $seen is not in silk-occ's directory" ;;
 esac
+# nvcc's own children may still be finishing for a moment after silk-occ
+# is gone (a busy machine): the directory must be empty within 5 s.
+tries=0
+while [ -n "$(ls -A "$work/tmp")" ] && [ $tries -lt 50 ]; do
+    sleep 0.1
+    tries=$((tries + 1))
+done
 [ -z "$(ls -A "$work/tmp")" ] || fail "SIGTERM during a .cu report left: $(find "$work/tmp")"
 
 [ $failures = 0 ] || { echo "$failures failures"; exit 1; }

@@ -188,6 +188,56 @@ START_TEST(test_bad_tail_names_the_better_size)
 }
 END_TEST
 
+/* The same work, row by row: each row's own CTAs and waves on the
+ * h100-sxm, and its own next step.  64 threads: 3568 CTAs in waves of 24
+ * x 132 = 3168, one full and 400 over, 2768 of 6336 slots idle (the 256
+ * row's 692 of 1584, scaled); 1024 threads: the tail's better size, 223
+ * CTAs, 41 of 264 idle.  At 1024 threads (1 CTA of 32 warps, 40 registers:
+ * 12 warps a sub-partition, 48 of 64 slots) a cut to 32 registers (16
+ * warps a sub-partition) gives a second CTA; the selected row's step is
+ * the entry's. */
+START_TEST(test_each_row_has_its_ctas_waves_and_next_step)
+{
+    ReportEntry e;
+    ReportSettings s = default_settings();
+    s.have_work = true;
+    s.work = 228352;
+    compute(&e, kernel_of(40), target_of("h100-sxm", true), &s);
+
+    static const uint64_t ctas[] = {3568, 1784, 892, 446, 223};
+    for (int i = 0; i < 5; i++) {
+        ck_assert_uint_eq(e.rows[i].ctas, ctas[i]);
+        ck_assert(e.rows[i].has_waves);
+        ck_assert_uint_eq(e.rows[i].waves[0].ctas, ctas[i]);
+    }
+    ck_assert_uint_eq(e.rows[0].waves[0].ctas_per_wave, 3168);
+    ck_assert_double_eq_tol(e.rows[0].waves[0].idle_fraction, 2768.0 / 6336, 1e-12);
+    ck_assert_uint_eq(e.rows[4].waves[0].ctas_per_wave, 132);
+    ck_assert_double_eq_tol(e.rows[4].waves[0].idle_fraction, 41.0 / 264, 1e-12);
+    ck_assert_double_eq_tol(e.rows[2].waves[0].idle_fraction, e.tails[0].waves.idle_fraction,
+                            1e-15);
+
+    ck_assert_int_eq(e.rows[4].next.regs_to_cut, 8);
+    ck_assert_int_eq(e.rows[4].next.regs_gained_blocks, 2);
+    ck_assert_mem_eq(&e.rows[2].next, &e.next, sizeof e.next);
+}
+END_TEST
+
+/* Without work no row has CTAs or waves, and each still has its step. */
+START_TEST(test_rows_without_work_have_no_waves)
+{
+    ReportEntry e;
+    ReportSettings s = default_settings();
+    compute(&e, kernel_of(40), target_of("h100-sxm", true), &s);
+    for (int i = 0; i < e.n_rows; i++) {
+        ck_assert_uint_eq(e.rows[i].ctas, 0);
+        ck_assert(!e.rows[i].has_waves);
+    }
+    ck_assert_int_eq(e.rows[0].next.regs_to_cut, 8); /* 24 CTAs of 2 warps: 32 at 32 registers */
+    ck_assert_int_eq(e.rows[0].next.regs_gained_blocks, 32);
+}
+END_TEST
+
 /* .reqntid 100 and 64 registers (2048 a warp, 8 warps a sub-partition: 32
  * of 64): 4 warps a CTA, 8 CTAs, 50%.  The last warp has 28 idle lanes,
  * and the spills are 8 + 12 bytes.  Cutting to 56 registers (1792 a warp,
@@ -552,6 +602,8 @@ int main(void)
     tcase_add_checked_fixture(tc, load_tables, free_tables);
     tcase_add_test(tc, test_tie_goes_to_256_and_the_cap_fills_the_sm);
     tcase_add_test(tc, test_bad_tail_names_the_better_size);
+    tcase_add_test(tc, test_each_row_has_its_ctas_waves_and_next_step);
+    tcase_add_test(tc, test_rows_without_work_have_no_waves);
     tcase_add_test(tc, test_fixed_size_partial_warp_and_spills);
     tcase_add_test(tc, test_few_ctas_and_low_occupancy);
     tcase_add_test(tc, test_no_permitted_size_runs);
