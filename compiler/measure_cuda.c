@@ -56,6 +56,29 @@ static int nvcc_failed(Measure *m, const char *path, const char *nvcc, int statu
     return EXIT_USAGE;
 }
 
+/* A directory of this input's own under `tmpdir`, cuN for the first N
+ * free: each .cu of a report has one, since nvcc's kept files are named
+ * after our copy (input.compute_80.ptx), the same for every file.  Known
+ * to cleanup.h before it exists (tempdir.h), as nvcc's files in it are. */
+static bool make_input_dir(Measure *m, char *dir, size_t size)
+{
+    for (int i = 0;; i++) {
+        snprintf(dir, size, "%s/cu%d", m->tmpdir, i);
+        if (!cleanup_add_dir(dir)) {
+            measure_error(m, "out of memory");
+            return false;
+        }
+        if (mkdir(dir, 0700) == 0)
+            return true;
+        int err = errno;
+        cleanup_forget(dir);
+        if (err != EEXIST) {
+            measure_error(m, "cannot make %s: %s", dir, strerror(err));
+            return false;
+        }
+    }
+}
+
 /* One nvcc run for the distinct architectures of the targets (two
  * products of one architecture compile alike), into a directory of this
  * input's own under `tmpdir`; each target then reads its architecture's
@@ -76,16 +99,8 @@ static int compile_to_ptx(Measure *m, const char *path, const char *nvcc, char *
             archs[n_jobs++] = targets[i].sm_name;
     }
     char dir[4200];
-    snprintf(dir, sizeof dir, "%s/cu%p", m->tmpdir, (void *)s);
-    /* Known to cleanup.h before it exists (tempdir.h), as nvcc's files in it are. */
-    if (!cleanup_add_dir(dir)) {
-        measure_error(m, "out of memory");
+    if (!make_input_dir(m, dir, sizeof dir))
         return EXIT_ENVIRONMENT;
-    }
-    if (mkdir(dir, 0700) != 0) {
-        measure_error(m, "cannot make %s: %s", dir, strerror(errno));
-        return EXIT_ENVIRONMENT;
-    }
     int status = nvcc_ptx_targets(nvcc, path, flags, n_flags, archs, n_jobs, dir, arena,
                                   ptx_paths, runs);
     if (status != 0)
