@@ -200,7 +200,7 @@ static void add_advice(cJSON *o, const ReportEntry *e)
 
 static void add_code(cJSON *o, const ReportEntry *e)
 {
-    char code[1024];
+    char code[REPORT_CODE_SIZE];
     cJSON *h = cJSON_AddObjectToObject(o, "host_code");
     report_silk_launch(e, code, sizeof code);
     if (e->kernel.input == INPUT_SILK)

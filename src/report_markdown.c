@@ -116,11 +116,9 @@ static void percent(char *buf, size_t size, double fraction)
 
 /* ---- the kernel and target -------------------------------------------------- */
 
-static void print_header(const ReportEntry *e, FILE *out)
+static void print_header(const ReportEntry *e, const char *title, FILE *out)
 {
     const Target *t = &e->target;
-    char title[REPORT_TITLE_WIDTH * 3 + 8];
-    report_short_title(&e->kernel, title, sizeof title);
     fputs("## ", out);
     md_code(out, title);
     fputs(" on ", out);
@@ -316,7 +314,7 @@ static void print_bounds(const ReportEntry *e, FILE *out)
 
 static void print_launch(const ReportEntry *e, FILE *out)
 {
-    char code[1024];
+    char code[REPORT_CODE_SIZE];
     fputs("\n### 5. Host launch code\n", out);
     if (e->kernel.input == INPUT_SILK) {
         report_silk_launch(e, code, sizeof code);
@@ -371,11 +369,16 @@ static void print_next_step(const ReportEntry *e, const ReportRow *r, FILE *out)
 
 int report_write_markdown(const ReportModel *m, FILE *out)
 {
+    char **titles = report_titles_make(m);
+    if (!titles) {
+        cli_error("report", "out of memory writing the markdown report");
+        return EXIT_ENVIRONMENT;
+    }
     for (int i = 0; i < m->n_entries; i++) {
         const ReportEntry *e = &m->entries[i];
         if (i)
             fputc('\n', out);
-        print_header(e, out);
+        print_header(e, titles[i], out);
         print_table(e, out);
         print_selection(e, out);
         print_tail(e, out);
@@ -386,5 +389,6 @@ int report_write_markdown(const ReportModel *m, FILE *out)
             print_next_step(e, report_selected(e), out);
         }
     }
+    report_titles_free(titles);
     return EXIT_OK;
 }
