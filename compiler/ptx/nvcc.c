@@ -1,6 +1,7 @@
 /*
  * nvcc.c: compile a .cu file with nvcc, one cubin per target, and read
- * the cubins.
+ * the cubins; or compile it once for all the targets together, as a
+ * build's -gencode list does, keeping each target's PTX (build_argv).
  *
  * The jobs run through jobs.h as ptxas's do: no shell, one per core, each
  * one's output kept for when it fails, every path an operand
