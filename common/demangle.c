@@ -15,11 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* c++filt's defaults.  The style is given rather than left to libiberty's
- * global current_demangling_style, so Rust, D and Java symbols stay
- * undemangled; DMGL_TYPES is left out, or a kernel named "i" would come
- * back as "int". */
-enum { DEMANGLE_OPTIONS = DMGL_ANSI | DMGL_VERBOSE | DMGL_GNU_V3 };
+/* c++filt's defaults, with --no-recursion-limit (DEMANGLE_MAX_SYMBOL
+ * bounds the cost instead, demangle.h).  The style is given rather than
+ * left to libiberty's global current_demangling_style, so Rust, D and
+ * Java symbols stay undemangled; DMGL_TYPES is left out, or a kernel
+ * named "i" would come back as "int". */
+enum { DEMANGLE_OPTIONS = DMGL_ANSI | DMGL_VERBOSE | DMGL_GNU_V3 | DMGL_NO_RECURSE_LIMIT };
 
 /* Where the demangled text goes: a fixed buffer, and the way out when it
  * is full. */
@@ -44,10 +45,11 @@ static void sink_append(const char *s, size_t n, void *opaque)
 }
 
 /* What cplus_demangle(symbol, options) gives (its GNU v3 path is this same
- * callback demangler), or NULL past DEMANGLE_MAX_LENGTH bytes. */
+ * callback demangler), or NULL past DEMANGLE_MAX_LENGTH bytes of text or
+ * DEMANGLE_MAX_SYMBOL of symbol. */
 static char *demangle_bounded(const char *symbol, int options)
 {
-    if (!symbol)
+    if (!symbol || strnlen(symbol, DEMANGLE_MAX_SYMBOL + 1) > DEMANGLE_MAX_SYMBOL)
         return NULL;
     Sink *sink = malloc(sizeof *sink);
     if (!sink)

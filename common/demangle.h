@@ -16,14 +16,30 @@
  * demangled (NULL below), so the caller shows the symbol itself, exact if
  * not readable, where a cut would show a name that is no name.  A few
  * hundred bytes of back-references can demangle to gigabytes; demangling
- * stops as it passes the bound, so a hostile symbol costs microseconds. */
-enum { DEMANGLE_MAX_LENGTH = 4096 };
+ * stops as it passes the bound, so a hostile symbol costs microseconds.
+ * A GEMM library's kernel of 1 KiB of symbol prints some 4 KiB, one of
+ * 8 KiB (the most below) some 30 KiB: room for both. */
+enum { DEMANGLE_MAX_LENGTH = 32768 };
+
+/* The longest symbol demangled; a longer one is shown as it is.
+ * libiberty refuses, by default, any symbol of over 1,024 bytes (its
+ * recursion limit, 2,048 components, two per byte), which every deeply
+ * nested template library kernel passes (CUTLASS's, c++filt shows them
+ * only with --no-recursion-limit); the limit is lifted, and this bound
+ * takes its place: libiberty's parse recursion and its arrays (on the
+ * stack) grow with the symbol, and the deepest symbol of this length
+ * (8,182 nested pointers) needs under 1.5 MiB of stack, measured with
+ * ulimit -s on glibc's x86-64 build, where the main thread has 8 MiB.
+ * libiberty's printing stops at 1,024 levels of nesting whatever the
+ * options. */
+enum { DEMANGLE_MAX_SYMBOL = 8192 };
 
 /* The demangled symbol as c++filt prints it, with its parameter list
  * ("matmul_forward_kernel4(float*, float const*, ...)"), in memory the
  * caller frees; NULL when symbol is not a mangled C++ name (an extern "C"
- * kernel, or a malformed symbol) and when it would be longer than
- * DEMANGLE_MAX_LENGTH: the caller shows the symbol itself. */
+ * kernel, or a malformed symbol), when it would be longer than
+ * DEMANGLE_MAX_LENGTH and when the symbol is longer than
+ * DEMANGLE_MAX_SYMBOL: the caller shows the symbol itself. */
 char *demangle_symbol(const char *symbol);
 
 /* The name a C++ launch would use: namespaces and template arguments kept,

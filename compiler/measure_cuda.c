@@ -1,11 +1,13 @@
 /*
  * measure_cuda.c: the .cu input.  A .cu file is compiled by nvcc
- * to PTX once per architecture of the targets (nvcc.h), and each target's
- * PTX is then read as a .ptx file's: its own kernels (CUDA code that tests
- * __CUDA_ARCH__ compiles a different set per architecture), measured by
- * ptxas -v with spills, its register caps checked like any PTX's.  A file
- * that nvcc rejects is an input error: nvcc's own words, exit status 2;
- * without nvcc the exit status is 3.
+ * once for every architecture of the targets together, as a build's
+ * -gencode list compiles it (nvcc.h), so that __CUDA_ARCH_LIST__ and the
+ * symbols that depend on it (CUB's namespace) are the build's; each
+ * target's PTX is then read as a .ptx file's: its own kernels (CUDA code
+ * that tests __CUDA_ARCH__ compiles a different set per architecture),
+ * measured by ptxas -v with spills, its register caps checked like any
+ * PTX's.  A file that nvcc rejects is an input error: nvcc's own words,
+ * exit status 2; without nvcc the exit status is 3.
  */
 #include "measure_internal.h"
 
@@ -21,7 +23,8 @@
 #include <unistd.h>
 
 /* What a failed nvcc_ptx_targets means for the user: a missing nvcc is
- * the environment's fault, a rejected file the input's. */
+ * the environment's fault, a rejected file the input's.  The one compile
+ * was for every architecture, so its words name them all. */
 static int nvcc_failed(Measure *m, const char *path, const char *nvcc, int status,
                        const UsageReport *out, const char *const *archs, int n)
 {
@@ -29,28 +32,57 @@ static int nvcc_failed(Measure *m, const char *path, const char *nvcc, int statu
         measure_error(m, "cannot start %s: %s", nvcc, strerror(errno));
         return EXIT_ENVIRONMENT;
     }
-    int i = 0;
-    while (i < n - 1 && out[i].exit_status != status)
-        i++;
-    const char *text = out[i].errors ? out[i].errors : "";
+    const char *text = out[0].errors ? out[0].errors : "";
     int len = (int)strlen(text);
     while (len > 0 && text[len - 1] == '\n')
         len--;
-    char *words = NULL; /* nvcc quotes the source: escaped */
-    size_t size = 0;
+    char *words = NULL, *list = NULL; /* nvcc quotes the source: escaped */
+    size_t size = 0, list_size = 0;
     FILE *f = open_memstream(&words, &size);
     if (f) {
         escape_fputs_message(text, (size_t)len, f);
         fclose(f);
     }
-    measure_error(m, "nvcc rejected %s for %s:\n%s", ESCAPED(path), archs[i], words ? words : "");
+    FILE *l = open_memstream(&list, &list_size);
+    if (l) {
+        for (int i = 0; i < n; i++)
+            fprintf(l, "%s%s", i ? "," : "", archs[i]);
+        fclose(l);
+    }
+    measure_error(m, "nvcc rejected %s for %s:\n%s", ESCAPED(path), list ? list : "",
+                  words ? words : "");
     free(words);
+    free(list);
     return EXIT_USAGE;
 }
 
-/* nvcc -ptx once per distinct architecture of the targets (two products
- * of one architecture compile alike), into a directory of this input's
- * own under `tmpdir`; each target then reads its architecture's PTX. */
+/* A directory of this input's own under `tmpdir`, cuN for the first N
+ * free: each .cu of a report has one, since nvcc's kept files are named
+ * after our copy (input.compute_80.ptx), the same for every file.  Known
+ * to cleanup.h before it exists (tempdir.h), as nvcc's files in it are. */
+static bool make_input_dir(Measure *m, char *dir, size_t size)
+{
+    for (int i = 0;; i++) {
+        snprintf(dir, size, "%s/cu%d", m->tmpdir, i);
+        if (!cleanup_add_dir(dir)) {
+            measure_error(m, "out of memory");
+            return false;
+        }
+        if (mkdir(dir, 0700) == 0)
+            return true;
+        int err = errno;
+        cleanup_forget(dir);
+        if (err != EEXIST) {
+            measure_error(m, "cannot make %s: %s", dir, strerror(err));
+            return false;
+        }
+    }
+}
+
+/* One nvcc run for the distinct architectures of the targets (two
+ * products of one architecture compile alike), into a directory of this
+ * input's own under `tmpdir`; each target then reads its architecture's
+ * PTX. */
 static int compile_to_ptx(Measure *m, const char *path, const char *nvcc, char **flags,
                           int n_flags, const Target *targets, int n, MeasuredFile *s)
 {
@@ -67,16 +99,8 @@ static int compile_to_ptx(Measure *m, const char *path, const char *nvcc, char *
             archs[n_jobs++] = targets[i].sm_name;
     }
     char dir[4200];
-    snprintf(dir, sizeof dir, "%s/cu%p", m->tmpdir, (void *)s);
-    /* Known to cleanup.h before it exists (tempdir.h), as nvcc's files in it are. */
-    if (!cleanup_add_dir(dir)) {
-        measure_error(m, "out of memory");
+    if (!make_input_dir(m, dir, sizeof dir))
         return EXIT_ENVIRONMENT;
-    }
-    if (mkdir(dir, 0700) != 0) {
-        measure_error(m, "cannot make %s: %s", dir, strerror(errno));
-        return EXIT_ENVIRONMENT;
-    }
     m->ran.nvcc = nvcc;
     int status = nvcc_ptx_targets(nvcc, path, flags, n_flags, archs, n_jobs, dir, arena,
                                   ptx_paths, runs);

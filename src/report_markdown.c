@@ -116,11 +116,9 @@ static void percent(char *buf, size_t size, double fraction)
 
 /* ---- the kernel and target -------------------------------------------------- */
 
-static void print_header(const ReportEntry *e, FILE *out)
+static void print_header(const ReportEntry *e, const char *title, FILE *out)
 {
     const Target *t = &e->target;
-    char title[REPORT_TITLE_WIDTH * 3 + 8];
-    report_short_title(&e->kernel, title, sizeof title);
     fputs("## ", out);
     md_code(out, title);
     fputs(" on ", out);
@@ -383,11 +381,16 @@ static void print_next_step(const ReportEntry *e, const ReportRow *r, FILE *out)
 
 int report_write_markdown(const ReportModel *m, FILE *out)
 {
+    char **titles = report_titles_make(m);
+    if (!titles) {
+        cli_error("report", "out of memory writing the markdown report");
+        return EXIT_ENVIRONMENT;
+    }
     for (int i = 0; i < m->n_entries; i++) {
         const ReportEntry *e = &m->entries[i];
         if (i)
             fputc('\n', out);
-        print_header(e, out);
+        print_header(e, titles[i], out);
         print_table(e, out);
         print_selection(e, out);
         print_tail(e, out);
@@ -398,5 +401,6 @@ int report_write_markdown(const ReportModel *m, FILE *out)
             print_next_step(e, report_selected(e), out);
         }
     }
+    report_titles_free(titles);
     return EXIT_OK;
 }

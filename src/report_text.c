@@ -52,12 +52,11 @@ static void print_notes(const ReportEntry *e, FILE *out)
     }
 }
 
-static void print_header(const ReportEntry *e, FILE *out, Style s)
+static void print_header(const ReportEntry *e, const char *title, FILE *out, Style s)
 {
-    char title[REPORT_TITLE_WIDTH * 3 + 8], target[2 * OCC_NAME_MAX];
+    char target[2 * OCC_NAME_MAX];
     ReportGpu gpu;
     bool named = report_named_gpu(e, &gpu);
-    report_short_title(&e->kernel, title, sizeof title);
     report_target_words(e, target, sizeof target);
     fprintf(out, "%s%s%s (%s) on %s%s%s (%s", s.bold, title, s.reset, ESCAPED(e->kernel.file),
             s.bold, named ? gpu.name : e->target.sm_name, s.reset, target);
@@ -248,11 +247,16 @@ static void print_extras(const ReportEntry *e, FILE *out)
 int report_write_text(const ReportModel *m, FILE *out)
 {
     Style s = colour_wanted(out) ? (Style){"\033[1m", "\033[0m"} : (Style){"", ""};
+    char **titles = report_titles_make(m);
+    if (!titles) {
+        cli_error("report", "out of memory writing the text report");
+        return EXIT_ENVIRONMENT;
+    }
     for (int i = 0; i < m->n_entries; i++) {
         const ReportEntry *e = &m->entries[i];
         if (i)
             fputc('\n', out);
-        print_header(e, out, s);
+        print_header(e, titles[i], out, s);
         print_table(e, out, s);
         print_selection(e, out, s);
         print_tail(e, out);
@@ -260,5 +264,6 @@ int report_write_text(const ReportModel *m, FILE *out)
         print_launch(e, out);
         print_extras(e, out);
     }
+    report_titles_free(titles);
     return EXIT_OK;
 }

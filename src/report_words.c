@@ -526,55 +526,6 @@ bool report_link_note(const ReportEntry *e, char *buf, size_t size)
     return true;
 }
 
-/* The parameter list at the end of a demangled title ("(float*, int)"),
- * or "" when it has none. */
-static const char *parameter_list(const char *title)
-{
-    size_t n = strlen(title);
-    if (n == 0 || title[n - 1] != ')')
-        return "";
-    int depth = 0;
-    for (size_t i = n; i-- > 0;) {
-        depth += title[i] == ')' ? 1 : title[i] == '(' ? -1 : 0;
-        if (depth == 0)
-            return title + i;
-    }
-    return "";
-}
-
-/* The launch name and the parameters, without the return type.  What
- * tells two instances of a template apart is the template arguments, so
- * when a template's whole is too wide the parameters go first, then the
- * arguments are shortened; other names are cut at the end. */
-static void shorten_title(const MeasuredKernel *k, char *buf, size_t size)
-{
-    const char *params = parameter_list(k->title);
-    if (k->title == k->name || !*params) {
-        demangle_shorten(k->title, REPORT_TITLE_WIDTH, buf, size);
-        return;
-    }
-    if (strlen(k->cxx_name) + strlen(params) <= REPORT_TITLE_WIDTH || !strchr(k->cxx_name, '<')) {
-        char whole[4096];
-        snprintf(whole, sizeof whole, "%s%s", k->cxx_name, params);
-        demangle_shorten(whole, REPORT_TITLE_WIDTH, buf, size);
-        return;
-    }
-    size_t room = size > 8 ? size - 8 : 0;
-    demangle_shorten(k->cxx_name, REPORT_TITLE_WIDTH - 5, buf, room);
-    snprintf(buf + strlen(buf), size - strlen(buf), "(%s)", strcmp(params, "()") ? "\u2026" : "");
-}
-
-/* The title, shortened, with what a terminal would act on escaped: a
- * cubin's symbol may hold any byte (escape.h). */
-void report_short_title(const MeasuredKernel *k, char *buf, size_t size)
-{
-    shorten_title(k, buf, size);
-    if (escape_is_plain(buf))
-        return;
-    char shortened[REPORT_TITLE_WIDTH * 3 + 8];
-    snprintf(shortened, sizeof shortened, "%s", buf);
-    escape_text(shortened, buf, size);
-}
 
 void report_bounds_sentence(const ReportEntry *e, char *buf, size_t size)
 {

@@ -12,11 +12,21 @@
 
 #include <stdio.h>
 
-/* Names in people's formats: the demangled title, its template arguments
- * shortened with "…" when it is wider than REPORT_TITLE_WIDTH columns
- * (JSON keeps it whole). */
-enum { REPORT_TITLE_WIDTH = 100 };
-void report_short_title(const MeasuredKernel *k, char *buf, size_t size);
+/* Names in people's formats (report_titles.c): each entry's demangled
+ * title, its template arguments shortened with "…" when it is wider than
+ * REPORT_TITLE_WIDTH columns, and where two kernels' titles would read
+ * alike, each followed by "[…]", the argument where its name differs
+ * (JSON keeps names whole).  Escaped for a terminal.  One string per entry
+ * of m, in one block that report_titles_free frees; NULL when out of
+ * memory. */
+enum { REPORT_TITLE_WIDTH = 100, REPORT_TITLE_SIZE = 1024 };
+char **report_titles_make(const ReportModel *m);
+
+/* Room for a host launch or verification snippet: a kernel's C++ name
+ * may be DEMANGLE_MAX_LENGTH (32 KiB) of a GEMM library's templates, and
+ * the snippet must hold it whole to compile (report_titles.c checks). */
+enum { REPORT_CODE_SIZE = 36 * 1024 };
+void report_titles_free(char **titles);
 
 /* The sentences both people's formats print (report_words.c): lower case
  * first, no final stop, code between backticks (report_print_plain prints
@@ -34,8 +44,6 @@ void report_grid_sentence(const ReportEntry *e, char *buf, size_t size);
  * resident clusters), and shared memory above the per-CTA default. */
 bool report_cluster_sentence(const ReportEntry *e, char *buf, size_t size);
 bool report_smem_optin_sentence(const ReportEntry *e, char *buf, size_t size);
-/* The room a writer gives one piece of host code. */
-enum { REPORT_CODE_SIZE = 2048 };
 bool report_spill_sentence(const ReportEntry *e, const ReportRow *r, char *buf, size_t size);
 void report_next_step_sentence(const ReportEntry *e, char *buf, size_t size);
 /* Where the figures come from and what they are: registers, shared

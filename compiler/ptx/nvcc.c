@@ -1,6 +1,7 @@
 /*
  * nvcc.c: compile a .cu file with nvcc, one cubin per target, and read
- * the cubins.
+ * the cubins; or compile it once for all the targets together, as a
+ * build's -gencode list does, keeping each target's PTX (build_argv).
  *
  * The jobs run through jobs.h as ptxas's do: no shell, one per core, each
  * one's output kept for when it fails, every path an operand
@@ -345,12 +346,26 @@ static bool output_paths(const char *dir, int n, const char *ext, Arena *arena,
     return true;
 }
 
-/* Runs nvcc KIND once per target on a staged copy of cu_path, writing
- * outputs[i], with its temporary files in `dir`; nvcc's messages name the
- * user's file.  NULL with errno set when the copy could not be made. */
-static JobRun *run_nvcc(const char *nvcc, const char *kind, const char *cu_path,
-                        char *const flags[], int n_flags, const char *archs[], int n,
-                        const char *dir, const char *outputs[], Arena *arena)
+/* What one call of run_nvcc runs: `kind` once per target (nvcc_argv), or,
+ * `together`, one run for all the targets at once (build_argv). */
+typedef struct NvccRuns {
+    const char *kind;
+    const char **archs;
+    int n;
+    char *const *flags;
+    int n_flags;
+    const char **outputs;
+    bool together;
+    const char *keep_dir; /* together: where --keep leaves each target's PTX */
+} NvccRuns;
+
+static char **build_argv(const char *program, const NvccRuns *r, const Staged *st, Arena *arena);
+
+/* Runs nvcc as `r` says on a staged copy of cu_path, with its temporary
+ * files in `dir`; nvcc's messages name the user's file.  NULL with errno
+ * set when the copy could not be made; else one JobRun per run. */
+static JobRun *run_nvcc(const char *nvcc, const char *cu_path, const char *dir,
+                        const NvccRuns *r, Arena *arena)
 {
     Staged st;
     if (!stage_input(dir, cu_path, arena, &st)) {
@@ -360,14 +375,18 @@ static JobRun *run_nvcc(const char *nvcc, const char *kind, const char *cu_path,
         return NULL;
     }
     const char *path = jobs_resolve_command(nvcc, arena);
-    JobRun *runs = ARENA_ARRAY(arena, JobRun, (size_t)n);
-    for (int i = 0; i < n; i++)
+    const char *program = path ? path : nvcc;
+    int n_runs = r->together ? 1 : r->n;
+    JobRun *runs = ARENA_ARRAY(arena, JobRun, (size_t)n_runs);
+    for (int i = 0; i < n_runs; i++)
         runs[i] = (JobRun){.path = path, .envp = st.envp,
-                           .argv = nvcc_argv(path ? path : nvcc, kind, archs[i], flags, n_flags,
-                                             outputs[i], &st, arena)};
-    jobs_run(runs, n, arena);
+                           .argv = r->together ? build_argv(program, r, &st, arena)
+                                              : nvcc_argv(program, r->kind, r->archs[i],
+                                                          r->flags, r->n_flags, r->outputs[i],
+                                                          &st, arena)};
+    jobs_run(runs, n_runs, arena);
     unstage(&st);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n_runs; i++)
         if (runs[i].output)
             runs[i].output = relay_names(runs[i].output, &st, arena);
     return runs;
@@ -389,7 +408,9 @@ int nvcc_compile_targets(const char *nvcc, const char *cu_path, char *const flag
         tempdir_remove(dir, 0);
         return none_started(archs, n, err, arena, out);
     }
-    JobRun *runs = run_nvcc(nvcc, "-cubin", cu_path, flags, n_flags, archs, n, dir, cubins, arena);
+    NvccRuns r = {.kind = "-cubin", .archs = archs, .n = n, .flags = flags, .n_flags = n_flags,
+                  .outputs = cubins};
+    JobRun *runs = run_nvcc(nvcc, cu_path, dir, &r, arena);
     if (!runs) {
         int err = errno;
         tempdir_remove(dir, 0);
@@ -399,6 +420,88 @@ int nvcc_compile_targets(const char *nvcc, const char *cu_path, char *const flag
         finish_target(&runs[i], cubins[i], archs[i], arena, &out[i]);
     tempdir_remove(dir, 0);
     return first_failure(runs, out, n);
+}
+
+/* ---- the whole target list in one compile --------------------------------------- */
+
+/* "sm_90a" → "compute_90a": the virtual architecture nvcc names its
+ * kept PTX after.  NULL for a name that is not sm_ and letters and
+ * digits: it becomes part of a path and of an nvcc argument. */
+static char *virtual_arch(const char *arch, Arena *arena)
+{
+    if (strncmp(arch, "sm_", 3) != 0 || !arch[3] || strlen(arch) > 32)
+        return NULL;
+    for (const char *p = arch + 3; *p; p++)
+        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z')))
+            return NULL;
+    return join("compute_", arch + 3, arena);
+}
+
+/* `NVCC -fatbin -gencode arch=compute_A,code=compute_A ... -IINC FLAGS...
+ * --keep --keep-dir DIR -o OUTPUT COPY`.  Every target's virtual
+ * architecture in one run, as a build's -gencode list: nvcc defines
+ * __CUDA_ARCH_LIST__ as the whole (sorted) list in each target's
+ * compile, and CUB names its namespace after it (CUB_..._SM_800_900), so
+ * only this gives the build's symbols.  code=compute_A embeds PTX only,
+ * so ptxas does not run here (measure_ptxas runs it with -v); --keep
+ * leaves each target's PTX as DIR/input.compute_A.ptx (kept_ptx_paths;
+ * DIR/input.ptx when the list has one architecture).  A user's own
+ * -gencode or -arch among FLAGS joins the list, as in their build. */
+static char **build_argv(const char *program, const NvccRuns *r, const Staged *st, Arena *arena)
+{
+    char **argv = ARENA_ARRAY(arena, char *, (size_t)(r->n_flags + 2 * r->n) + 10);
+    int k = 0;
+    argv[k++] = (char *)program;
+    argv[k++] = "-fatbin";
+    for (int i = 0; i < r->n; i++) {
+        char *v = virtual_arch(r->archs[i], arena);
+        argv[k++] = "-gencode";
+        argv[k++] = join(join(join("arch=", v, arena), ",code=", arena), v, arena);
+    }
+    argv[k++] = st->inc_flag;
+    for (int i = 0; i < r->n_flags; i++)
+        argv[k++] = r->flags[i];
+    argv[k++] = "--keep";
+    argv[k++] = "--keep-dir";
+    argv[k++] = (char *)jobs_operand(r->keep_dir, arena);
+    argv[k++] = "-o";
+    argv[k++] = (char *)jobs_operand(r->outputs[0], arena);
+    argv[k++] = st->copy;
+    argv[k] = NULL;
+    return argv;
+}
+
+/* DIR/input.compute_A.ptx for each target, as nvcc --keep names them,
+ * each registered with cleanup.h; false when a name is refused
+ * (virtual_arch: errno EINVAL) or memory runs out (ENOMEM). */
+static bool kept_ptx_paths(const char *dir, const char *archs[], int n, Arena *arena,
+                           const char *paths[])
+{
+    for (int i = 0; i < n; i++) {
+        char *v = virtual_arch(archs[i], arena);
+        if (!v) {
+            errno = EINVAL;
+            return false;
+        }
+        paths[i] = join(join(dir, "/input.", arena), join(v, ".ptx", arena), arena);
+        if (!cleanup_add_file(paths[i])) {
+            errno = ENOMEM;
+            return false;
+        }
+    }
+    return true;
+}
+
+/* nvcc --keep names the PTX input.compute_A.ptx when the compile has
+ * several virtual architectures, and input.ptx when it has one, which is
+ * then the one asked for (a user's -arch for the same one included): each
+ * target whose first name is absent takes the second. */
+static void single_arch_ptx(const char *dir, int n, Arena *arena, const char *paths[])
+{
+    const char *single = join(dir, "/input.ptx", arena);
+    for (int i = 0; i < n; i++)
+        if (access(paths[i], F_OK) != 0 && access(single, F_OK) == 0)
+            paths[i] = single;
 }
 
 int nvcc_ptx_targets(const char *nvcc, const char *cu_path, char *const flags[], int n_flags,
@@ -411,18 +514,29 @@ int nvcc_ptx_targets(const char *nvcc, const char *cu_path, char *const flags[],
         errno = EINVAL;
         return PTXAS_NOT_STARTED;
     }
-    if (!output_paths(dir, n, "ptx", arena, ptx_paths))
-        return none_started(archs, n, ENOMEM, arena, out);
-    JobRun *runs = run_nvcc(nvcc, "-ptx", cu_path, flags, n_flags, archs, n, dir, ptx_paths, arena);
-    if (!runs)
+    const char *fatbin[1];
+    if (!kept_ptx_paths(dir, archs, n, arena, ptx_paths))
         return none_started(archs, n, errno, arena, out);
+    if (!output_paths(dir, 1, "fatbin", arena, fatbin) ||
+        !cleanup_add_file(join(dir, "/input.ptx", arena)))
+        return none_started(archs, n, ENOMEM, arena, out);
+    NvccRuns r = {.archs = archs, .n = n, .flags = flags, .n_flags = n_flags, .outputs = fatbin,
+                  .together = true, .keep_dir = dir};
+    JobRun *run = run_nvcc(nvcc, cu_path, dir, &r, arena);
+    if (!run)
+        return none_started(archs, n, errno, arena, out);
+    /* One compile: its result, and its words when it fails, are every target's. */
     for (int i = 0; i < n; i++) {
         out[i] = (UsageReport){.arch = arena_strndup(arena, archs[i], strlen(archs[i]))};
-        if (runs[i].status == JOBS_NOT_STARTED)
+        if (run->status == JOBS_NOT_STARTED)
             out[i].exit_status = PTXAS_NOT_STARTED;
-        else if (runs[i].status != 0)
-            out[i] = (UsageReport){.arch = out[i].arch, .exit_status = runs[i].status,
-                                   .signal = runs[i].signal, .errors = runs[i].output};
+        else if (run->status != 0)
+            out[i] = (UsageReport){.arch = out[i].arch, .exit_status = run->status,
+                                   .signal = run->signal, .errors = run->output};
     }
-    return first_failure(runs, out, n);
+    if (out[0].exit_status == PTXAS_NOT_STARTED)
+        errno = run->error;
+    if (out[0].exit_status == 0)
+        single_arch_ptx(dir, n, arena, ptx_paths);
+    return out[0].exit_status;
 }

@@ -9,8 +9,9 @@
  * online core (jobs.h); the cubins go to a private temporary directory
  * that is removed afterwards.
  * The results come in ptxas's record (ptxas.h); as with cubin.h, spills
- * are unknown (-1).  nvcc_ptx_targets compiles to PTX instead, for
- * callers that measure with ptxas -v themselves.  Nothing here prints:
+ * are unknown (-1).  nvcc_ptx_targets compiles to PTX instead, every
+ * target in one run as a build does, for callers that measure with
+ * ptxas -v themselves.  Nothing here prints:
  * when nvcc fails, its own words come back in UsageReport.errors.
  */
 #ifndef SILK_NVCC_H
@@ -48,13 +49,20 @@ bool nvcc_split_flags(const char *flags, Arena *arena, char ***words, int *count
 int nvcc_compile_targets(const char *nvcc, const char *cu_path, char *const flags[], int n_flags,
                          const char *archs[], int n, Arena *arena, UsageReport *out);
 
-/* Compile `cu_path` to PTX for each of the n targets archs[i] ("sm_80"),
- * with the extra `flags`, into dir/tI.ptx (ptx_paths[i], in `arena`; the
- * caller owns `dir` and removes the files).  out[i] holds no kernels, only
- * exit_status and errors as nvcc_compile_targets sets them, and the
- * result is the same: 0 when all succeeded, else the first failure.  This
- * is how the report reads a .cu file: the PTX is then measured by ptxas
- * -v as a .ptx file is, so spills are known and register caps checked. */
+/* Compile `cu_path` to PTX for the n targets archs[i] ("sm_80") in ONE
+ * nvcc run with every target's -gencode (code=compute_A: PTX only), as a
+ * build compiles for its target list, so that __CUDA_ARCH_LIST__ and
+ * the symbols built from it (CUB's CUB_..._SM_800_900 namespace) are the
+ * build's in every target's PTX; a -gencode or -arch among `flags` joins
+ * the list as it would in the build.  Each target's PTX is kept by
+ * --keep in `dir` (ptx_paths[i], in `arena`; the caller owns `dir` and
+ * removes the files).  out[i] holds no kernels, only exit_status and
+ * errors as nvcc_compile_targets sets them, the same for every target
+ * (one compile): 0 when it succeeded, else its failure; EINVAL (not
+ * started) for a target name that is not sm_ and letters and digits.
+ * This is how the report reads a .cu file: the PTX is then measured by
+ * ptxas -v as a .ptx file is, so spills are known and register caps
+ * checked. */
 int nvcc_ptx_targets(const char *nvcc, const char *cu_path, char *const flags[], int n_flags,
                      const char *archs[], int n, const char *dir, Arena *arena,
                      const char *ptx_paths[], UsageReport *out);

@@ -5,8 +5,8 @@
 # For each .cu file, `silk-occ report --format json` on the .cu for all
 # targets at once (sm_80 sm_86 sm_90 sm_120, or $CORPUS_TARGETS), as a
 # user would, with one change: its nvcc is a wrapper that runs nvcc and
-# keeps the PTX it wrote for each target, so that nvcc compiles each file
-# once per target, not twice.  Then per target, on that PTX, `ptxas -v
+# keeps the PTX it wrote for each target (one compile with every target's
+# -gencode, as a build), so that nvcc compiles each file once, not twice.  Then per target, on that PTX, `ptxas -v
 # --gpu-name TARGET -o NAME.cubin` (-c for -rdc=true files, whose cubin is
 # not a form here): ptxas's kernels, registers, static shared memory,
 # spills and barriers, and the cubin it wrote (the cubin nvcc -cubin
@@ -60,7 +60,7 @@ if [ "${1:-}" = --job ]; then
         t=$d/$target
         mkdir -p "$t"
         if [ ! -s "$t/$name.ptx" ]; then
-            echo "nvcc -ptx -arch=$target $flags $file: no PTX (silk-occ report: $(head -3 "$d/cu.err"))" >"$t/failed"
+            echo "nvcc -fatbin --keep (-gencode for $arch_list) $flags $file: no PTX (silk-occ report: $(head -3 "$d/cu.err"))" >"$t/failed"
             continue
         fi
         # One ptxas run gives the figures and the cubin.
@@ -87,21 +87,27 @@ if [ "${1:-}" = --job ]; then
     exit 0
 fi
 
-# --nvcc ARGS...: nvcc as silk-occ report runs it (-ptx -arch=TARGET ...
-# -o OUT FILE), which then copies OUT to $CORPUS_PTX_DIR/TARGET/NAME.ptx.
+# --nvcc ARGS...: nvcc as silk-occ report runs it (-fatbin, one -gencode
+# arch=compute_A,code=compute_A per target, --keep --keep-dir DIR ...,
+# all targets in one run), which then copies each target's kept PTX
+# (DIR/input.compute_A.ptx, or DIR/input.ptx for a list of one) to
+# $CORPUS_PTX_DIR/sm_A/NAME.ptx.
 if [ "${1:-}" = --nvcc ]; then
     shift
-    out= arch= prev=
+    keep= archs= prev=
     for a; do
-        case $a in -arch=*) arch=${a#-arch=} ;; esac
-        [ "$prev" = -o ] && out=$a
+        [ "$prev" = --keep-dir ] && keep=$a
+        case $prev,$a in -gencode,arch=compute_*) v=${a#arch=compute_} archs="$archs ${v%%,*}" ;; esac
         prev=$a
     done
     "$nvcc" "$@" || exit
     name=${CORPUS_PTX_DIR##*/}
-    if [ -n "$arch" ] && [ -n "$out" ]; then
-        mkdir -p "$CORPUS_PTX_DIR/$arch" && cp "$out" "$CORPUS_PTX_DIR/$arch/$name.ptx"
-    fi
+    for v in $archs; do
+        f=$keep/input.compute_$v.ptx
+        [ -f "$f" ] || f=$keep/input.ptx
+        [ -n "$keep" ] && [ -f "$f" ] || continue
+        mkdir -p "$CORPUS_PTX_DIR/sm_$v" && cp "$f" "$CORPUS_PTX_DIR/sm_$v/$name.ptx"
+    done
     exit 0
 fi
 

@@ -222,9 +222,10 @@ static double seconds(void)
 
 /* k<T_n>() with T_0 = P<int, int> and T_i = P<T_i-1, T_i-1>, mangled as g++
  * mangles it: "_Z1kI1P" "IS0_" x n "IiiE" "S1_E" ... "Sn_E" (base 36) "Evv".
- * Each level doubles the demangled text for ten bytes of symbol: n = 7
- * demangles to 2,174 bytes (base name), n = 8 to 4,358, n = 60 to about
- * 2^62.  In malloc'd memory. */
+ * Each level doubles the demangled text for ten bytes of symbol: n = 10
+ * demangles to 17,406 bytes (base name, as c++filt -p prints it),
+ * n = 11 to twice that, past DEMANGLE_MAX_LENGTH, n = 60 to about 2^62.
+ * In malloc'd memory. */
 static char *doubling_symbol(int n)
 {
     char *s = malloc((size_t)n * 10 + 32);
@@ -248,18 +249,18 @@ static char *doubling_symbol(int n)
 
 START_TEST(test_demangled_text_is_bounded)
 {
-    char *sym = doubling_symbol(7);
+    char *sym = doubling_symbol(10);
     char *base = demangle_base_name(sym), *full = demangle_symbol(sym);
     ck_assert_ptr_nonnull(base);
     ck_assert_ptr_nonnull(full);
-    ck_assert_uint_eq(strlen(base), 2174);
-    ck_assert_uint_eq(strlen(full), 2181); /* "void " and "()" */
+    ck_assert_uint_eq(strlen(base), 17406);
+    ck_assert_uint_eq(strlen(full), 17406 + 7); /* "void " and "()" */
     ck_assert_str_eq(full + strlen(full) - 2, "()");
     free(base);
     free(full);
     free(sym);
     /* Past DEMANGLE_MAX_LENGTH: not demangled, the symbol is shown. */
-    sym = doubling_symbol(8);
+    sym = doubling_symbol(11);
     ck_assert_ptr_null(demangle_base_name(sym));
     ck_assert_ptr_null(demangle_symbol(sym));
     free(sym);
@@ -272,13 +273,77 @@ END_TEST
 START_TEST(test_hostile_symbols_are_fast)
 {
     double start = seconds();
-    for (int n = 8; n <= 60; n++) {
+    for (int n = 11; n <= 60; n++) {
         char *sym = doubling_symbol(n);
         ck_assert_ptr_null(demangle_symbol(sym));
         ck_assert_ptr_null(demangle_base_name(sym));
         free(sym);
     }
     ck_assert_double_lt(seconds() - start, 2.0);
+}
+END_TEST
+
+/* f<A<A<...A<int>...> > >() with `depth` A's: "_Z1fI" "1AI" x depth "i"
+ * "E" x depth "Evv", 3 x depth + 9 bytes; malloc'd. */
+static char *nested_symbol(int depth)
+{
+    char *s = malloc((size_t)depth * 4 + 16);
+    ck_assert_ptr_nonnull(s);
+    size_t len = (size_t)sprintf(s, "_Z1fI");
+    for (int i = 0; i < depth; i++)
+        len += (size_t)sprintf(s + len, "1AI");
+    len += (size_t)sprintf(s + len, "i");
+    for (int i = 0; i < depth; i++)
+        s[len++] = 'E';
+    strcpy(s + len, "Evv");
+    return s;
+}
+
+/* What c++filt --no-recursion-limit prints for nested_symbol(depth). */
+static char *nested_name(int depth)
+{
+    char *s = malloc((size_t)depth * 4 + 32);
+    ck_assert_ptr_nonnull(s);
+    size_t len = (size_t)sprintf(s, "void f<");
+    for (int i = 0; i < depth; i++)
+        len += (size_t)sprintf(s + len, "A<");
+    len += (size_t)sprintf(s + len, "int>");
+    for (int i = 1; i < depth; i++)
+        len += (size_t)sprintf(s + len, " >");
+    strcpy(s + len, " >()");
+    return s;
+}
+
+/* A symbol of 1,609 bytes, past libiberty's default limit (1,024 bytes:
+ * c++filt leaves it mangled without --no-recursion-limit), as a GEMM
+ * library's kernels are: demangled.  One of over DEMANGLE_MAX_SYMBOL
+ * bytes is not, and the deepest nesting of that length (pointers, one
+ * byte a level) demangles without exhausting the stack. */
+START_TEST(test_deep_symbols_are_demangled)
+{
+    char *sym = nested_symbol(400), *want = nested_name(400);
+    ck_assert_uint_eq(strlen(sym), 1209 + 400);
+    char *full = demangle_symbol(sym), *base = demangle_base_name(sym);
+    ck_assert_ptr_nonnull(full);
+    ck_assert_str_eq(full, want);
+    want[strlen(want) - 2] = '\0';
+    ck_assert_str_eq(base, want + 5);
+    free(full);
+    free(base);
+    free(sym);
+    free(want);
+    sym = nested_symbol((DEMANGLE_MAX_SYMBOL - 9) / 3 + 1);
+    ck_assert_uint_gt(strlen(sym), DEMANGLE_MAX_SYMBOL);
+    ck_assert_ptr_null(demangle_symbol(sym));
+    free(sym);
+    char *pointers = malloc(DEMANGLE_MAX_SYMBOL + 1);
+    ck_assert_ptr_nonnull(pointers);
+    memcpy(pointers, "_Z1fI", 5);
+    memset(pointers + 5, 'P', DEMANGLE_MAX_SYMBOL - 9);
+    strcpy(pointers + DEMANGLE_MAX_SYMBOL - 4, "iEvv");
+    ck_assert_uint_eq(strlen(pointers), DEMANGLE_MAX_SYMBOL);
+    free(demangle_symbol(pointers)); /* past libiberty's print depth: NULL; no crash */
+    free(pointers);
 }
 END_TEST
 
@@ -343,6 +408,7 @@ int main(void)
     tcase_add_test(tc, test_small_buffer_keeps_whole_characters);
     tcase_add_test(tc, test_demangled_text_is_bounded);
     tcase_add_test(tc, test_hostile_symbols_are_fast);
+    tcase_add_test(tc, test_deep_symbols_are_demangled);
     tcase_add_test(tc, test_shortening_a_huge_name_is_fast);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
