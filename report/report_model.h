@@ -73,6 +73,13 @@ typedef struct PersistentRow {
     int grid;              /* sm_count x resident CTAs at the selected size */
 } PersistentRow;
 
+/* The form a register cap takes in the kernel's own language: a CUDA
+ * kernel that caps registers with __maxnreg__ gets a new __maxnreg__
+ * (nvcc rejects __launch_bounds__ beside it: "The __launch_bounds__ and
+ * __maxnreg__ qualifiers cannot be applied to the same kernel", CUDA
+ * 13.0), any other CUDA kernel __launch_bounds__, a Silk kernel @launch. */
+typedef enum CapForm { CAP_FORM_LAUNCH_BOUNDS, CAP_FORM_MAXNREG, CAP_FORM_LAUNCH } CapForm;
+
 /* @launch / __launch_bounds__ advice: the register cap that would reach
  * the next occupancy step and what ptxas did at it. */
 typedef struct CapAdvice {
@@ -86,7 +93,23 @@ typedef struct CapAdvice {
     bool over_budget;      /* not compiled: more caps than a run checks */
     int cap_registers;     /* what ptxas used there */
     int cap_spill_stores, cap_spill_loads;
+    CapForm form;          /* how the advice is written (also when !applies) */
 } CapAdvice;
+
+/* What the kernel's own bound costs when it spills under it: ptxas's
+ * figures with the bound (the kernel's) and without it (its PTX compiled
+ * again without .maxntid, .minnctapersm and .maxnreg), and the CTAs per
+ * SM of each at the selected size. */
+typedef struct BoundCost {
+    bool applies;          /* NVIDIA, spills, a bound of its own, a size runs,
+                            * PTX to compile again */
+    bool checked;          /* ptxas compiled it without the bound */
+    bool over_budget;      /* not compiled: more kernels than a run checks */
+    int registers, spill_stores, spill_loads; /* without the bound */
+    int blocks, bound_blocks;          /* CTAs per SM without / with it */
+    double occupancy, bound_occupancy;
+    bool forces_spills;    /* checked, and it spills less without the bound */
+} BoundCost;
 
 typedef struct ReportEntry {
     MeasuredKernel kernel;
@@ -122,6 +145,8 @@ typedef struct ReportEntry {
     uint64_t max_grid_x, max_grid_y; /* the launch's limits: the architecture's, or
                             * HIP's gridDim x blockDim below 2^32 */
     bool grid_valid;       /* within max_grid_x and max_grid_y (true without work) */
+    bool min_ignored;      /* ptxas warned that it ignores the .minnctapersm */
+    BoundCost bound_cost;
 } ReportEntry;
 
 typedef struct ReportModel {
@@ -168,6 +193,13 @@ void report_kernel_names(const ReportBuild *b, bool *any_wanted, char *buf, size
  * (`size` bytes), when the tables' row cannot be used or --dyn-smem has
  * no value at one of the kernel's block sizes. */
 bool report_entry_compute(ReportEntry *e, const ReportSettings *s, char *error, size_t size);
+
+/* ptxas's figures for e's kernel compiled without its bound (e->bound_cost
+ * applies): the CTAs per SM with and without it at the selected size. */
+void report_bound_cost_measured(ReportEntry *e, int registers, int spill_stores, int spill_loads);
+
+/* "launch_bounds", "maxnreg", "launch": the JSON name of a CapForm. */
+const char *report_cap_form_name(CapForm form);
 
 const char *report_reason_name(ReasonCode code);
 const char *report_reason_text(ReasonCode code);
