@@ -252,7 +252,8 @@ bool report_bounds_advice(const ReportEntry *e, char *advice, char *check, size_
     append(advice, size, &used, "a cap of %d registers gives %d CTAs per SM, %.1f%% occupancy: "
                                 "`__launch_bounds__(%d, %d)`",
            c->cap, c->min_blocks, 100.0 * c->occupancy, r->threads, c->min_blocks);
-    if (!silk && e->kernel.maxntid)
+    /* A cubin keeps no minimum (-1): its own bound cannot be quoted whole. */
+    if (!silk && e->kernel.maxntid && e->kernel.minnctapersm >= 0)
         append(advice, size, &used, " in place of its `%s`", own_launch_bounds(e, bound, sizeof bound));
     if (silk)
         append(advice, size, &used, ", or in Silk `@launch(%d, %d)` or `@launch(%d, 1, %d)`",
