@@ -341,7 +341,10 @@ static CapForm cap_form(const MeasuredKernel *k)
 {
     if (k->input == INPUT_SILK)
         return CAP_FORM_LAUNCH;
-    if (k->maxnreg > 0 && !k->reqntid && !k->maxntid && k->minnctapersm <= 0)
+    /* A cubin's cap may be --maxrregcount's or one a bound implied: only
+     * a PTX .maxnreg (nvcc's for __maxnreg__) is the kernel's own form. */
+    bool own_directive = k->input == INPUT_CUDA || k->input == INPUT_PTX;
+    if (own_directive && k->maxnreg > 0 && !k->reqntid && !k->maxntid && k->minnctapersm <= 0)
         return CAP_FORM_MAXNREG;
     return CAP_FORM_LAUNCH_BOUNDS;
 }
