@@ -89,10 +89,14 @@ typedef struct MeasureCap {
     int cap;                   /* registers per thread */
     bool checked;              /* ptxas compiled it at the cap */
     int registers, spill_stores, spill_loads;
+    bool unbounded;            /* instead of a cap: compiled without the bound
+                                * its source gives it (.maxntid, .minnctapersm,
+                                * .maxnreg; ptx_with_register_caps), cap unused */
 } MeasureCap;
 
-/* Compiles each capped kernel at its cap, one ptxas per file and target,
- * all at once (NVIDIA PTX only: the others stay unchecked).  The policy
+/* Compiles each capped kernel at its cap (or, `unbounded`, without its
+ * bound), one ptxas per file and target, all at once (NVIDIA PTX only:
+ * the others stay unchecked); a kernel appears at most once per call.  The policy
  * both silk-occ report and the compiler follow: a run compiles at most
  * MEASURE_CAP_BUDGET caps unless `all`, and false (nothing compiled)
  * when there are more. */

@@ -4,7 +4,9 @@
  * them a core each; each target's kernels then carry ptxas's figures.
  * Then, on request, the same PTX with each capped kernel at its advised
  * register cap (ptx_with_register_caps), to say whether it would spill
- * there: ptxas on register-limited kernels is the costly part of a report
+ * there, or without the bound its source gives it, to say what a bound
+ * that makes it spill costs: ptxas on register-limited kernels is the
+ * costly part of a report
  * (bench/report: a thousand kernels took 0.9 of ptxas alone with every cap
  * checked, 0.5 without), so a run compiles at most MEASURE_CAP_BUDGET.
  */
@@ -82,17 +84,21 @@ static bool checkable(const Measure *m, const MeasureCap *c)
            entry_of(f, c->target, c->kernel) >= 0;
 }
 
-/* File f's PTX for target t with each capped kernel at its cap and the
- * others left out, written for ptxas; NULL when none is capped. */
+/* File f's PTX for target t with each capped kernel at its cap (or
+ * unbounded) and the others left out, written for ptxas; NULL when none
+ * is capped. */
 static const char *caps_ptx(Measure *m, const MeasureCap *caps, int n_caps, int f, int t)
 {
     const struct MeasurePtx *ptx = &m->files[f].ptx[t];
     int *entry_caps = ARENA_ARRAY(m->arena, int, (size_t)ptx->n_entries + 1), any = 0;
+    bool unbounded = false;
     for (int e = 0; e < ptx->n_entries; e++)
-        entry_caps[e] = -1;
+        entry_caps[e] = PTX_CAP_LEAVE_OUT;
     for (int i = 0; i < n_caps; i++)
         if (caps[i].file == f && caps[i].target == t && checkable(m, &caps[i])) {
-            entry_caps[entry_of(&m->files[f], t, caps[i].kernel)] = caps[i].cap;
+            entry_caps[entry_of(&m->files[f], t, caps[i].kernel)] =
+                caps[i].unbounded ? PTX_CAP_UNBOUNDED : caps[i].cap;
+            unbounded |= caps[i].unbounded;
             any = 1;
         }
     if (!any)
@@ -101,7 +107,8 @@ static const char *caps_ptx(Measure *m, const MeasureCap *caps, int n_caps, int 
     char *text = ptx_with_register_caps(ptx->text, ptx->len, ptx->entries, ptx->n_entries,
                                         entry_caps, m->arena, &len);
     char stem[48];
-    snprintf(stem, sizeof stem, "caps%d-%d", f, t);
+    /* A report compiles caps, then bounds: each call its own files. */
+    snprintf(stem, sizeof stem, "%s%d-%d", unbounded ? "unbounded" : "caps", f, t);
     return measure_write_temp(m, stem, text, len);
 }
 

@@ -49,7 +49,18 @@ typedef struct KernelUsage {
     int agprs;          /* .agpr_count (gfx90a, gfx942; else 0) */
     int vgpr_spills;    /* .vgpr_spill_count */
     int sgpr_spills;    /* .sgpr_spill_count */
+
+    /* The assembler's warnings about this kernel, its own words after
+     * "ptxas warning : " (one naming no kernel of its run is every
+     * kernel's), in its order; at most USAGE_MAX_WARNINGS, NULL when none.
+     * Not escaped: a kernel name in them may hold any byte. */
+    const char **warnings;
+    int n_warnings;
 } KernelUsage;
+
+/* A kernel's warnings kept, and the bytes kept of each: ptxas repeats a
+ * warning per call site, and the report needs a few lines, not a log. */
+enum { USAGE_MAX_WARNINGS = 8, USAGE_WARNING_MAX_BYTES = 512 };
 
 /* What one measuring of one module for one target gave, kernels in the
  * tool's order. */

@@ -3,7 +3,9 @@
  * kernel on one target, done with the occupancy engine: the table of
  * permitted block sizes, the selection and its reasons, the tail of the
  * work on each product, the register cap that would reach the next step,
- * the persistent grid, grid validity and the host code.  Only numbers; the
+ * the persistent grid, grid validity and the host code, and what the
+ * kernel's own bound did (the form its cap takes, a minimum ptxas
+ * ignored, the cost of a bound it spills under).  Only numbers; the
  * writers turn them into text or JSON.
  */
 #include "report_model.h"
@@ -406,6 +408,92 @@ static void check_smem_optin(ReportEntry *e)
         e->grid_valid = false;
 }
 
+/* ---- the kernel's own bounds ------------------------------------------------ */
+
+const char *report_cap_form_name(CapForm form)
+{
+    return form == CAP_FORM_MAXNREG ? "maxnreg" : form == CAP_FORM_LAUNCH ? "launch"
+                                                                          : "launch_bounds";
+}
+
+/* The advice keeps the kernel's own way of capping registers: a CUDA
+ * kernel with __maxnreg__ (.maxnreg, and no block bound, which nvcc
+ * would not take beside it) a new __maxnreg__. */
+static CapForm cap_form(const MeasuredKernel *k)
+{
+    if (k->input == INPUT_SILK)
+        return CAP_FORM_LAUNCH;
+    /* A cubin's cap may be --maxrregcount's or one a bound implied: only
+     * a PTX .maxnreg (nvcc's for __maxnreg__) is the kernel's own form. */
+    bool own_directive = k->input == INPUT_CUDA || k->input == INPUT_PTX;
+    if (own_directive && k->maxnreg > 0 && !k->reqntid && !k->maxntid && k->minnctapersm <= 0)
+        return CAP_FORM_MAXNREG;
+    return CAP_FORM_LAUNCH_BOUNDS;
+}
+
+/* ptxas said it ignores the minimum of CTAs per SM: "... .minnctapersm
+ * will be ignored" (CUDA 13.0, when minimum x block bound passes the
+ * threads an SM holds). */
+static bool minimum_ignored(const MeasuredKernel *k)
+{
+    for (int i = 0; i < k->usage.n_warnings; i++)
+        if (strstr(k->usage.warnings[i], ".minnctapersm") &&
+            strstr(k->usage.warnings[i], "ignored"))
+            return true;
+    return false;
+}
+
+/* Whether compiling the kernel again without its bound can say what the
+ * bound costs: it spills, under a bound of its own, with PTX to compile. */
+static bool bound_cost_applies(const ReportEntry *e)
+{
+    const MeasuredKernel *k = &e->kernel;
+    const KernelUsage *u = &k->usage;
+    bool bounded = k->maxnreg > 0 || k->minnctapersm > 0 || k->maxntid > 0;
+    return e->target.vendor == OCC_NVIDIA && report_selected(e) && bounded && !u->estimated &&
+           (k->input == INPUT_CUDA || k->input == INPUT_PTX || k->input == INPUT_SILK) &&
+           (u->spill_stores > 0 || u->spill_loads > 0);
+}
+
+static void fill_bound_facts(ReportEntry *e)
+{
+    e->cap.form = cap_form(&e->kernel);
+    e->min_ignored = minimum_ignored(&e->kernel);
+    e->bound_cost = (BoundCost){.applies = bound_cost_applies(e)};
+}
+
+/* CTAs per SM and occupancy at the selected row with `registers` per
+ * thread and no block bound but a fixed size: 0 when it cannot launch. */
+static int blocks_with(const ReportEntry *e, int registers, double *occupancy)
+{
+    const ReportRow *r = report_selected(e);
+    KernelResources k = e->resources;
+    k.regs_per_thread = registers;
+    k.max_threads_per_block = e->kernel.reqntid;
+    OccResult result;
+    *occupancy = 0;
+    if (!r || occ_active_blocks(e->target.arch, &k, r->threads, r->dynamic_smem, &result) != OCC_OK)
+        return 0;
+    OccFigures f = occ_figures_nvidia(&result);
+    *occupancy = occ_figures_occupancy(&f);
+    return f.groups;
+}
+
+void report_bound_cost_measured(ReportEntry *e, int registers, int spill_stores, int spill_loads)
+{
+    BoundCost *b = &e->bound_cost;
+    const KernelUsage *u = &e->kernel.usage;
+    if (!b->applies)
+        return;
+    b->checked = true;
+    b->registers = registers;
+    b->spill_stores = spill_stores;
+    b->spill_loads = spill_loads;
+    b->blocks = blocks_with(e, registers, &b->occupancy);
+    b->bound_blocks = blocks_with(e, u->registers, &b->bound_occupancy);
+    b->forces_spills = spill_stores + spill_loads < u->spill_stores + u->spill_loads;
+}
+
 bool report_entry_compute(ReportEntry *e, const ReportSettings *s, char *error, size_t size)
 {
     report_vendor_kernel(e);
@@ -432,6 +520,7 @@ bool report_entry_compute(ReportEntry *e, const ReportSettings *s, char *error, 
     fill_products(e, s);
     fill_row_waves(e);
     report_vendor_cap_advice(e);
+    fill_bound_facts(e);
     fill_launch(e);
     report_cluster_check(e);
     check_smem_optin(e);

@@ -111,6 +111,13 @@ typedef struct ReportCluster {
     ClusterProblem problem;
 } ReportCluster;
 
+/* The form a register cap takes in the kernel's own language: a CUDA
+ * kernel that caps registers with __maxnreg__ gets a new __maxnreg__
+ * (nvcc rejects __launch_bounds__ beside it: "The __launch_bounds__ and
+ * __maxnreg__ qualifiers cannot be applied to the same kernel", CUDA
+ * 13.0), any other CUDA kernel __launch_bounds__, a Silk kernel @launch. */
+typedef enum CapForm { CAP_FORM_LAUNCH_BOUNDS, CAP_FORM_MAXNREG, CAP_FORM_LAUNCH } CapForm;
+
 /* @launch / __launch_bounds__ advice: the register cap that would reach
  * the next occupancy step and what ptxas did at it. */
 typedef struct CapAdvice {
@@ -124,6 +131,7 @@ typedef struct CapAdvice {
     bool over_budget;      /* not compiled: more caps than a run checks */
     int cap_registers;     /* what ptxas used there */
     int cap_spill_stores, cap_spill_loads;
+    CapForm form;          /* how the advice is written (also when !applies) */
 } CapAdvice;
 
 /* What fixes a kernel's block size besides its own .reqntid: the user's
@@ -147,6 +155,21 @@ typedef struct ReportPin {
     int template_bound;    /* .maxntid when it equals a template argument of
                             * the instance (scale<512>, __launch_bounds__(TPB)); 0 not */
 } ReportPin;
+
+/* What the kernel's own bound costs when it spills under it: ptxas's
+ * figures with the bound (the kernel's) and without it (its PTX compiled
+ * again without .maxntid, .minnctapersm and .maxnreg), and the CTAs per
+ * SM of each at the selected size. */
+typedef struct BoundCost {
+    bool applies;          /* NVIDIA, spills, a bound of its own, a size runs,
+                            * PTX to compile again */
+    bool checked;          /* ptxas compiled it without the bound */
+    bool over_budget;      /* not compiled: more kernels than a run checks */
+    int registers, spill_stores, spill_loads; /* without the bound */
+    int blocks, bound_blocks;          /* CTAs per SM without / with it */
+    double occupancy, bound_occupancy;
+    bool forces_spills;    /* checked, and it spills less without the bound */
+} BoundCost;
 
 typedef struct ReportEntry {
     MeasuredKernel kernel;
@@ -191,6 +214,9 @@ typedef struct ReportEntry {
     bool smem_needs_optin; /* the selected launch is above smem_per_block */
     bool smem_over_optin;  /* above even the opt-in limit: it cannot launch */
     ReportPin pin;         /* who fixes the block size besides .reqntid (report_pins.c) */
+
+    bool min_ignored;      /* ptxas warned that it ignores the .minnctapersm */
+    BoundCost bound_cost;
 } ReportEntry;
 
 typedef struct ReportModel {
@@ -253,6 +279,13 @@ void report_pin_find(ReportEntry *e, const ReportSettings *s);
 /* The namespace check of --fixed-namespace: identifiers joined by "::",
  * a trailing "::" allowed, at most REPORT_NAMESPACE_MAX - 1 bytes. */
 bool report_namespace_valid(const char *ns);
+
+/* ptxas's figures for e's kernel compiled without its bound (e->bound_cost
+ * applies): the CTAs per SM with and without it at the selected size. */
+void report_bound_cost_measured(ReportEntry *e, int registers, int spill_stores, int spill_loads);
+
+/* "launch_bounds", "maxnreg", "launch": the JSON name of a CapForm. */
+const char *report_cap_form_name(CapForm form);
 
 const char *report_reason_name(ReasonCode code);
 const char *report_reason_text(ReasonCode code);

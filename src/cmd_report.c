@@ -503,6 +503,33 @@ static void check_caps(const ReportOptions *o, Measure *measure, ReportModel *m)
     free(caps);
 }
 
+/* The kernels that spill under a bound of their own compiled again
+ * without it, each entry told what the bound costs, or that the run had
+ * too many (measure_caps' budget, as for the caps). */
+static void check_bounds(const ReportOptions *o, Measure *measure, ReportModel *m)
+{
+    MeasureCap *runs = calloc((size_t)m->n_entries + 1, sizeof *runs);
+    int n = 0;
+    for (int i = 0; runs && i < m->n_entries; i++) {
+        const ReportEntry *e = &m->entries[i];
+        if (e->bound_cost.applies)
+            runs[n++] = (MeasureCap){.file = e->file_index, .target = e->target_index,
+                                     .kernel = e->kernel.name, .unbounded = true};
+    }
+    bool within = runs && n && measure_caps(measure, runs, n, o->check_all_caps);
+    for (int i = 0, c = 0; runs && n && i < m->n_entries; i++) {
+        ReportEntry *e = &m->entries[i];
+        if (!e->bound_cost.applies)
+            continue;
+        e->bound_cost.over_budget = !within;
+        if (runs[c].checked)
+            report_bound_cost_measured(e, runs[c].registers, runs[c].spill_stores,
+                                       runs[c].spill_loads);
+        c++;
+    }
+    free(runs);
+}
+
 static int analyse(const ReportOptions *o, Measure *measure, char **files, int n_files)
 {
     int rc = measure_files(measure, files, n_files);
@@ -520,6 +547,7 @@ static int analyse(const ReportOptions *o, Measure *measure, char **files, int n
         return EXIT_USAGE;
     }
     check_caps(o, measure, &model);
+    check_bounds(o, measure, &model);
     rc = write_report(&model, measure, o->format, stdout);
     fflush(stdout);
     if (rc == EXIT_OK)

@@ -95,6 +95,10 @@ static void add_kernel(cJSON *o, const ReportEntry *e)
     cli_json_number_or_null(b, "maxntid", e->kernel.maxntid > 0, e->kernel.maxntid);
     cli_json_number_or_null(b, "minnctapersm", e->kernel.minnctapersm > 0, e->kernel.minnctapersm);
     cli_json_number_or_null(b, "maxnreg", e->kernel.maxnreg > 0, e->kernel.maxnreg);
+    cJSON_AddBoolToObject(b, "minnctapersm_ignored", e->min_ignored);
+    cJSON *w = cJSON_AddArrayToObject(o, "ptxas_warnings");
+    for (int i = 0; i < u->n_warnings; i++)
+        cJSON_AddItemToArray(w, cJSON_CreateString(u->warnings[i]));
 }
 
 /* One row of the occupancy table: the keys of calc's rows, the same for
@@ -237,6 +241,24 @@ static void add_tail(cJSON *o, const ReportEntry *e)
     }
 }
 
+/* What the kernel's own bound costs (report_model.h's BoundCost): the
+ * figures null until ptxas compiled it without the bound. */
+static void add_bound_cost(cJSON *o, const ReportEntry *e)
+{
+    const BoundCost *b = &e->bound_cost;
+    cJSON *c = cJSON_AddObjectToObject(o, "bound_cost");
+    cJSON_AddBoolToObject(c, "applies", b->applies);
+    cJSON_AddBoolToObject(c, "checked_with_ptxas", b->checked);
+    cli_json_number_or_null(c, "registers_unbounded", b->checked, b->registers);
+    cli_json_number_or_null(c, "spill_stores_unbounded", b->checked, b->spill_stores);
+    cli_json_number_or_null(c, "spill_loads_unbounded", b->checked, b->spill_loads);
+    cli_json_number_or_null(c, "blocks_per_sm_unbounded", b->checked, b->blocks);
+    cli_json_number_or_null(c, "occupancy_unbounded", b->checked, b->occupancy);
+    cli_json_number_or_null(c, "blocks_per_sm_bounded", b->checked, b->bound_blocks);
+    cli_json_number_or_null(c, "occupancy_bounded", b->checked, b->bound_occupancy);
+    cJSON_AddBoolToObject(c, "forces_spills", b->forces_spills);
+}
+
 static void add_advice(cJSON *o, const ReportEntry *e)
 {
     const CapAdvice *c = &e->cap;
@@ -250,6 +272,8 @@ static void add_advice(cJSON *o, const ReportEntry *e)
     cli_json_number_or_null(a, "registers_at_cap", c->checked, c->cap_registers);
     cli_json_number_or_null(a, "spill_stores_at_cap", c->checked, c->cap_spill_stores);
     cli_json_number_or_null(a, "spill_loads_at_cap", c->checked, c->cap_spill_loads);
+    cJSON_AddStringToObject(a, "form", report_cap_form_name(c->form));
+    add_bound_cost(o, e);
 }
 
 static void add_code(cJSON *o, const ReportEntry *e)

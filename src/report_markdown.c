@@ -138,6 +138,10 @@ static void print_header(const ReportEntry *e, const char *title, FILE *out)
     report_usage_sentence(e, usage, sizeof usage);
     fputs(")\n- **Resources:** ", out);
     md_text(out, usage);
+    for (int i = 0; report_warning_sentence(e, i, usage, sizeof usage); i++) {
+        fputs("\n- **Warning:** ", out);
+        md_text(out, usage);
+    }
     report_bounds_sentence(e, usage, sizeof usage);
     fputs("\n- **Launch bounds:** ", out);
     md_text(out, usage);
@@ -304,8 +308,9 @@ static void print_tail(const ReportEntry *e, FILE *out)
 static void print_bounds(const ReportEntry *e, FILE *out)
 {
     char advice[512], check[512];
-    fputs(e->kernel.input == INPUT_SILK ? "\n### 4. `@launch` / `__launch_bounds__`\n\n"
-                                        : "\n### 4. `__launch_bounds__`\n\n",
+    fputs(e->kernel.input == INPUT_SILK     ? "\n### 4. `@launch` / `__launch_bounds__`\n\n"
+          : e->cap.form == CAP_FORM_MAXNREG ? "\n### 4. `__maxnreg__`\n\n"
+                                            : "\n### 4. `__launch_bounds__`\n\n",
           out);
     if (!report_bounds_advice(e, advice, check, sizeof advice)) {
         fputs("None.\n", out);
@@ -313,6 +318,10 @@ static void print_bounds(const ReportEntry *e, FILE *out)
     }
     md_sentence(out, advice);
     if (check[0]) {
+        fputc('\n', out);
+        md_sentence(out, check);
+    }
+    if (report_bound_cost_sentence(e, check, sizeof check)) {
         fputc('\n', out);
         md_sentence(out, check);
     }

@@ -31,6 +31,8 @@ static void print_usage(const ReportEntry *e, FILE *out)
     char sentence[512];
     report_usage_sentence(e, sentence, sizeof sentence);
     fprintf(out, "  %s\n", sentence);
+    for (int i = 0; report_warning_sentence(e, i, sentence, sizeof sentence); i++)
+        fprintf(out, "  %s\n", sentence);
 }
 
 /* What the file's compiles and the dynamic shared memory leave open. */
@@ -167,8 +169,9 @@ static void print_tail(const ReportEntry *e, FILE *out)
 static void print_bounds(const ReportEntry *e, FILE *out)
 {
     char advice[512], check[512];
-    fprintf(out, "\n  4. %s\n", e->kernel.input == INPUT_SILK ? "@launch / __launch_bounds__"
-                                                              : "__launch_bounds__");
+    fprintf(out, "\n  4. %s\n", e->kernel.input == INPUT_SILK   ? "@launch / __launch_bounds__"
+                                  : e->cap.form == CAP_FORM_MAXNREG ? "__maxnreg__"
+                                                                    : "__launch_bounds__");
     if (!report_bounds_advice(e, advice, check, sizeof advice)) {
         fputs("     none\n", out);
         return;
@@ -176,6 +179,10 @@ static void print_bounds(const ReportEntry *e, FILE *out)
     fputs("     ", out);
     report_print_plain(out, advice);
     if (check[0]) {
+        fputs("\n     ", out);
+        report_print_plain(out, check);
+    }
+    if (report_bound_cost_sentence(e, check, sizeof check)) {
         fputs("\n     ", out);
         report_print_plain(out, check);
     }

@@ -212,11 +212,41 @@ static void amd_bounds_advice(const ReportEntry *e, const ReportRow *r, bool sil
                           "spills is unknown");
 }
 
+/* The kernel's own __launch_bounds__ as its source wrote it (the PTX's
+ * .maxntid and .minnctapersm), "__launch_bounds__(256, 8)". */
+static const char *own_launch_bounds(const ReportEntry *e, char *buf, size_t size)
+{
+    const MeasuredKernel *k = &e->kernel;
+    if (k->minnctapersm > 0)
+        snprintf(buf, size, "__launch_bounds__(%d, %d)", k->maxntid, k->minnctapersm);
+    else
+        snprintf(buf, size, "__launch_bounds__(%d)", k->maxntid);
+    return buf;
+}
+
+/* A kernel that caps its registers with __maxnreg__ keeps that form: nvcc
+ * rejects __launch_bounds__ beside it ("The __launch_bounds__ and
+ * __maxnreg__ qualifiers cannot be applied to the same kernel"). */
+static void maxnreg_advice(const ReportEntry *e, char *advice, size_t size)
+{
+    const CapAdvice *c = &e->cap;
+    size_t used = 0;
+    if (!c->applies)
+        append(advice, size, &used, "registers do not hold occupancy back here: keep "
+                                    "`__maxnreg__(%d)`", e->kernel.maxnreg);
+    else
+        append(advice, size, &used, "a cap of %d registers gives %d CTAs per SM, %.1f%% "
+                                    "occupancy: `__maxnreg__(%d)` in place of `__maxnreg__(%d)`",
+               c->cap, c->min_blocks, 100.0 * c->occupancy, c->cap, e->kernel.maxnreg);
+    append(advice, size, &used, " (nvcc takes no `__launch_bounds__` beside `__maxnreg__`)");
+}
+
 bool report_bounds_advice(const ReportEntry *e, char *advice, char *check, size_t size)
 {
     const CapAdvice *c = &e->cap;
     const ReportRow *r = report_selected(e);
     bool silk = e->kernel.input == INPUT_SILK;
+    char bound[64];
     size_t used = 0;
     check[0] = advice[0] = '\0';
     if (!r)
@@ -231,6 +261,12 @@ bool report_bounds_advice(const ReportEntry *e, char *advice, char *check, size_
                                     "size is the library's (%s::) to choose", e->pin.library);
         return true;
     }
+    if (c->form == CAP_FORM_MAXNREG) {
+        maxnreg_advice(e, advice, size);
+        if (c->applies)
+            cap_check(e, check, size);
+        return true;
+    }
     if (!c->applies) {
         append(advice, size, &used, "registers do not hold occupancy back here: "
                                     "`__launch_bounds__(%d)` ", r->threads);
@@ -242,6 +278,9 @@ bool report_bounds_advice(const ReportEntry *e, char *advice, char *check, size_
     append(advice, size, &used, "a cap of %d registers gives %d CTAs per SM, %.1f%% occupancy: "
                                 "`__launch_bounds__(%d, %d)`",
            c->cap, c->min_blocks, 100.0 * c->occupancy, r->threads, c->min_blocks);
+    /* A cubin keeps no minimum (-1): its own bound cannot be quoted whole. */
+    if (!silk && e->kernel.maxntid && e->kernel.minnctapersm >= 0)
+        append(advice, size, &used, " in place of its `%s`", own_launch_bounds(e, bound, sizeof bound));
     if (silk)
         append(advice, size, &used, ", or in Silk `@launch(%d, %d)` or `@launch(%d, 1, %d)`",
                r->threads, c->min_blocks, r->threads, c->cap);
@@ -527,6 +566,22 @@ bool report_link_note(const ReportEntry *e, char *buf, size_t size)
 }
 
 
+/* ptxas's warning that it ignores the minimum, said in the bounds line
+ * (and why, when the bound's threads times the minimum pass what an SM
+ * holds: 2 x 1024 against sm_120's 1536). */
+static void ignored_minimum(const ReportEntry *e, char *buf, size_t size, size_t *used)
+{
+    const MeasuredKernel *k = &e->kernel;
+    int bound = k->reqntid ? k->reqntid : k->maxntid;
+    append(buf, size, used, "%sptxas ignored the minimum of %d %s per SM (it cannot be met on %s",
+           *used ? "; " : "", k->minnctapersm, k->minnctapersm == 1 ? "CTA" : "CTAs",
+           e->target.sm_name);
+    if (bound > 0 && (long long)bound * k->minnctapersm > e->target.arch->max_threads_per_sm)
+        append(buf, size, used, ": %d x %d threads is more than the %d an SM holds",
+               k->minnctapersm, bound, e->target.arch->max_threads_per_sm);
+    append(buf, size, used, ")");
+}
+
 void report_bounds_sentence(const ReportEntry *e, char *buf, size_t size)
 {
     const MeasuredKernel *k = &e->kernel;
@@ -536,7 +591,9 @@ void report_bounds_sentence(const ReportEntry *e, char *buf, size_t size)
     if (k->reqntid || k->maxntid)
         append(buf, size, &used, "block size %s %d", k->reqntid ? "fixed at" : "at most",
                k->reqntid ? k->reqntid : k->maxntid);
-    if (k->minnctapersm > 0)
+    if (k->minnctapersm > 0 && e->min_ignored)
+        ignored_minimum(e, buf, size, &used);
+    else if (k->minnctapersm > 0)
         append(buf, size, &used, "%sat least %d %s per %s", used ? "; " : "", k->minnctapersm,
                k->minnctapersm == 1 ? terms.group : terms.groups, terms.unit);
     if (k->maxnreg)
@@ -579,4 +636,94 @@ void report_work_sentence(const ReportEntry *e, char *buf, size_t size)
     if (e->cluster.padding_ctas)
         append(buf, size, &used, "; %llu more complete the last cluster",
                (unsigned long long)e->cluster.padding_ctas);
+}
+
+bool report_warning_sentence(const ReportEntry *e, int i, char *buf, size_t size)
+{
+    const KernelUsage *u = &e->kernel.usage;
+    if (i < 0 || i >= u->n_warnings)
+        return false;
+    char text[USAGE_WARNING_MAX_BYTES * 4 + 8];
+    escape_text(u->warnings[i], text, sizeof text); /* a kernel name may hold any byte */
+    snprintf(buf, size, "%s: warning: %s", report_terms(e).assembler, text);
+    return true;
+}
+
+/* The kernel's own bound as its input wrote it. */
+static void own_bound(const ReportEntry *e, char *buf, size_t size)
+{
+    const MeasuredKernel *k = &e->kernel;
+    size_t used = 0;
+    buf[0] = '\0';
+    if (k->input == INPUT_CUDA && e->cap.form == CAP_FORM_MAXNREG) {
+        append(buf, size, &used, "`__maxnreg__(%d)`", k->maxnreg);
+        return;
+    }
+    if (k->input == INPUT_SILK) {
+        append(buf, size, &used, "`@launch(%d", k->reqntid ? k->reqntid : k->maxntid);
+        if (k->minnctapersm > 0 || k->maxnreg)
+            append(buf, size, &used, ", %d", k->minnctapersm > 0 ? k->minnctapersm : 1);
+        if (k->maxnreg)
+            append(buf, size, &used, ", %d", k->maxnreg);
+        append(buf, size, &used, ")`");
+        return;
+    }
+    if (k->input == INPUT_CUDA && !k->maxnreg) {
+        char bound[64];
+        append(buf, size, &used, "`%s`", own_launch_bounds(e, bound, sizeof bound));
+        return;
+    }
+    const struct {
+        const char *name;
+        int value;
+    } d[] = {{".maxntid", k->maxntid}, {".minnctapersm", k->minnctapersm}, {".maxnreg", k->maxnreg}};
+    for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
+        if (d[i].value > 0)
+            append(buf, size, &used, "%s`%s %d`", used ? ", " : "", d[i].name, d[i].value);
+}
+
+/* "no spills" or "spills 2180 B stored / 2196 B loaded per thread". */
+static void spill_words(int stores, int loads, char *buf, size_t size)
+{
+    if (stores || loads)
+        snprintf(buf, size, "spills %d B stored / %d B loaded per thread", stores, loads);
+    else
+        snprintf(buf, size, "no spills");
+}
+
+bool report_bound_cost_sentence(const ReportEntry *e, char *buf, size_t size)
+{
+    const BoundCost *b = &e->bound_cost;
+    const KernelUsage *u = &e->kernel.usage;
+    const ReportRow *r = report_selected(e);
+    char bound[160], with[96], without[96];
+    if (!b->applies || !r || !(b->checked || b->over_budget))
+        return false;
+    own_bound(e, bound, sizeof bound);
+    if (!b->checked) {
+        snprintf(buf, size, "whether its own bound (%s) causes its spills is unknown: not "
+                            "compiled without it (more kernels to check than a report compiles "
+                            "again; `--check-caps` checks them all)", bound);
+        return true;
+    }
+    spill_words(u->spill_stores, u->spill_loads, with, sizeof with);
+    spill_words(b->spill_stores, b->spill_loads, without, sizeof without);
+    if (!b->forces_spills) {
+        snprintf(buf, size, "its own bound (%s) does not cause its spills: without it ptxas uses "
+                            "%d registers and %s", bound, b->registers, without);
+        return true;
+    }
+    size_t used = 0;
+    buf[0] = '\0';
+    append(buf, size, &used, "its own bound (%s) makes it spill: under it ptxas uses %d registers "
+                             "and %s; without it %d registers and %s: ",
+           bound, u->registers, with, b->registers, without);
+    if (b->blocks == 0)
+        append(buf, size, &used, "it would not launch at %d threads (instead of %d CTAs per SM, "
+                                 "%.1f%%)", r->threads, b->bound_blocks, 100.0 * b->bound_occupancy);
+    else
+        append(buf, size, &used, "%d %s per SM (%.1f%%) instead of %d (%.1f%%) at %d threads",
+               b->blocks, b->blocks == 1 ? "CTA" : "CTAs", 100.0 * b->occupancy, b->bound_blocks,
+               100.0 * b->bound_occupancy, r->threads);
+    return true;
 }

@@ -60,6 +60,12 @@ bool report_dynamic_smem_note(const ReportEntry *e, char *buf, size_t size);
 /* A relocatable cubin's kernel that calls another file: its registers may
  * rise at link time.  False when there is nothing to say. */
 bool report_link_note(const ReportEntry *e, char *buf, size_t size);
+/* ptxas's warning i about the kernel, escaped, "ptxas: warning: ...";
+ * false past the last. */
+bool report_warning_sentence(const ReportEntry *e, int i, char *buf, size_t size);
+/* What the kernel's own bound costs when it spills under it (ptxas
+ * without the bound); false when there is nothing to say. */
+bool report_bound_cost_sentence(const ReportEntry *e, char *buf, size_t size);
 void report_print_plain(FILE *out, const char *sentence);
 
 /* The words of a target's vendor, so that one writer serves both: NVIDIA

@@ -4,7 +4,8 @@
  * .minnctapersm, .maxnreg), read from the text by a small scanner, and a
  * copy of the text with the entries' .maxnreg set, which is how the report
  * asks ptxas what a register cap costs (the directive is the per-kernel
- * form of --maxrregcount).
+ * form of --maxrregcount), or with their capping directives removed, which
+ * is how it asks what the kernel's own bound costs.
  */
 #include "ptx_scan.h"
 
@@ -107,6 +108,19 @@ static bool read_cluster_directive(const char *d, const char **pp, const char *e
     return false;
 }
 
+/* Where a register-capping directive lies, from `d` to `p`. */
+static void note_bound(PtxEntry *e, const int *field, const char *d, const char *p)
+{
+    int b = field == &e->maxntid        ? PTX_BOUND_MAXNTID
+            : field == &e->minnctapersm ? PTX_BOUND_MINNCTAPERSM
+            : field == &e->maxnreg      ? PTX_BOUND_MAXNREG
+                                        : -1;
+    if (b < 0)
+        return;
+    e->bound_at[b] = (size_t)(d - e->text_start);
+    e->bound_end[b] = (size_t)(p - e->text_start);
+}
+
 /* The directives between an entry's parameter list and its body. */
 static const char *read_directives(const char *p, const char *end, PtxEntry *e)
 {
@@ -137,6 +151,7 @@ static const char *read_directives(const char *p, const char *end, PtxEntry *e)
                 if (field == &e->maxnreg)
                     e->maxnreg_at = (size_t)(d - e->text_start);
                 *field = read_dims(&p, end);
+                note_bound(e, field, d, p);
             }
             continue;
         }
@@ -316,7 +331,8 @@ int ptx_scan_entries(const char *text, size_t len, Arena *arena, PtxEntry **out)
         }
         PtxEntry *e = &entries[n];
         *e = (PtxEntry){.name = arena_strndup(arena, name, (size_t)(p - name)), .text_start = text,
-                        .start_at = line_start(text, entry), .maxnreg_at = (size_t)-1};
+                        .start_at = line_start(text, entry), .maxnreg_at = (size_t)-1,
+                        .bound_at = {(size_t)-1, (size_t)-1, (size_t)-1}};
         const char *body = read_directives(p, end, e);
         if (body) {
             e->end_at = body_end(text, len, e->body_at);
@@ -358,6 +374,24 @@ static void put_capped(char **buf, size_t *len, size_t *room, const char *text, 
     put(buf, len, room, text + e->body_at, e->end_at - e->body_at, arena);
 }
 
+/* Entry `e` without its register-capping directives: each blanked where
+ * it lies (a line may hold several), so the text keeps its offsets. */
+static void put_unbounded(char **buf, size_t *len, size_t *room, const char *text,
+                          const PtxEntry *e, Arena *arena)
+{
+    size_t mark = *len;
+    put(buf, len, room, text + e->start_at, e->end_at - e->start_at, arena);
+    for (int b = 0; b < PTX_N_BOUNDS; b++) {
+        if (e->bound_at[b] == (size_t)-1)
+            continue;
+        /* The extent runs to the next token: its newlines stay lines. */
+        char *at = *buf + mark + e->bound_at[b] - e->start_at;
+        for (size_t i = 0; i < e->bound_end[b] - e->bound_at[b]; i++)
+            if (at[i] != '\n')
+                at[i] = ' ';
+    }
+}
+
 char *ptx_with_register_caps(const char *text, size_t len, const PtxEntry *e, int n, const int *caps,
                            Arena *arena, size_t *out_len)
 {
@@ -368,6 +402,8 @@ char *ptx_with_register_caps(const char *text, size_t len, const PtxEntry *e, in
         put(&buf, &used, &room, text + at, e[i].start_at - at, arena);
         if (caps[i] > 0)
             put_capped(&buf, &used, &room, text, &e[i], caps[i], arena);
+        else if (caps[i] == PTX_CAP_UNBOUNDED)
+            put_unbounded(&buf, &used, &room, text, &e[i], arena);
         else if (caps[i] == 0)
             put(&buf, &used, &room, text + e[i].start_at, e[i].end_at - e[i].start_at, arena);
         at = e[i].end_at;

@@ -28,6 +28,13 @@
  * is the kernel's.  A "Used" line is the entry's unless another function's
  * block came between the entry's "Compiling" line and its own block.
  *
+ * Warnings ("ptxas warning : TEXT") say what ptxas did not do as asked:
+ * CUDA 13.0 on sm_120, for __launch_bounds__(1024, 2), "Value of threads
+ * per SM for entry NAME is out of range. .minnctapersm will be ignored",
+ * printed before NAME's "Compiling" line.  So they are kept to the end
+ * and then given to each kernel whose name they hold as a whole word;
+ * one that names no kernel of the run goes to all of them.
+ *
  * The driver.  Each run is a job of jobs.h: fork + execv of ptxas (never
  * a shell: a path with spaces or quotes must reach ptxas as it is), its
  * stdout and stderr into one pipe, stdin from /dev/null, an exec failure
@@ -225,6 +232,8 @@ typedef struct Parser {
     bool own_block; /* the current kernel's properties block has come */
     bool foreign;   /* another function's block came before it: a "Used" line is that one's */
     const char *arch;
+    Slice *warnings; /* the "ptxas warning :" lines' texts, for attribute_warnings */
+    int n_warnings, warnings_capacity;
 } Parser;
 
 /* What follows "ptxas info    :" in a line, or false if it is not an info line. */
@@ -324,9 +333,90 @@ static bool stack_line(Parser *ps, Slice line)
     return parse_items(line, &ps->kernels[target], "bytes stack frame");
 }
 
+/* ---- warnings ------------------------------------------------------------- */
+
+/* What follows "ptxas warning :" in a line, or false if it is not one. */
+static bool warning_body(Slice line, Slice *body)
+{
+    size_t at = slice_find(line, "ptxas warning", false);
+    if (at == SIZE_MAX)
+        return false;
+    Slice rest = slice_trim(slice_from(line, at + strlen("ptxas warning")));
+    if (!slice_skip(&rest, ":"))
+        return false;
+    *body = slice_trim(rest);
+    return body->n > 0;
+}
+
+/* Kept until every kernel of the run is known: ptxas warns about an
+ * entry before its "Compiling" line ("Value of threads per SM for entry
+ * NAME is out of range. .minnctapersm will be ignored", CUDA 13.0). */
+static void add_warning(Parser *ps, Slice text)
+{
+    if (ps->n_warnings == ps->warnings_capacity) {
+        int grown = ps->warnings_capacity ? 2 * ps->warnings_capacity : 4;
+        ps->warnings = arena_grow(ps->arena, ps->warnings, (size_t)ps->warnings_capacity,
+                                  (size_t)grown, sizeof *ps->warnings);
+        ps->warnings_capacity = grown;
+    }
+    if (text.n > USAGE_WARNING_MAX_BYTES)
+        text.n = USAGE_WARNING_MAX_BYTES;
+    ps->warnings[ps->n_warnings++] = text;
+}
+
+/* A character of a PTX identifier: a name in a warning ends at one that
+ * is not ("entry NAME is", "function 'NAME'", "NAME."). */
+static bool is_identifier_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '$';
+}
+
+/* Whether `text` names `name` as a whole identifier. */
+static bool names_kernel(Slice text, const char *name)
+{
+    size_t k = strlen(name);
+    for (size_t i = 0; k && k <= text.n && i <= text.n - k; i++)
+        if (memcmp(text.p + i, name, k) == 0 && (i == 0 || !is_identifier_char(text.p[i - 1])) &&
+            (i + k == text.n || !is_identifier_char(text.p[i + k])))
+            return true;
+    return false;
+}
+
+static void give_warning(Parser *ps, KernelUsage *u, Slice text)
+{
+    if (!u->warnings)
+        u->warnings = ARENA_ARRAY(ps->arena, const char *, USAGE_MAX_WARNINGS);
+    for (int i = 0; i < u->n_warnings; i++)
+        if (strlen(u->warnings[i]) == text.n && memcmp(u->warnings[i], text.p, text.n) == 0)
+            return; /* said once is enough */
+    if (u->n_warnings < USAGE_MAX_WARNINGS)
+        u->warnings[u->n_warnings++] = arena_strndup(ps->arena, text.p, text.n);
+}
+
+/* Each warning to the kernels it names; one naming none (a module-wide
+ * one) to every kernel of the run, since any of them may be the cause. */
+static void attribute_warnings(Parser *ps)
+{
+    for (int w = 0; w < ps->n_warnings; w++) {
+        bool named = false;
+        for (int k = 0; k < ps->n_kernels; k++)
+            if (names_kernel(ps->warnings[w], ps->kernels[k].name)) {
+                give_warning(ps, &ps->kernels[k], ps->warnings[w]);
+                named = true;
+            }
+        for (int k = 0; !named && k < ps->n_kernels; k++)
+            give_warning(ps, &ps->kernels[k], ps->warnings[w]);
+    }
+}
+
 static bool parse_line(Parser *ps, Slice line)
 {
     Slice body;
+    if (warning_body(line, &body)) {
+        add_warning(ps, body);
+        return true;
+    }
     if (!info_body(line, &body)) {
         size_t at = slice_find(line, "bytes stack frame", false);
         return at == SIZE_MAX || stack_line(ps, slice_from(line, item_start(line, at)));
@@ -353,6 +443,8 @@ bool ptxas_parse(const char *text, size_t len, Arena *arena, UsageReport *out)
     }
     for (int i = 0; ok && i < ps.n_kernels; i++)
         ok = ps.kernels[i].registers >= 0;
+    if (ok)
+        attribute_warnings(&ps);
     *out = (UsageReport){.arch = ps.arch};
     if (ok) {
         out->kernels = ps.kernels;

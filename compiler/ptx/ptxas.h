@@ -36,7 +36,8 @@ enum {
 };
 
 /* Parse the output of `ptxas -v` (`len` bytes; no NUL needed).  Lines it
- * does not know are ignored.  Returns false when a line it knows is
+ * does not know are ignored; "ptxas warning :" lines go to the warnings
+ * of the kernels they name (of every kernel when they name none).  Returns false when a line it knows is
  * malformed or an entry function has no "Used" line; *out then holds no
  * kernels.  exit_status is 0 and errors NULL either way. */
 bool ptxas_parse(const char *text, size_t len, Arena *arena, UsageReport *out);

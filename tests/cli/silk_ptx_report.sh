@@ -3,7 +3,8 @@
 # size (@launch, or a kernel's 256) is .reqntid in the PTX silkc writes, so
 # `silk-occ report K.silk` and `silk-occ report K.TARGET.ptx` give the
 # same report: the JSON of each kernel the same apart from the file, the
-# input kind and the Silk launch block (which only the .silk has), with
+# input kind, the Silk launch block (which only the .silk has) and the
+# advice's form (@launch for Silk, __launch_bounds__ for PTX), with
 # one candidate block size for a fixed size.  A launchable attr(device=gpu)
 # fn without @launch has neither directive and every candidate in both.
 # Each example and the cases below, on three targets.  Exit 77 without
@@ -38,7 +39,9 @@ EOF
 
 # The report's JSON without what names the input.
 same_part() {
-    jq -S 'del(.reports[].file, .reports[].input, .reports[].host_code.silk)'
+    # (the advice's form is the input's language: @launch for Silk)
+    jq -S 'del(.reports[].file, .reports[].input, .reports[].host_code.silk,
+               .reports[].launch_bounds_advice.form)'
 }
 
 check_program() { # FILE.silk

@@ -152,6 +152,28 @@ START_TEST(caps_several_and_leaves_out_the_rest)
 }
 END_TEST
 
+/* Without its bound: an entry's .maxntid, .minnctapersm and .maxnreg
+ * blanked (lines and offsets kept), its .reqntid kept, the others as
+ * asked. */
+START_TEST(drops_the_bounds)
+{
+    Arena *arena = arena_new();
+    PtxEntry *e;
+    size_t len;
+    ck_assert_int_eq(ptx_scan_entries(PTX, strlen(PTX), arena, &e), 3);
+    int caps[3] = {PTX_CAP_UNBOUNDED, PTX_CAP_UNBOUNDED, PTX_CAP_LEAVE_OUT};
+    char *text = ptx_with_register_caps(PTX, strlen(PTX), e, 3, caps, arena, &len);
+    ck_assert_ptr_nonnull(strstr(text, "first_param_0\n)\n                 \n               \n{"));
+    PtxEntry *left;
+    ck_assert_int_eq(ptx_scan_entries(text, len, arena, &left), 2);
+    ck_assert_int_eq(left[0].maxntid + left[0].minnctapersm + left[0].maxnreg, 0);
+    ck_assert_int_eq(left[1].reqntid, 96);
+    ck_assert_int_eq(left[1].maxnreg, 0);
+    ck_assert_uint_eq(left[1].body_at - left[1].start_at, e[1].body_at - e[1].start_at);
+    arena_free(arena);
+}
+END_TEST
+
 static Suite *ptx_scan_suite(void)
 {
     Suite *s = suite_create("ptx_scan");
@@ -161,6 +183,7 @@ static Suite *ptx_scan_suite(void)
     tcase_add_test(tc, finds_dynamic_shared_memory);
     tcase_add_test(tc, sets_a_register_cap);
     tcase_add_test(tc, caps_several_and_leaves_out_the_rest);
+    tcase_add_test(tc, drops_the_bounds);
     suite_add_tcase(s, tc);
     return s;
 }

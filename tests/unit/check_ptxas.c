@@ -282,6 +282,33 @@ START_TEST(test_parse_length)
 }
 END_TEST
 
+/* Warnings go to the kernel they name as a whole word (ptxas prints
+ * CUDA 13.0's for sm_120 before the entry's "Compiling" line; "_Z1kv" is
+ * no mention of "_Z1k"), a module-wide one to every kernel, each once,
+ * CRLF and a build log's prefix dropped. */
+START_TEST(test_parse_warnings)
+{
+    const char text[] =
+        "ptxas warning : Value of threads per SM for entry _Z1kv is out of range. "
+        ".minnctapersm will be ignored\r\n"
+        "ptxas info    : Compiling entry function '_Z1k' for 'sm_120'\n"
+        "ptxas info    : Used 8 registers\n"
+        "ptxas info    : Compiling entry function '_Z1kv' for 'sm_120'\n"
+        "ptxas info    : Used 38 registers\n"
+        "1>  ptxas warning : Something of the whole module\n"
+        "ptxas warning : Something of the whole module\n";
+    UsageReport r;
+    ck_assert(ptxas_parse(text, strlen(text), arena, &r));
+    ck_assert_int_eq(r.n_kernels, 2);
+    ck_assert_int_eq(r.kernels[0].n_warnings, 1);
+    ck_assert_str_eq(r.kernels[0].warnings[0], "Something of the whole module");
+    ck_assert_int_eq(r.kernels[1].n_warnings, 2);
+    ck_assert_str_eq(r.kernels[1].warnings[0], "Value of threads per SM for entry _Z1kv is out of "
+                                               "range. .minnctapersm will be ignored");
+    ck_assert_str_eq(r.kernels[1].warnings[1], "Something of the whole module");
+}
+END_TEST
+
 /* Many kernels: the array grows. */
 START_TEST(test_parse_many_kernels)
 {
@@ -817,6 +844,7 @@ static Suite *ptxas_suite(void)
     tcase_add_loop_test(tc, test_parse_text, 0, N(text_cases));
     tcase_add_test(tc, test_parse_length);
     tcase_add_test(tc, test_parse_many_kernels);
+    tcase_add_test(tc, test_parse_warnings);
     tcase_add_loop_test(tc, test_needs_compile_only, 0, N(compile_only_cases));
     tcase_add_test(tc, test_needs_compile_only_null);
     suite_add_tcase(s, tc);

@@ -2,7 +2,9 @@
  * check_report_model.c: the report's model (libsilkreport,
  * report/report_model.c) on kernels written by hand, with no program run:
  * the permitted block sizes, the selected one and the reasons for it, the
- * tail on a product, the register cap, the grid and the host code.
+ * tail on a product, the register cap (and the form it takes), a minimum
+ * ptxas ignored, the cost of a bound the kernel spills under, the grid and
+ * the host code.
  *
  * Every expected figure is worked out in the comment beside it from the
  * tables' sm_90 row: 32 threads a warp, 64 warps and 32 CTAs an SM,
@@ -595,6 +597,91 @@ START_TEST(test_amd_kernel_gets_every_section)
 }
 END_TEST
 
+/* The cap keeps the kernel's own form.  40 registers on sm_90: 1280 a
+ * warp, 12 warps a sub-partition, 48 an SM: 6 CTAs of 256 threads where
+ * warps allow 8; a cap of 32 (1024 a warp, 16 warps) reaches 8. */
+START_TEST(test_cap_keeps_the_kernels_form)
+{
+    ReportSettings s = default_settings();
+    Target t = target_of("sm_90", false);
+    MeasuredKernel k = kernel_of(40);
+    k.maxnreg = 40;
+    ReportEntry e;
+    compute(&e, k, t, &s);
+    ck_assert_int_eq(e.rows[e.selected].threads, 256);
+    ck_assert_int_eq(e.rows[e.selected].fig.groups, 6);
+    ck_assert(e.cap.applies);
+    ck_assert_int_eq(e.cap.cap, 32);
+    ck_assert_int_eq(e.cap.form, CAP_FORM_MAXNREG);
+    ck_assert_str_eq(report_cap_form_name(e.cap.form), "maxnreg");
+    k.maxntid = 256; /* a block bound: __launch_bounds__, not __maxnreg__ */
+    compute(&e, k, t, &s);
+    ck_assert_int_eq(e.rows[e.selected].threads, 256);
+    ck_assert_int_eq(e.rows[e.selected].fig.groups, 6);
+    ck_assert(e.cap.applies);
+    ck_assert_int_eq(e.cap.cap, 32);
+    ck_assert_int_eq(e.cap.min_blocks, 8);
+    ck_assert_int_eq(e.cap.form, CAP_FORM_LAUNCH_BOUNDS);
+    k.maxntid = 0;
+    k.input = INPUT_CUBIN; /* a cubin's cap may be --maxrregcount's */
+    compute(&e, k, t, &s);
+    ck_assert_int_eq(e.cap.form, CAP_FORM_LAUNCH_BOUNDS);
+    k.input = INPUT_SILK;
+    compute(&e, k, t, &s);
+    ck_assert_str_eq(report_cap_form_name(e.cap.form), "launch");
+}
+END_TEST
+
+/* ptxas's warning that it ignores the minimum is read; another is not. */
+START_TEST(test_ignored_minimum_from_the_warning)
+{
+    ReportSettings s = default_settings();
+    MeasuredKernel k = kernel_of(32);
+    k.maxntid = 1024;
+    k.minnctapersm = 2;
+    const char *warnings[] = {"Value of threads per SM for entry k is out of range. "
+                              ".minnctapersm will be ignored"};
+    ReportEntry e;
+    compute(&e, k, target_of("sm_120", false), &s);
+    ck_assert(!e.min_ignored);
+    k.usage.warnings = warnings;
+    k.usage.n_warnings = 1;
+    compute(&e, k, target_of("sm_120", false), &s);
+    ck_assert(e.min_ignored);
+}
+END_TEST
+
+/* A kernel of 64 registers that spills under __launch_bounds__(256, 4)
+ * and uses 154 without it, on sm_90: 154 x 32 = 4928, 5120 in units of
+ * 256, 3 warps a sub-partition, 12 an SM: 1 CTA of 8 warps (12.5%),
+ * against 64's 2048 a warp, 32 warps, 4 CTAs (50%). */
+START_TEST(test_bound_cost_compares_the_ctas)
+{
+    ReportSettings s = default_settings();
+    MeasuredKernel k = kernel_of(64);
+    k.maxntid = 256;
+    k.minnctapersm = 4;
+    ReportEntry e;
+    compute(&e, k, target_of("sm_90", false), &s);
+    ck_assert(!e.bound_cost.applies); /* no spills: nothing to ask */
+    k.usage.spill_stores = k.usage.spill_loads = 100;
+    compute(&e, k, target_of("sm_90", false), &s);
+    ck_assert(e.bound_cost.applies);
+    ck_assert_int_eq(e.rows[e.selected].threads, 256);
+    report_bound_cost_measured(&e, 154, 0, 0);
+    ck_assert(e.bound_cost.checked && e.bound_cost.forces_spills);
+    ck_assert_int_eq(e.bound_cost.blocks, 1);
+    ck_assert_int_eq(e.bound_cost.bound_blocks, 4);
+    ck_assert_double_eq_tol(e.bound_cost.occupancy, 0.125, 1e-9);
+    ck_assert_double_eq_tol(e.bound_cost.bound_occupancy, 0.5, 1e-9);
+    report_bound_cost_measured(&e, 255, 100, 100); /* spills as much: not the cause */
+    ck_assert(!e.bound_cost.forces_spills);
+    k.input = INPUT_CUBIN; /* no PTX to compile again, no spills known */
+    compute(&e, k, target_of("sm_90", false), &s);
+    ck_assert(!e.bound_cost.applies);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("report_model");
@@ -616,6 +703,9 @@ int main(void)
     tcase_add_test(tc, test_dyn_smem_without_a_value_is_an_error);
     tcase_add_test(tc, test_reason_names_and_texts);
     tcase_add_test(tc, test_amd_kernel_gets_every_section);
+    tcase_add_test(tc, test_cap_keeps_the_kernels_form);
+    tcase_add_test(tc, test_ignored_minimum_from_the_warning);
+    tcase_add_test(tc, test_bound_cost_compares_the_ctas);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
