@@ -124,9 +124,29 @@ typedef struct ReportEntry {
     bool grid_valid;       /* within max_grid_x and max_grid_y (true without work) */
 } ReportEntry;
 
+/* One kernel's summary across the NVIDIA targets of a report
+ * (report_across.c): the one block size best over all of them, as silkc's
+ * -Wocc-limit advises it, beside each target's own selection. */
+enum { REPORT_MAX_ACROSS = 32 };
+typedef struct ReportAcrossTarget {
+    const char *target;   /* "sm_90": the entry's own sm_name */
+    int threads;          /* the target's own selection; 0: none runs */
+    double occupancy;     /* there, 0..1 */
+} ReportAcrossTarget;
+
+typedef struct ReportAcross {
+    int first;            /* the kernel's first entry; its n_targets follow */
+    int n_targets;
+    int threads;          /* 0: no size runs on every target */
+    double min_occupancy; /* the lowest over the targets at `threads` */
+    ReportAcrossTarget per_target[REPORT_MAX_ACROSS];
+} ReportAcross;
+
 typedef struct ReportModel {
     ReportEntry *entries;
     int n_entries;
+    ReportAcross *across; /* report_across_build's, kernel by kernel */
+    int n_across;
 } ReportModel;
 
 /* The candidate block sizes and the kernels' share of the computation. */
@@ -168,6 +188,14 @@ void report_kernel_names(const ReportBuild *b, bool *any_wanted, char *buf, size
  * (`size` bytes), when the tables' row cannot be used or --dyn-smem has
  * no value at one of the kernel's block sizes. */
 bool report_entry_compute(ReportEntry *e, const ReportSettings *s, char *error, size_t size);
+
+/* The summaries across targets of every kernel with two or more NVIDIA
+ * entries (report_across.c; report_model_build calls it).  False when
+ * out of memory. */
+bool report_across_build(ReportModel *m);
+/* The summary whose kernel's last entry is `entry`, or NULL: writers
+ * print it after that kernel's sections. */
+const ReportAcross *report_across_after(const ReportModel *m, int entry);
 
 const char *report_reason_name(ReasonCode code);
 const char *report_reason_text(ReasonCode code);
