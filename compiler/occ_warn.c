@@ -470,6 +470,8 @@ typedef struct SiteTarget {
     OccCandidate c[N_SLOTS];
     OccResult r[N_SLOTS];
     int own; /* the slot this target alone would advise (advised_size's) */
+    int own_sizes; /* its choice among CANDIDATE_SIZES alone: what the
+                    * kernel's current size cannot change (judge_site_across) */
     const char *name; /* the target, "sm_90" */
 } SiteTarget;
 
@@ -491,6 +493,21 @@ static bool site_applies(Judge *j, const Node *decl, int site)
     j->at = s->block->span;
     return s->target == decl && j->f->reqntid == 0 &&
            s->workspace <= (uint64_t)j->arch->max_threads_per_block;
+}
+
+/* The size this target alone would advise among CANDIDATE_SIZES, the
+ * kernel's own size left out unless it is one of them; 0 when none runs. */
+static int own_among_sizes(const OccCandidate *c, int block)
+{
+    OccCandidate sizes[N_SLOTS];
+    memcpy(sizes, c, sizeof sizes);
+    bool listed = false;
+    for (size_t i = 0; i < N_CANDIDATES; i++)
+        listed |= CANDIDATE_SIZES[i] == block;
+    if (!listed)
+        sizes[0].active_warps = 0;
+    int best = occ_advise_block_size(sizes, N_SLOTS);
+    return best < 0 ? 0 : sizes[best].threads;
 }
 
 /* Kernel k at `site` on every target where it was built, into t[]; the
@@ -516,6 +533,7 @@ static int gather_site(const Compilation *c, const IrModule *m, const UsageRepor
         fill_candidates(&st->j, block, &now, st->c, st->r);
         st->name = reports[i].arch;
         st->own = occ_advise_block_size(st->c, N_SLOTS);
+        st->own_sizes = own_among_sizes(st->c, block);
         got++;
     }
     return got;
@@ -577,7 +595,10 @@ static void warn_across(Diag *d, const SiteTarget *t, int n, const OccTargetCand
  * advise different sizes, one warning gives the size of the highest lowest
  * occupancy (occ_advise_block_size_across), so that following it leaves
  * no target a size of higher occupancy than it (none warns again).
- * Returns whether the site's size advice was given here. */
+ * Whether they differ is judged among CANDIDATE_SIZES alone, which the
+ * kernel's current size does not change: a kernel that followed the
+ * advice is judged across the targets again, and silently.  Returns
+ * whether the site's size advice was given here. */
 static bool judge_site_across(Compilation *c, const IrModule *m, const UsageReport *reports,
                               int n, const ArchTable *table, const Sites *sites, uint32_t k,
                               int site, SiteTarget *t, OccTargetCandidates *oc)
@@ -585,7 +606,7 @@ static bool judge_site_across(Compilation *c, const IrModule *m, const UsageRepo
     int got = gather_site(c, m, reports, n, table, sites, k, site, t);
     bool differ = false;
     for (int i = 1; i < got; i++)
-        differ |= t[i].own < 0 || t[0].own < 0 || t[i].c[t[i].own].threads != t[0].c[t[0].own].threads;
+        differ |= t[i].own_sizes != t[0].own_sizes;
     if (got < 2 || !differ)
         return false;
     for (int i = 0; i < got; i++)
