@@ -26,6 +26,16 @@
  *               cannot say that a cap below its own count avoids spills,
  *               so without ptxas no cap is suggested.  `silk-occ report`
  *               advises the same size and cap through the same functions.
+ *               (3) built for several targets, where the targets alone
+ *               would advise different sizes at a site (the kernel's own
+ *               size or a launch block), (1) is given once for all of them
+ *               (judge_across): the size of the highest lowest occupancy
+ *               (occ_advise_block_size_across), each target's own optimum
+ *               a note.  Per target, (1) would make -Werror unsatisfiable
+ *               (@launch(1024) on sm_80, @launch(512) on sm_90); across,
+ *               a kernel at the advised size has no size of higher lowest
+ *               occupancy, so it is warned on no target.  Caps stay per
+ *               target: ptxas measures each on its own target only.
  *   spill       spill stores or loads in the figures (ptxas's, or the
  *               estimate's when the live registers pass the limit).
  *   tail        a launch block with a constant grid and workspace whose
@@ -51,6 +61,7 @@
 static const WarningId OCC_WARNINGS[] = {W_OCC_LOW, W_OCC_LIMIT, W_SPILL, W_TAIL, W_BLOCK_SIZE};
 static const int CANDIDATE_SIZES[] = {64, 128, 256, 512, 1024};
 enum { PCT_SIZE = 32 };
+enum { N_CANDIDATES = sizeof CANDIDATE_SIZES / sizeof *CANDIDATE_SIZES, N_SLOTS = N_CANDIDATES + 1 };
 /* A tail worth a warning leaves this much of the launch idle: with many
  * waves a half-empty last one costs little. */
 static const double TAIL_IDLE = 0.10;
@@ -169,6 +180,10 @@ typedef struct Judge {
     Span at;
     const LaunchSite *launch; /* when judged at a launch block */
     const KernelUsage *at_cap; /* ptxas's figures at register_cap's cap; NULL: none */
+    /* across[site] for this kernel: its size advice was given once for every
+     * target (judge_across); site 0 is the kernel's own, 1 + i launch i */
+    const bool *across;
+    const Sites *sites;
 } Judge;
 
 /* "50%", "37.5%", "18.8%". */
@@ -232,34 +247,55 @@ static void check_low(const Judge *j, int block, const OccResult *r)
                  limiter_text(j, r, limit, sizeof limit));
 }
 
+/* The candidates at `block`, in slots that are the same on every target
+ * (the advice across targets compares them slot by slot): the kernel's own
+ * size first, its figures `now`, then CANDIDATE_SIZES.  A size that is the
+ * kernel's own, does not run or, at a launch block, does not divide the
+ * grid (it would leave a tail) keeps active_warps 0: no advice. */
+static void fill_candidates(const Judge *j, int block, const OccResult *now, OccCandidate *c,
+                            OccResult *results)
+{
+    c[0] = (OccCandidate){block, now->active_blocks, now->active_warps, 0};
+    results[0] = *now;
+    for (size_t i = 0; i < N_CANDIDATES; i++) {
+        int size = CANDIDATE_SIZES[i];
+        OccResult *r = &results[i + 1];
+        c[i + 1] = (OccCandidate){size, 0, 0, 0};
+        if (size == block || (j->launch && j->launch->grid % (uint64_t)size != 0) ||
+            !evaluate(j, &j->res, size, r))
+            continue;
+        c[i + 1] = (OccCandidate){size, r->active_blocks, r->active_warps, 0};
+    }
+}
+
 /* The engine's advice (occ_advise_block_size) among CANDIDATE_SIZES and
  * the kernel's own size; at a launch block only sizes that divide the
  * grid, so no candidate leaves a tail.  Writes its result to *r. */
 static int advised_size(const Judge *j, int block, const OccResult *now, OccResult *r)
 {
-    enum { N = sizeof CANDIDATE_SIZES / sizeof *CANDIDATE_SIZES };
-    OccCandidate c[N + 1] = {{block, now->active_blocks, now->active_warps, 0}};
-    OccResult results[N + 1] = {*now};
-    size_t n = 1;
-    for (size_t i = 0; i < N; i++) {
-        int size = CANDIDATE_SIZES[i];
-        if (size == block || (j->launch && j->launch->grid % (uint64_t)size != 0) ||
-            !evaluate(j, &j->res, size, &results[n]))
-            continue;
-        c[n] = (OccCandidate){size, results[n].active_blocks, results[n].active_warps, 0};
-        n++;
-    }
-    int best = occ_advise_block_size(c, n);
+    OccCandidate c[N_SLOTS];
+    OccResult results[N_SLOTS];
+    fill_candidates(j, block, now, c, results);
+    int best = occ_advise_block_size(c, N_SLOTS);
     if (best < 0)
         return 0;
     *r = results[best];
     return c[best].threads;
 }
 
+/* Whether the size advice at j's site was given across targets. */
+static bool advised_across(const Judge *j)
+{
+    size_t site = j->launch ? (size_t)(j->launch - j->sites->items) + 1 : 0;
+    return j->across && j->across[site];
+}
+
 /* (1) of occ-limit: a block size of higher occupancy, if the policy
  * advises one. */
 static void check_size_limit(const Judge *j, int block, const OccResult *now)
 {
+    if (advised_across(j))
+        return;
     OccResult best_r;
     int best = advised_size(j, block, now, &best_r);
     if (best == block || best_r.active_warps <= now->active_warps)
@@ -426,6 +462,179 @@ static void judge_kernel(Judge *j, const Node *decl, const Sites *sites)
     }
 }
 
+/* ---- one piece of advice across targets ----------------------------------------------------- */
+
+/* One site of one kernel on one target, for judge_site_across. */
+typedef struct SiteTarget {
+    Judge j;
+    OccCandidate c[N_SLOTS];
+    OccResult r[N_SLOTS];
+    int own; /* the slot this target alone would advise (advised_size's) */
+    int own_sizes; /* its choice among CANDIDATE_SIZES alone: what the
+                    * kernel's current size cannot change (judge_site_across) */
+    const char *name; /* the target, "sm_90" */
+} SiteTarget;
+
+/* The NVIDIA architecture of a report, NULL for AMD or one the tables lack. */
+static const ArchLimits *report_arch(const ArchTable *table, const UsageReport *report)
+{
+    return report->arch && backend_find(report->arch) != &backend_amdgpu
+               ? arch_table_find(table, report->arch) : NULL;
+}
+
+/* Whether site `site` (-1: the kernel's own size) is judged for a size on
+ * j's target, as judge_kernel judges it; sets j's launch and span. */
+static bool site_applies(Judge *j, const Node *decl, int site)
+{
+    if (site < 0)
+        return j->f->reqntid > 0;
+    const LaunchSite *s = &j->sites->items[site];
+    j->launch = s;
+    j->at = s->block->span;
+    return s->target == decl && j->f->reqntid == 0 &&
+           s->workspace <= (uint64_t)j->arch->max_threads_per_block;
+}
+
+/* The size this target alone would advise among CANDIDATE_SIZES, the
+ * kernel's own size left out unless it is one of them; 0 when none runs. */
+static int own_among_sizes(const OccCandidate *c, int block)
+{
+    OccCandidate sizes[N_SLOTS];
+    memcpy(sizes, c, sizeof sizes);
+    bool listed = false;
+    for (size_t i = 0; i < N_CANDIDATES; i++)
+        listed |= CANDIDATE_SIZES[i] == block;
+    if (!listed)
+        sizes[0].active_warps = 0;
+    int best = occ_advise_block_size(sizes, N_SLOTS);
+    return best < 0 ? 0 : sizes[best].threads;
+}
+
+/* Kernel k at `site` on every target where it was built, into t[]; the
+ * number of targets, 0 when one of them does not judge the site (it is
+ * then judged per target, as with one target). */
+static int gather_site(const Compilation *c, const IrModule *m, const UsageReport *reports, int n,
+                       const ArchTable *table, const Sites *sites, uint32_t k, int site,
+                       SiteTarget *t)
+{
+    int got = 0;
+    for (int i = 0; i < n; i++) {
+        SiteTarget *st = &t[got];
+        st->j = (Judge){.table = table, .sites = sites, .arch = report_arch(table, &reports[i])};
+        const Node *decl;
+        if (!st->j.arch || !judge_init(&st->j, c, m, &reports[i], k, &decl))
+            continue;
+        if (!site_applies(&st->j, decl, site))
+            return 0;
+        int block = site < 0 ? st->j.f->reqntid : (int)st->j.launch->workspace;
+        OccResult now;
+        if (!evaluate(&st->j, &st->j.res, block, &now) || now.active_blocks == 0)
+            return 0; /* occ-low's, per target */
+        fill_candidates(&st->j, block, &now, st->c, st->r);
+        st->name = reports[i].arch;
+        st->own = occ_advise_block_size(st->c, N_SLOTS);
+        st->own_sizes = own_among_sizes(st->c, block);
+        got++;
+    }
+    return got;
+}
+
+/* "on sm_80, sm_90", with " (estimated)" when any target's figures are. */
+static void across_prefix(const SiteTarget *t, int n, char *buf, size_t size)
+{
+    size_t used = (size_t)snprintf(buf, size, "on");
+    bool estimated = false;
+    for (int i = 0; i < n && used < size; i++) {
+        used += (size_t)snprintf(buf + used, size - used, "%s %s", i ? "," : "", t[i].name);
+        estimated |= t[i].j.u->estimated;
+    }
+    if (estimated && used < size)
+        snprintf(buf + used, size - used, " (estimated)");
+}
+
+/* "2 CTAs/SM on sm_80, 2 on sm_90" at slot `slot`. */
+static void per_target_blocks(const SiteTarget *t, int n, int slot, char *buf, size_t size)
+{
+    size_t used = 0;
+    for (int i = 0; i < n && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, i ? ", %d on %s" : "%d CTAs/SM on %s",
+                                 t[i].r[slot].active_blocks, t[i].name);
+}
+
+/* The warning once for every target, and each target's own optimum, where
+ * it differs, as a note. */
+static void warn_across(Diag *d, const SiteTarget *t, int n, const OccTargetCandidates *oc,
+                        int best)
+{
+    char prefix[256], blocks[256], with[32], pct_best[PCT_SIZE], pct_now[PCT_SIZE];
+    across_prefix(t, n, prefix, sizeof prefix);
+    per_target_blocks(t, n, best, blocks, sizeof blocks);
+    const Judge *j = &t[0].j;
+    diag_warning(d, W_OCC_LIMIT, j->at,
+                 "%s: %s is best over all these targets, lowest occupancy %s (%s), instead of %s "
+                 "at %d threads",
+                 prefix, size_text(j, t[0].c[best].threads, with, sizeof with),
+                 percent(occ_lowest_occupancy(oc, (size_t)n, (size_t)best), pct_best, sizeof pct_best),
+                 blocks, percent(occ_lowest_occupancy(oc, (size_t)n, 0), pct_now, sizeof pct_now),
+                 t[0].c[0].threads);
+    for (int i = 0; i < n; i++) {
+        const SiteTarget *st = &t[i];
+        if (st->own < 0 || st->c[st->own].threads == st->c[best].threads)
+            continue;
+        diag_note(d, j->at,
+                  "%s alone, %s would give %d CTAs/SM of %d threads (%s occupancy); %d threads "
+                  "give %s there",
+                  st->j.prefix, size_text(j, st->c[st->own].threads, with, sizeof with),
+                  st->r[st->own].active_blocks, st->c[st->own].threads,
+                  percent(occ_occupancy(&st->r[st->own]), pct_now, sizeof pct_now),
+                  st->c[best].threads, percent(occ_occupancy(&st->r[best]), pct_best, sizeof pct_best));
+    }
+}
+
+/* Kernel k at `site` across the targets: when the targets alone would
+ * advise different sizes, one warning gives the size of the highest lowest
+ * occupancy (occ_advise_block_size_across), so that following it leaves
+ * no target a size of higher occupancy than it (none warns again).
+ * Whether they differ is judged among CANDIDATE_SIZES alone, which the
+ * kernel's current size does not change: a kernel that followed the
+ * advice is judged across the targets again, and silently.  Returns
+ * whether the site's size advice was given here. */
+static bool judge_site_across(Compilation *c, const IrModule *m, const UsageReport *reports,
+                              int n, const ArchTable *table, const Sites *sites, uint32_t k,
+                              int site, SiteTarget *t, OccTargetCandidates *oc)
+{
+    int got = gather_site(c, m, reports, n, table, sites, k, site, t);
+    bool differ = false;
+    for (int i = 1; i < got; i++)
+        differ |= t[i].own_sizes != t[0].own_sizes;
+    if (got < 2 || !differ)
+        return false;
+    for (int i = 0; i < got; i++)
+        oc[i] = (OccTargetCandidates){t[i].c, t[i].r[0].max_warps};
+    int best = occ_advise_block_size_across(oc, (size_t)got, N_SLOTS);
+    /* exact: equal fractions of integers divide to the same double */
+    if (best > 0 && occ_lowest_occupancy(oc, (size_t)got, (size_t)best) >
+                        occ_lowest_occupancy(oc, (size_t)got, 0))
+        warn_across(&c->diag, t, got, oc, best);
+    return true;
+}
+
+/* across[k * (sites + 1) + site]: whether kernel k's size advice at each
+ * site was given across the targets. */
+static bool *judge_across(Compilation *c, const IrModule *m, const UsageReport *reports, int n,
+                          const ArchTable *table, const Sites *sites, Arena *scratch)
+{
+    size_t per = (size_t)sites->n + 1;
+    bool *across = ARENA_ARRAY(scratch, bool, (size_t)m->n_funcs * per + 1);
+    SiteTarget *t = ARENA_ARRAY(scratch, SiteTarget, (size_t)n + 1);
+    OccTargetCandidates *oc = ARENA_ARRAY(scratch, OccTargetCandidates, (size_t)n + 1);
+    for (uint32_t k = 0; n > 1 && k < m->n_funcs; k++)
+        for (int site = -1; site < (int)sites->n; site++)
+            across[k * per + (size_t)(site + 1)] =
+                judge_site_across(c, m, reports, n, table, sites, k, site, t, oc);
+    return across;
+}
+
 /* ---- the module ----------------------------------------------------------------------------- */
 
 static bool load_tables(ArchTable *table)
@@ -457,9 +666,10 @@ bool occ_warn_register_caps(const Compilation *c, const IrModule *m, const Usage
 }
 
 static void judge_target(Compilation *c, const IrModule *m, const UsageReport *report,
-                         const UsageReport *at_caps, const ArchTable *table, const Sites *sites)
+                         const UsageReport *at_caps, const ArchTable *table, const Sites *sites,
+                         const bool *across)
 {
-    Judge j = {.diag = &c->diag, .table = table};
+    Judge j = {.diag = &c->diag, .table = table, .sites = sites};
     /* AMD targets get no NVIDIA figures: their warnings await the AMD engine */
     j.arch = report->arch && backend_find(report->arch) != &backend_amdgpu
                  ? arch_table_find(table, report->arch) : NULL;
@@ -468,6 +678,7 @@ static void judge_target(Compilation *c, const IrModule *m, const UsageReport *r
         if (!judge_init(&j, c, m, report, k, &decl))
             continue;
         j.at_cap = at_caps ? usage_kernel(at_caps, j.f->name) : NULL;
+        j.across = &across[k * ((size_t)sites->n + 1)];
         judge_kernel(&j, decl, sites);
     }
 }
@@ -483,8 +694,9 @@ void occ_warn_module(Compilation *c, const IrModule *m, const UsageReport *repor
     for (uint32_t i = 0; i < c->n_modules; i++)
         if (c->modules[i]->package == PKG_ROOT)
             find_launches(&sites, c->modules[i]->tree);
+    const bool *across = judge_across(c, m, reports, n, &table, &sites, scratch);
     for (int i = 0; i < n; i++)
-        judge_target(c, m, &reports[i], at_caps ? &at_caps[i] : NULL, &table, &sites);
+        judge_target(c, m, &reports[i], at_caps ? &at_caps[i] : NULL, &table, &sites, across);
     arena_free(scratch);
     arch_table_free(&table);
 }

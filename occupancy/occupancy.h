@@ -273,6 +273,26 @@ typedef struct OccCandidate {
  * -Wocc-limit. */
 int occ_advise_block_size(const OccCandidate *candidates, size_t n);
 
+/* One target's candidates for the advice across targets: the same sizes
+ * in the same order on every target (a size that does not run on one has
+ * active_warps 0 there). */
+typedef struct OccTargetCandidates {
+    const OccCandidate *candidates;
+    int max_warps; /* the SM's warp slots: occupancy = active_warps / max_warps */
+} OccTargetCandidates;
+
+/* The one block size to advise for every target at once, as an index into
+ * the n_sizes candidates; -1 when none runs on all.  The highest lowest
+ * occupancy over the targets (compared exactly), then the tie rule of
+ * occ_advise_block_size on the worst tail.  With one target it is
+ * occ_advise_block_size's choice. */
+int occ_advise_block_size_across(const OccTargetCandidates *targets, size_t n_targets,
+                                 size_t n_sizes);
+
+/* Candidate i's lowest occupancy over the targets, 0..1; 0 when it does
+ * not run on one. */
+double occ_lowest_occupancy(const OccTargetCandidates *targets, size_t n_targets, size_t i);
+
 /* The same policy over every whole-warp block size the kernel permits (the
  * sizes occ_best_block_size tries), weighing the tail of `work` items on
  * `sm_count` SMs when both are nonzero: what `silk-occ calc` advises.

@@ -14,6 +14,12 @@
  * threads per wave, so the tail parts them only through the rounding of
  * the last CTA: between 256 and 128 it never favours 128.)
  *
+ * Across several targets (one kernel built for sm_80 and sm_90) the size
+ * is the one whose lowest occupancy over the targets is highest, the same
+ * tie rule after it on the worst of the targets' tails: one piece of
+ * advice that a build for every target can follow, where each target's
+ * own optimum may differ (occ_advise_block_size_across).
+ *
  * The register cap is the one that gains a resident CTA at the advised
  * size (occ_next_step), never below the 16 registers that .maxnreg and
  * __launch_bounds__ can ask of ptxas.  Whether ptxas spills at that cap is
@@ -28,11 +34,10 @@ static int default_rank(int threads)
     return threads == 256 ? 0 : threads == 128 ? 1 : 2;
 }
 
-/* Whether candidate a is better advice than b. */
-static bool better(const OccCandidate *a, const OccCandidate *b)
+/* Whether candidate a is better advice than b at equal occupancy: the
+ * guide's tie rule, shared by the advice on one target and across several. */
+static bool better_tie(const OccCandidate *a, const OccCandidate *b)
 {
-    if (a->active_warps != b->active_warps)
-        return a->active_warps > b->active_warps;
     bool a_default = default_rank(a->threads) < 2, b_default = default_rank(b->threads) < 2;
     if (a_default != b_default)
         return a_default;
@@ -44,6 +49,14 @@ static bool better(const OccCandidate *a, const OccCandidate *b)
     return a->threads < b->threads;
 }
 
+/* Whether candidate a is better advice than b. */
+static bool better(const OccCandidate *a, const OccCandidate *b)
+{
+    if (a->active_warps != b->active_warps)
+        return a->active_warps > b->active_warps;
+    return better_tie(a, b);
+}
+
 int occ_advise_block_size(const OccCandidate *candidates, size_t n)
 {
     int best = -1;
@@ -53,6 +66,68 @@ int occ_advise_block_size(const OccCandidate *candidates, size_t n)
             best = (int)i;
     }
     return best;
+}
+
+/* Size i over all targets: the lowest occupancy as a fraction
+ * warps/max_warps, the worst tail, and whether it runs on every target. */
+typedef struct Across {
+    OccCandidate worst; /* threads, the worst tail; active_warps unused */
+    int64_t warps, max_warps;
+    bool runs;
+} Across;
+
+static Across across_size(const OccTargetCandidates *targets, size_t n_targets, size_t i)
+{
+    Across a = {.worst = targets[0].candidates[i], .warps = 0, .max_warps = 1, .runs = true};
+    for (size_t t = 0; t < n_targets; t++) {
+        const OccCandidate *c = &targets[t].candidates[i];
+        int64_t w = c->active_warps, m = targets[t].max_warps;
+        if (w <= 0 || m <= 0) {
+            a.runs = false;
+            return a;
+        }
+        /* exact: w/m < a.warps/a.max_warps without a division */
+        if (t == 0 || w * a.max_warps < a.warps * m) {
+            a.warps = w;
+            a.max_warps = m;
+        }
+        if (c->idle_fraction > a.worst.idle_fraction)
+            a.worst.idle_fraction = c->idle_fraction;
+    }
+    return a;
+}
+
+/* The highest lowest occupancy first; the guide's tie rule after it, on
+ * the worst tail over the targets. */
+static bool better_across(const Across *a, const Across *b)
+{
+    int64_t left = a->warps * b->max_warps, right = b->warps * a->max_warps;
+    if (left != right)
+        return left > right;
+    return better_tie(&a->worst, &b->worst);
+}
+
+int occ_advise_block_size_across(const OccTargetCandidates *targets, size_t n_targets,
+                                 size_t n_sizes)
+{
+    int best = -1;
+    Across best_a = {0};
+    for (size_t i = 0; n_targets > 0 && i < n_sizes; i++) {
+        Across a = across_size(targets, n_targets, i);
+        if (a.runs && (best < 0 || better_across(&a, &best_a))) {
+            best = (int)i;
+            best_a = a;
+        }
+    }
+    return best;
+}
+
+double occ_lowest_occupancy(const OccTargetCandidates *targets, size_t n_targets, size_t i)
+{
+    if (n_targets == 0)
+        return 0;
+    Across a = across_size(targets, n_targets, i);
+    return a.runs ? (double)a.warps / (double)a.max_warps : 0;
 }
 
 bool occ_advise_register_cap(const ArchLimits *arch, const KernelResources *kernel,

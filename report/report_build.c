@@ -124,6 +124,10 @@ bool report_model_build(ReportModel *m, const ReportBuild *b, char *error, size_
     for (int f = 0; f < b->n_files; f++)
         if (!add_file(m, b, f, &cap, error, size))
             return false;
+    if (!report_across_build(m)) {
+        snprintf(error, size, "out of memory");
+        return false;
+    }
     return true;
 }
 
@@ -132,6 +136,7 @@ void report_model_free(ReportModel *m)
     for (int i = 0; i < m->n_entries; i++)
         free((char *)m->entries[i].kernel.absent_on);
     free(m->entries);
+    free(m->across);
     *m = (ReportModel){0};
 }
 

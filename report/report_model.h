@@ -219,9 +219,29 @@ typedef struct ReportEntry {
     BoundCost bound_cost;
 } ReportEntry;
 
+/* One kernel's summary across the NVIDIA targets of a report
+ * (report_across.c): the one block size best over all of them, as silkc's
+ * -Wocc-limit advises it, beside each target's own selection. */
+enum { REPORT_MAX_ACROSS = 32 };
+typedef struct ReportAcrossTarget {
+    const char *target;   /* "sm_90": the entry's own sm_name */
+    int threads;          /* the target's own selection; 0: none runs */
+    double occupancy;     /* there, 0..1 */
+} ReportAcrossTarget;
+
+typedef struct ReportAcross {
+    int first;            /* the kernel's first entry; its n_targets follow */
+    int n_targets;
+    int threads;          /* 0: no size runs on every target */
+    double min_occupancy; /* the lowest over the targets at `threads` */
+    ReportAcrossTarget per_target[REPORT_MAX_ACROSS];
+} ReportAcross;
+
 typedef struct ReportModel {
     ReportEntry *entries;
     int n_entries;
+    ReportAcross *across; /* report_across_build's, kernel by kernel */
+    int n_across;
 } ReportModel;
 
 /* The candidate block sizes and the kernels' share of the computation. */
@@ -286,6 +306,14 @@ void report_bound_cost_measured(ReportEntry *e, int registers, int spill_stores,
 
 /* "launch_bounds", "maxnreg", "launch": the JSON name of a CapForm. */
 const char *report_cap_form_name(CapForm form);
+
+/* The summaries across targets of every kernel with two or more NVIDIA
+ * entries (report_across.c; report_model_build calls it).  False when
+ * out of memory. */
+bool report_across_build(ReportModel *m);
+/* The summary whose kernel's last entry is `entry`, or NULL: writers
+ * print it after that kernel's sections. */
+const ReportAcross *report_across_after(const ReportModel *m, int entry);
 
 const char *report_reason_name(ReasonCode code);
 const char *report_reason_text(ReasonCode code);

@@ -363,6 +363,36 @@ int report_write_json(const ReportModel *m, const JsonTools *tools, FILE *out)
     return cli_print_json("report", report_json_root(m, tools), out);
 }
 
+/* The top-level across_targets array: each kernel's one size over its
+ * NVIDIA targets (report_across.c), beside each target's own. */
+static void add_across(cJSON *root, const ReportModel *m)
+{
+    cJSON *list = cJSON_AddArrayToObject(root, "across_targets");
+    for (int i = 0; i < m->n_across; i++) {
+        const ReportAcross *a = &m->across[i];
+        const ReportEntry *e = &m->entries[a->first];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "kernel", e->kernel.title);
+        cJSON_AddStringToObject(o, "symbol", e->kernel.name);
+        cJSON_AddStringToObject(o, "file", e->kernel.file);
+        cJSON *targets = cJSON_AddArrayToObject(o, "targets");
+        cJSON *per = cJSON_CreateArray();
+        for (int t = 0; t < a->n_targets; t++) {
+            const ReportAcrossTarget *p = &a->per_target[t];
+            cJSON_AddItemToArray(targets, cJSON_CreateString(p->target));
+            cJSON *po = cJSON_CreateObject();
+            cJSON_AddStringToObject(po, "target", p->target);
+            cli_json_number_or_null(po, "threads", p->threads > 0, p->threads);
+            cli_json_number_or_null(po, "occupancy", p->threads > 0, p->occupancy);
+            cJSON_AddItemToArray(per, po);
+        }
+        cli_json_number_or_null(o, "threads", a->threads > 0, a->threads);
+        cli_json_number_or_null(o, "min_occupancy", a->threads > 0, a->min_occupancy);
+        cJSON_AddItemToObject(o, "per_target", per);
+        cJSON_AddItemToArray(list, o);
+    }
+}
+
 cJSON *report_json_root(const ReportModel *m, const JsonTools *tools)
 {
     cJSON *root = cJSON_CreateObject();
@@ -380,5 +410,6 @@ cJSON *report_json_root(const ReportModel *m, const JsonTools *tools)
         add_extras(o, e);
         cJSON_AddItemToArray(reports, o);
     }
+    add_across(root, m);
     return root;
 }

@@ -251,6 +251,30 @@ static void print_extras(const ReportEntry *e, FILE *out)
     fprintf(out, "  Next step: %s.\n", sentence);
 }
 
+/* The kernel's one size over its targets (report_across.c), after its
+ * last target's sections, and the targets whose own selection differs. */
+static void print_across(const ReportAcross *a, FILE *out)
+{
+    fputs("\nAcross ", out);
+    for (int i = 0; i < a->n_targets; i++)
+        fprintf(out, "%s%s", i ? ", " : "", a->per_target[i].target);
+    if (!a->threads) {
+        fputs(": no block size runs on every target\n", out);
+        return;
+    }
+    fprintf(out, ": %d threads is best over all (lowest occupancy %.1f%%)", a->threads,
+            a->min_occupancy * 100.0);
+    const char *sep = "; alone, ";
+    for (int i = 0; i < a->n_targets; i++) {
+        const ReportAcrossTarget *t = &a->per_target[i];
+        if (t->threads && t->threads != a->threads) {
+            fprintf(out, "%s%s would take %d", sep, t->target, t->threads);
+            sep = ", ";
+        }
+    }
+    fputc('\n', out);
+}
+
 int report_write_text(const ReportModel *m, FILE *out)
 {
     Style s = colour_wanted(out) ? (Style){"\033[1m", "\033[0m"} : (Style){"", ""};
@@ -270,6 +294,9 @@ int report_write_text(const ReportModel *m, FILE *out)
         print_bounds(e, out);
         print_launch(e, out);
         print_extras(e, out);
+        const ReportAcross *a = report_across_after(m, i);
+        if (a)
+            print_across(a, out);
     }
     report_titles_free(titles);
     return EXIT_OK;

@@ -75,6 +75,29 @@
  * static_smem = size - 1024 for ET_EXEC on sm_90 and newer, else size;
  * a kernel without the section uses none.  The occupancy engine adds the
  * driver's reservation itself, as it does for ptxas's figure.
+ *
+ * Why ptxas's figure and not the window (issue 24, item 11).  NVIDIA's
+ * sources: cudaFuncAttributes.sharedSizeBytes (driver_types.h, and
+ * CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES in cuda.h) is "the size in bytes of
+ * statically-allocated shared memory per block required by this
+ * function", without dynamic memory; the reservation is a separate device
+ * attribute, cudaDevAttrReservedSharedMemoryPerBlock ("shared memory
+ * reserved by CUDA driver per block in bytes"); and cuda_occupancy.h
+ * (CUDA 13.0, cudaOccSMemAllocationGranularity's caller) computes
+ * staticSmemSize = sharedSizeBytes + reservedSharedMemPerBlock, adding the
+ * reservation to the attribute itself.  The PTX ISA says where the window
+ * grew from: from sm_90 the reserved region is part of the CTA's shared
+ * window (%reserved_smem_offset_begin/_end/_cap locate it, and
+ * %aggr_smem_size is "user shared memory allocated (statically and
+ * dynamically) at launch time and the size of shared memory region which
+ * is reserved for the NVIDIA system software use").  So the window counts
+ * the reservation the calculator adds again: taking it as the kernel's
+ * static figure would count 1 KiB twice (tests/report/smem_reserved.sh: a
+ * 32256-byte kernel of 64 threads then loses a CTA on sm_90, 7 -> 6, and
+ * on sm_120, 3 -> 2).  Whether the driver's cudaFuncGetAttributes returns
+ * 32256 or 33280 for such a kernel on sm_90, and what the runtime's
+ * cudaOccupancyMaxActiveBlocksPerMultiprocessor answers, only a device
+ * says: tests/gpu/smem-attrs.sh compares both with ours.
  */
 #include <config.h>
 

@@ -112,5 +112,24 @@ grep -q "^occ_low.silk:3:1: warning: on sm_90$mark: theoretical occupancy of 'bi
 "$SILKC" check occ_low.silk --arch sm_42 2>/dev/null
 [ $? -eq 2 ] || fail "check --arch sm_42 did not exit 2"
 
+# several targets: one -Wocc-limit size for all, each target's own optimum
+# a note, and the advice followed silences it on every target (-Werror)
+"$SILKC" compile across.silk --arch sm_80,sm_90 -o out.ptx 2>err || fail "across.silk exited $?"
+[ "$(grep -c '\[-Wocc-limit\]' err)" = 1 ] || fail "across.silk: not one -Wocc-limit: $(cat err)"
+grep -q "^across.silk:7:1: warning: on sm_80, sm_90$mark: @launch(1024) is best over all these targets, lowest occupancy 100% (2 CTAs/SM on sm_80, 2 on sm_90), instead of 9.4% at 64 threads \[-Wocc-limit\]\$" err ||
+    fail "across.silk: the warning: $(cat err)"
+grep -q "^across.silk:7:1: note: on sm_90$mark alone, @launch(512) would give 4 CTAs/SM of 512 threads (100% occupancy); 1024 threads give 100% there\$" err ||
+    fail "across.silk: the note: $(cat err)"
+! grep -q "note: on sm_80" err || fail "across.silk: a note for sm_80, whose optimum is the advice: $(cat err)"
+sed 's/@launch(64)/@launch(1024)/' across.silk >followed.silk
+for arch in sm_80,sm_90 sm_80 sm_90; do
+    "$SILKC" compile followed.silk --arch $arch -o out.ptx -Werror 2>err ||
+        fail "across.silk with @launch(1024), --arch $arch -Werror exited $?: $(cat err)"
+done
+# one target: its own advice, as before
+"$SILKC" compile across.silk --arch sm_90 -o out.ptx 2>err
+grep -q "warning: on sm_90$mark: @launch(512) would give 4 CTAs/SM of 512 threads (100% occupancy) instead of 5 of 64 (15.6%)" err ||
+    fail "across.silk on sm_90 alone: $(cat err)"
+
 [ $failures -eq 0 ] || exit 1
 echo "PASS: silkc_warnings.sh ($mode)"

@@ -4,6 +4,8 @@
 # already holds a build), runs `silk-occ verify` on the built-in kernels and
 # on every example, saves a record of what the device answered, runs the
 # GPU tests (tests/gpu/run-kernels.sh: silkc's PTX against nvcc's;
+# tests/gpu/smem-attrs.sh: sharedSizeBytes and the runtime's CTAs per SM of
+# smem-bound kernels against silk-occ's, in OUTDIR/smem-attrs;
 # tests/gpu/compare-cpu.sh: `silkc exec --backend cuda` against the CPU
 # backend, its files in OUTDIR/compare-cpu; tests/gpu/run-programs.sh:
 # every example program built by silkc build and run on the GPU, its
@@ -85,6 +87,15 @@ if [ -x "$src/tests/gpu/run-programs.sh" ]; then
     [ $rc -eq 0 ] || status=1
     note "run-programs.sh: exit $rc; $(tail -1 "$out/run-programs.txt")"
     grep -E '^(FAIL|gpu:)' "$out/run-programs.txt" | head -20 >> "$out/summary.txt"
+fi
+# The cubin's shared memory from sm_90 on: cudaFuncAttributes.sharedSizeBytes
+# and the runtime's CTAs per SM against silk-occ's (issue 24, item 11).
+if [ -x "$src/tests/gpu/smem-attrs.sh" ]; then
+    "$src/tests/gpu/smem-attrs.sh" "$build" "$out/smem-attrs" > "$out/smem-attrs.txt" 2>&1
+    rc=$?
+    [ $rc -eq 0 ] || status=1
+    note "smem-attrs.sh: exit $rc; $(tail -1 "$out/smem-attrs.txt")"
+    grep -E 'sharedSizeBytes|CTAs per SM|^FAIL' "$out/smem-attrs.txt" | head -20 >> "$out/summary.txt"
 fi
 # The runtime's launch overhead over cuLaunchKernel (bench/launch --gpu; a
 # benchmark: its figures are recorded, its goal reported, not a failure).

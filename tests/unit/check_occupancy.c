@@ -634,6 +634,53 @@ START_TEST(test_advise_block_size)
 }
 END_TEST
 
+/* With one target the advice across targets is the advice on it. */
+START_TEST(test_across_one_target)
+{
+    const AdviceCase *c = &advice_cases[_i];
+    OccTargetCandidates t = {c->c, 64};
+    ck_assert_msg(occ_advise_block_size_across(&t, 1, c->n) == c->want, "%s", c->what);
+}
+END_TEST
+
+typedef struct AcrossCase {
+    const char *what;
+    OccCandidate a[3], b[3]; /* the same sizes on two targets */
+    int max_a, max_b;         /* their warp slots */
+    int want;
+    double lowest; /* the chosen size's lowest occupancy */
+} AcrossCase;
+
+static const AcrossCase across_cases[] = {
+    /* 44 KiB of shared memory at 64 threads on sm_80 (3 CTAs of 45 KiB
+     * fit) and sm_90 (5 fit): alone sm_80 takes 1024, sm_90 512 */
+    {"sm_80 and sm_90: 1024 over all",
+     {{64, 3, 6, 0}, {512, 3, 48, 0}, {1024, 2, 64, 0}},
+     {{64, 5, 10, 0}, {512, 4, 64, 0}, {1024, 2, 64, 0}}, 64, 64, 2, 1.0},
+    /* the fraction, not the warps: 32 of 48 warps (sm_86) is less than
+     * 48 of 64 (sm_80) */
+    {"occupancy as a fraction of each SM's warps",
+     {{128, 12, 48, 0}, {256, 6, 48, 0}, {512, 2, 32, 0}},
+     {{128, 8, 32, 0}, {256, 6, 48, 0}, {512, 3, 48, 0}}, 64, 48, 1, 0.75},
+    /* equal lowest occupancy: the tie rule (256 before 512) */
+    {"the tie rule after the lowest occupancy",
+     {{64, 8, 16, 0}, {256, 4, 32, 0}, {512, 2, 32, 0}},
+     {{64, 16, 32, 0}, {256, 8, 64, 0}, {512, 4, 64, 0}}, 64, 64, 1, 0.5},
+    /* a size that runs on one target only is no advice */
+    {"a size must run on every target",
+     {{64, 1, 2, 0}, {256, 4, 32, 0}, {1024, 2, 64, 0}},
+     {{64, 1, 2, 0}, {256, 2, 16, 0}, {1024, 0, 0, 0}}, 64, 64, 1, 0.25},
+};
+
+START_TEST(test_advise_across)
+{
+    const AcrossCase *c = &across_cases[_i];
+    OccTargetCandidates t[2] = {{c->a, c->max_a}, {c->b, c->max_b}};
+    ck_assert_msg(occ_advise_block_size_across(t, 2, 3) == c->want, "%s", c->what);
+    ck_assert_msg(occ_lowest_occupancy(t, 2, (size_t)c->want) == c->lowest, "%s", c->what);
+}
+END_TEST
+
 typedef struct CapCase {
     int regs, block, regs_per_sm; /* regs_per_sm 0: the table's */
     bool applies;
@@ -777,6 +824,8 @@ static Suite *occupancy_suite(void)
     add_loop(s, "waves", test_waves, N(wave_cases));
     add_loop(s, "waves_zero", test_waves_zero, N(zero_wave_cases));
     add_loop(s, "advise_block_size", test_advise_block_size, N(advice_cases));
+    add_loop(s, "across_one_target", test_across_one_target, N(advice_cases));
+    add_loop(s, "advise_across", test_advise_across, N(across_cases));
     add_loop(s, "advise_block_size_all", test_advise_block_size_all, 1);
     add_loop(s, "advise_register_cap", test_advise_register_cap, N(cap_cases));
     add_loop(s, "cap_is_safe_and_persistent_grid", test_cap_is_safe_and_persistent_grid, 1);
