@@ -228,6 +228,10 @@ check_form() {
             if (s in seen) fail("reported twice: " s)
             seen[s] = 1
             if (!(s in want)) { fail("reported, but ptxas compiled no such kernel: " s); next }
+            # A library kernel keeps its launch: its bound is its only row.
+            pin[s] = $10
+            if (pin[s] > 0 && pin[s] != max[s] && pin[s] != req[s])
+                fail(s ": pinned to " pin[s] " threads, not its bound " max[s])
             if ($5 != regs[s] || $6 != smem[s])
                 fail(s ": registers, static smem " $5 ", " $6 "; ptxas -v " regs[s] ", " smem[s])
             if (spills && ($7 != ss[s] || $8 != sl[s]))
@@ -241,6 +245,8 @@ check_form() {
             bound = req[s] > 0 ? req[s] : max[s]
             if (req[s] > 0 && threads != req[s])
                 fail(s ": a row of " threads " threads; .reqntid fixes " req[s])
+            else if (pin[s] > 0 && threads != pin[s])
+                fail(s ": a row of " threads " threads; its library fixes " pin[s])
             else if (threads > (bound > 0 ? bound : 1024))
                 fail(s ": a row of " threads " threads, above the bound " (bound > 0 ? bound : 1024))
             if ($5 != dyn[threads])
@@ -254,8 +260,9 @@ check_form() {
         END {
             for (s in want) {
                 if (!(s in seen)) { fail("not reported: " s); continue }
-                if (req[s] > 0) {
-                    if (!has[s, req[s]]) fail(s ": no row for its .reqntid " req[s])
+                if (req[s] > 0 || pin[s] > 0) {
+                    fixed = req[s] > 0 ? req[s] : pin[s]
+                    if (!has[s, fixed]) fail(s ": no row for its fixed size " fixed)
                     continue
                 }
                 bound = max[s] > 0 ? max[s] : 1024

@@ -95,7 +95,9 @@ int main(int argc, char **argv)
         put_number(res, "static_smem");
         put_number(res, "spill_stores");
         put_number(res, "spill_loads");
-        printf("\t%s\n", kernel);
+        /* The size a library's contract or --fixed-block-size pins (0: none). */
+        const cJSON *pin = get(get(r, "selected"), "pin"), *pinned = get(pin, "threads");
+        printf("\t%s\t%d\n", kernel, cJSON_IsNumber(pinned) ? pinned->valueint : 0);
         const cJSON *row;
         cJSON_ArrayForEach(row, get(r, "occupancy_table")) {
             printf("R\t%s\t%s", arch, symbol);
