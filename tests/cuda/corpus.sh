@@ -18,7 +18,8 @@
 #     spills for .cu and .ptx input (a cubin does not record them);
 #   - the rows are the block sizes the kernel permits: every one of
 #     64 128 256 512 1024 up to its .maxntid, and the bound itself; only
-#     the .reqntid size when it has one; none above the bound;
+#     the .reqntid size when it has one (or the bound a library fixes:
+#     selected.pin); none above the bound;
 #   - every row's dynamic_smem is the file's --dyn-smem expression at the
 #     row's size (evaluated here; warps = ceil(threads / 32)), and its
 #     active_blocks_per_sm is what tests/cuda/occ_oracle, that is
