@@ -137,17 +137,10 @@ static void add_sweep(cJSON *o, const CalcModel *m)
 static void add_cluster(cJSON *o, const CalcModel *m)
 {
     const CalcCluster *c = &m->cluster;
-    if (c->size == 0) {
-        cJSON_AddNullToObject(o, "cluster");
+    cJSON *j = json_add_cluster(o, c->dims, c->size, c->portable_limit, c->limit);
+    if (!j)
         return;
-    }
-    cJSON *j = cJSON_AddObjectToObject(o, "cluster");
-    cJSON_AddItemToObject(j, "dims", cJSON_CreateIntArray(c->dims, 3));
-    cJSON_AddNumberToObject(j, "size", c->size);
-    cJSON_AddNumberToObject(j, "portable_limit", c->portable_limit);
-    cJSON_AddNumberToObject(j, "limit", c->limit);
     cJSON_AddBoolToObject(j, "valid", c->portable_limit > 0 && c->size <= c->limit);
-    cJSON_AddBoolToObject(j, "nonportable", c->size > c->portable_limit && c->size <= c->limit);
     cli_json_number_or_null(j, "resident_clusters", c->resident >= 0, c->resident);
     cJSON_AddBoolToObject(j, "resident_estimated", c->resident >= 0);
 }

@@ -104,3 +104,19 @@ void json_add_tool(cJSON *o, const JsonTools *tools)
     add_string_or_null(tool, "nvcc", t->nvcc);
     add_string_or_null(tool, "llc", t->llc);
 }
+
+struct cJSON *json_add_cluster(struct cJSON *o, const int dims[3], int size, int portable_limit,
+                               int limit)
+{
+    if (size == 0) {
+        cJSON_AddNullToObject(o, "cluster");
+        return NULL;
+    }
+    cJSON *j = cJSON_AddObjectToObject(o, "cluster");
+    cJSON_AddItemToObject(j, "dims", cJSON_CreateIntArray(dims, 3));
+    cJSON_AddNumberToObject(j, "size", size);
+    cJSON_AddNumberToObject(j, "portable_limit", portable_limit);
+    cJSON_AddNumberToObject(j, "limit", limit);
+    cJSON_AddBoolToObject(j, "nonportable", size > portable_limit && size <= limit);
+    return j;
+}

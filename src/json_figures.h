@@ -34,6 +34,12 @@ void json_add_figures(struct cJSON *o, const JsonFigures *f);
 void json_add_next_step(struct cJSON *o, OccVendor vendor, const OccNextStep *nvidia,
                         const AmdNextStep *amd, bool resident);
 
+/* "cluster": null when size is 0; else an object with the keys calc and
+ * report share (dims, size, the architecture's portable_limit and limit,
+ * nonportable), which it returns for the command's own keys. */
+struct cJSON *json_add_cluster(struct cJSON *o, const int dims[3], int size, int portable_limit,
+                               int limit);
+
 /* The outside tools' versions behind a document's figures (measure.h's
  * measure_tool_versions), each NULL when the run did not use it. */
 typedef struct JsonTools {

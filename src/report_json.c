@@ -317,19 +317,12 @@ static const char *cluster_problem_name(ClusterProblem p)
 static void add_cluster(cJSON *o, const ReportEntry *e)
 {
     const ReportCluster *c = &e->cluster;
-    if (c->size == 0) {
-        cJSON_AddNullToObject(o, "cluster");
+    cJSON *j = json_add_cluster(o, c->dims, c->size, c->portable_limit, c->limit);
+    if (!j)
         return;
-    }
-    cJSON *j = cJSON_AddObjectToObject(o, "cluster");
-    cJSON_AddItemToObject(j, "dims", cJSON_CreateIntArray(c->dims, 3));
-    cJSON_AddNumberToObject(j, "size", c->size);
     cJSON_AddStringToObject(j, "from", c->compiled ? "cluster_dims" : "option");
     cJSON_AddBoolToObject(j, "option_ignored", c->option_ignored);
     cli_json_number_or_null(j, "max_cluster_rank", c->max_rank > 0, c->max_rank);
-    cJSON_AddNumberToObject(j, "portable_limit", c->portable_limit);
-    cJSON_AddNumberToObject(j, "limit", c->limit);
-    cJSON_AddBoolToObject(j, "nonportable", c->nonportable);
     if (e->have_work)
         cli_json_add_count(j, "padding_ctas", c->padding_ctas);
     else
