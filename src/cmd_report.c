@@ -86,8 +86,8 @@ void cmd_report_usage(FILE *out)
           "\n"
           "Registers come from ptxas -v ($SILK_PTXAS, or the CUDA toolkit's); without\n"
           "ptxas, Silk kernels use the compiler's estimate (marked estimated).  A .cu\n"
-          "file is compiled by nvcc -ptx for each target; a .cubin is read as it is\n"
-          "and records no spills.\n"
+          "file is compiled by one nvcc run for all targets, as a build does; a .cubin\n"
+          "is read as it is and records no spills.\n"
           "See silk-occ(1).\n",
           out);
 }
