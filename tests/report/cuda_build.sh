@@ -82,7 +82,7 @@ else
     filt=
     echo "note: neither c++filt --no-recursion-limit nor llvm-cxxfilt: the demangled text is not compared"
 fi
-while IFS="$(printf '\t')" read -r _ _ symbol _ _ _ _ _ kernel; do
+while IFS="$(printf '\t')" read -r _ _ symbol _ _ _ _ _ kernel _; do
     [ ${#symbol} -gt 1024 ] || fail "$deep: a symbol of ${#symbol} bytes; the test wants over 1,024"
     [ "$(printf '%s\n' "$symbol" | c++filt)" = "$symbol" ] ||
         echo "note: this c++filt demangles ${#symbol} bytes without --no-recursion-limit"
