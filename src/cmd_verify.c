@@ -7,8 +7,8 @@
  *
  * Live, it reads the device's properties, loads each kernel (the built-in
  * set when no FILE is given; Silk compiled for the device, or .ptx/.cubin),
- * asks the runtime the questions of verify_plan and compares every answer
- * with the engine's.  --record saves what the device said; --replay
+ * asks the runtime the questions of verify_plan (and, on 9.0 and newer,
+ * verify_plan_clusters) and compares every answer with the engine's.  --record saves what the device said; --replay
  * compares against a saved record instead of a device.  Exit 0 when all
  * agree, 1 when something disagrees, 2 for bad usage or input, 3 when
  * there is no device to ask.
@@ -43,7 +43,8 @@ void cmd_verify_usage(FILE *out)
           "Compare the occupancy engine and the tables with the CUDA runtime on a device:\n"
           "the device's properties against its table rows, and for each kernel (the\n"
           "built-in set, or each FILE: .silk, .ptx, .cubin) every block size, dynamic\n"
-          "shared memory size and carveout against cudaOccupancy* calls.\n"
+          "shared memory size and carveout against cudaOccupancy* calls; on 9.0 and\n"
+          "newer, resident clusters against the GPC estimate of the device's product.\n"
           "\n"
           "options:\n"
           "  --device N           the CUDA device to use (default 0)\n"
