@@ -73,10 +73,12 @@ static void print_properties(const VerifyReport *r, FILE *out)
 static void cluster_source(const VerifyReport *r, char *buf, size_t size)
 {
     const GpuProduct *gpu = r->cluster_product;
+    char id[4 * sizeof gpu->id];
+    escape_text(gpu->id, id, sizeof id); /* an --arch-table may name it */
     if (r->cluster_by_name)
-        snprintf(buf, size, "product %s (by the device's name)", gpu->id);
+        snprintf(buf, size, "product %s (by the device's name)", id);
     else
-        snprintf(buf, size, "product %s (by compute capability %d.%d and %d SMs)", gpu->id,
+        snprintf(buf, size, "product %s (by compute capability %d.%d and %d SMs)", id,
                  gpu->major, gpu->minor, gpu->sm_count);
 }
 
@@ -89,7 +91,7 @@ static void print_clusters(const VerifyReport *r, FILE *out)
     for (int i = 0; i < r->n_clusters; i++)
         disagree += !verify_answers_agree(&r->clusters[i].query, &r->clusters[i].runtime,
                                           &r->clusters[i].engine);
-    char source[2 * OCC_NAME_MAX + 64];
+    char source[4 * OCC_NAME_MAX + 64], id[4 * OCC_NAME_MAX];
     const GpuProduct *gpu = r->cluster_product;
     if (gpu && gpu->gpcs > 0) {
         cluster_source(r, source, sizeof source);
@@ -98,7 +100,8 @@ static void print_clusters(const VerifyReport *r, FILE *out)
         return;
     }
     if (gpu)
-        fprintf(out, "clusters: the GPC layout of product %s is not public", gpu->id);
+        fprintf(out, "clusters: the GPC layout of product %s is not public",
+                (escape_text(gpu->id, id, sizeof id), id));
     else
         fprintf(out, "clusters: no product of the tables has compute capability %d.%d, %d SMs "
                      "and a public GPC count",
