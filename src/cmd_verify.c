@@ -7,8 +7,8 @@
  *
  * Live, it reads the device's properties, loads each kernel (the built-in
  * set when no FILE is given; Silk compiled for the device, or .ptx/.cubin),
- * asks the runtime the questions of verify_plan and compares every answer
- * with the engine's.  --record saves what the device said; --replay
+ * asks the runtime the questions of verify_plan (and, on 9.0 and newer,
+ * verify_plan_clusters) and compares every answer with the engine's.  --record saves what the device said; --replay
  * compares against a saved record instead of a device.  Exit 0 when all
  * agree, 1 when something disagrees, 2 for bad usage or input, 3 when
  * there is no device to ask.
@@ -43,7 +43,8 @@ void cmd_verify_usage(FILE *out)
           "Compare the occupancy engine and the tables with the CUDA runtime on a device:\n"
           "the device's properties against its table rows, and for each kernel (the\n"
           "built-in set, or each FILE: .silk, .ptx, .cubin) every block size, dynamic\n"
-          "shared memory size and carveout against cudaOccupancy* calls.\n"
+          "shared memory size and carveout against cudaOccupancy* calls; on 9.0 and\n"
+          "newer, resident clusters against the GPC estimate of the device's product.\n"
           "\n"
           "options:\n"
           "  --device N           the CUDA device to use (default 0)\n"
@@ -176,7 +177,26 @@ static int load_kernels(VerifyRuntime *rt, const VerifyOptions *o, VerifyRecord 
     return EXIT_OK;
 }
 
-static void ask_all(VerifyRuntime *rt, VerifyRecord *rec)
+/* The plan of kernel `i`: verify_plan's questions, then the cluster ones. */
+static void plan_kernel(const ArchTable *table, VerifyRecord *rec, int i)
+{
+    const FuncAttrs *attrs = &rec->kernels[i].attrs;
+    int n = 0, n_clusters = 0;
+    VerifyQuery *q = verify_plan(&rec->props, attrs, &n);
+    const ArchLimits *row = verify_table_row(table, &rec->props);
+    int max_cluster = row ? occ_cluster_limit(row, true) : 0;
+    VerifyQuery *c = verify_plan_clusters(&rec->props, attrs, max_cluster, &n_clusters);
+    VerifyQuery *all = realloc(q, ((size_t)n + (size_t)n_clusters + 1) * sizeof *all);
+    if (!all)
+        abort();
+    for (int j = 0; j < n_clusters; j++)
+        all[n + j] = c[j];
+    free(c);
+    rec->queries[i] = all;
+    rec->n_queries[i] = n + n_clusters;
+}
+
+static void ask_all(const ArchTable *table, VerifyRuntime *rt, VerifyRecord *rec)
 {
     int n = rec->n_kernels;
     rec->queries = calloc((size_t)n + 1, sizeof *rec->queries);
@@ -185,7 +205,7 @@ static void ask_all(VerifyRuntime *rt, VerifyRecord *rec)
     if (!rec->queries || !rec->answers || !rec->n_queries)
         abort();
     for (int i = 0; i < n; i++) {
-        rec->queries[i] = verify_plan(&rec->props, &rec->kernels[i].attrs, &rec->n_queries[i]);
+        plan_kernel(table, rec, i);
         rec->answers[i] = calloc((size_t)rec->n_queries[i] + 1, sizeof **rec->answers);
         if (!rec->answers[i])
             abort();
@@ -195,7 +215,7 @@ static void ask_all(VerifyRuntime *rt, VerifyRecord *rec)
 }
 
 /* The device's record: properties, kernels, answers; an exit status. */
-static int live_run(const VerifyOptions *o, VerifyRecord *rec)
+static int live_run(const VerifyOptions *o, const ArchTable *table, VerifyRecord *rec)
 {
     VerifyRuntime rt;
     verify_runtime_cuda(&rt);
@@ -209,7 +229,7 @@ static int live_run(const VerifyOptions *o, VerifyRecord *rec)
     char **images = calloc((size_t)n_images, sizeof *images);
     int rc = images ? load_kernels(&rt, o, rec, images) : EXIT_ENVIRONMENT;
     if (rc == EXIT_OK)
-        ask_all(&rt, rec);
+        ask_all(table, &rt, rec);
     rt.close(&rt);
     for (int i = 0; images && i < n_images; i++)
         free(images[i]);
@@ -223,21 +243,36 @@ typedef struct Outcome {
     VerifyReport report;
     PropCheck *props;
     int *checked, *disagree;
-    VerifyDisagreement *disagreements;
-    int n_disagreements, cap;
+    VerifyDisagreement *disagreements, *clusters;
+    int n_disagreements, cap, n_clusters, clusters_cap;
+    const GpuProduct *cluster_product;
+    bool cluster_by_name;
     char row_name[16];
 } Outcome;
 
-static void note_disagreement(Outcome *out, int kernel, const VerifyQuery *q,
-                              const VerifyAnswer *runtime, const VerifyAnswer *engine)
+/* Appends a row to a growing list (disagreements, cluster answers). */
+static void note_row(VerifyDisagreement **list, int *n, int *cap, VerifyDisagreement row)
 {
-    if (out->n_disagreements == out->cap) {
-        out->cap = out->cap ? 2 * out->cap : 64;
-        out->disagreements = realloc(out->disagreements, (size_t)out->cap * sizeof *out->disagreements);
-        if (!out->disagreements)
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 64;
+        *list = realloc(*list, (size_t)*cap * sizeof **list);
+        if (!*list)
             abort();
     }
-    out->disagreements[out->n_disagreements++] = (VerifyDisagreement){kernel, *q, *runtime, *engine};
+    (*list)[(*n)++] = row;
+}
+
+/* The engine's answer: cluster questions on the product's GPC layout. */
+static void engine_answer(const ArchLimits *arch, const VerifyRecord *rec, const Outcome *out,
+                          int i, const VerifyQuery *q, VerifyAnswer *engine)
+{
+    const FuncAttrs *attrs = &rec->kernels[i].attrs;
+    if (q->kind == VQ_ACTIVE_CLUSTERS) {
+        int gpcs = out->cluster_product ? out->cluster_product->gpcs : 0;
+        verify_cluster_answer(arch, rec->props.sm_count, gpcs, attrs, q, engine);
+    } else {
+        verify_engine_answer(arch, rec->props.sm_count, attrs, q, engine);
+    }
 }
 
 static void compare_answers(const ArchLimits *arch, const VerifyRecord *rec, Outcome *out)
@@ -246,11 +281,14 @@ static void compare_answers(const ArchLimits *arch, const VerifyRecord *rec, Out
         for (int j = 0; j < rec->n_queries[i]; j++) {
             const VerifyQuery *q = &rec->queries[i][j];
             VerifyAnswer engine;
-            verify_engine_answer(arch, rec->props.sm_count, &rec->kernels[i].attrs, q, &engine);
+            engine_answer(arch, rec, out, i, q, &engine);
             out->checked[i]++;
+            VerifyDisagreement row = {i, *q, rec->answers[i][j], engine};
+            if (q->kind == VQ_ACTIVE_CLUSTERS)
+                note_row(&out->clusters, &out->n_clusters, &out->clusters_cap, row);
             if (!verify_answers_agree(q, &rec->answers[i][j], &engine)) {
                 out->disagree[i]++;
-                note_disagreement(out, i, q, &rec->answers[i][j], &engine);
+                note_row(&out->disagreements, &out->n_disagreements, &out->cap, row);
             }
         }
 }
@@ -263,6 +301,7 @@ static void compare(const ArchTable *table, const VerifyRecord *rec, Outcome *ou
     if (!out->checked || !out->disagree)
         abort();
     out->props = verify_properties(table, &rec->props, &r->n_props);
+    out->cluster_product = verify_cluster_product(table, &rec->props, &out->cluster_by_name);
     const ArchLimits *row = verify_table_row(table, &rec->props);
     if (row) {
         snprintf(out->row_name, sizeof out->row_name, "%d.%d", row->major, row->minor);
@@ -271,7 +310,9 @@ static void compare(const ArchTable *table, const VerifyRecord *rec, Outcome *ou
     }
     *r = (VerifyReport){&rec->props, rec->device, row ? out->row_name : NULL, out->props, r->n_props,
                         rec->kernels, rec->n_kernels, out->checked, out->disagree,
-                        out->disagreements, out->n_disagreements, 0, 0};
+                        out->disagreements, out->n_disagreements, 0, 0,
+                        out->clusters, out->n_clusters, out->cluster_product,
+                        out->cluster_by_name};
     /* A missing row is one failed check: nothing else could be compared. */
     r->checked = r->n_props + (row ? 0 : 1);
     r->disagree = row ? 0 : 1;
@@ -289,6 +330,7 @@ static void outcome_free(Outcome *out)
     free(out->checked);
     free(out->disagree);
     free(out->disagreements);
+    free(out->clusters);
 }
 
 /* --record FILE, which may be none of the files the command read. */
@@ -327,7 +369,7 @@ int cmd_verify(int argc, char **argv)
     if (o.replay)
         rc = verify_record_read(o.replay, &rec, error, sizeof error) ? EXIT_OK : EXIT_USAGE;
     else
-        rc = live_run(&o, &rec);
+        rc = live_run(&o, &table, &rec);
     if (o.replay && rc != EXIT_OK)
         cli_error(COMMAND, "--replay: %s", error);
     if (rc == EXIT_OK && o.record && !write_record(&o, &rec, error, sizeof error)) {

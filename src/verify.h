@@ -27,7 +27,8 @@ char *verify_silk_ptx(const char *path, const char *text, size_t len, const char
 
 /* ---- output (verify_output.c) ------------------------------------------ */
 
-/* One disagreement, kept for the report. */
+/* One disagreement, kept for the report; also the shape of each cluster
+ * answer, which the report lists whether or not it agrees. */
 typedef struct VerifyDisagreement {
     int kernel;
     VerifyQuery query;
@@ -47,6 +48,14 @@ typedef struct VerifyReport {
     const VerifyDisagreement *disagreements;
     int n_disagreements;
     long checked, disagree;        /* properties and answers together */
+    /* Every VQ_ACTIVE_CLUSTERS answer, in the order asked, and the product
+     * whose GPC layout the engine's were counted on (NULL: none known, so
+     * each engine answer is only a bound); whether the device's name
+     * found it, or its compute capability and SM count. */
+    const VerifyDisagreement *clusters;
+    int n_clusters;
+    const GpuProduct *cluster_product;
+    bool cluster_by_name;
 } VerifyReport;
 
 void verify_print_text(const VerifyReport *r, FILE *out);

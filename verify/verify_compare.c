@@ -9,6 +9,12 @@
  * Each runtime answer against the engine's: asked with the device's own
  * limits in place of the table's, so that a disagreement here is a fault
  * in the engine's rules, not a table value counted twice.
+ *
+ * Resident clusters depend on how the SMs are grouped in GPCs, which the
+ * tables hold per product where it is public: there the engine's estimate
+ * (occupancy/cluster.c) must equal the device's answer; elsewhere the
+ * device's answer is the figure, checked only against the bound that no
+ * layout can pass.
  */
 #include "verify_engine.h"
 
@@ -154,10 +160,70 @@ void verify_engine_answer(const ArchLimits *arch, int sm_count, const FuncAttrs 
         uint64_t bytes = 0;
         status = occ_available_dynamic_smem(arch, &k, q->num_blocks, q->block_size, &bytes);
         out->value = (int64_t)bytes;
+    } else if (q->kind == VQ_ACTIVE_CLUSTERS) {
+        verify_cluster_answer(arch, sm_count, 0, attrs, q, out);
+        return;
     }
     out->ok = status == OCC_OK;
     if (!out->ok)
         engine_failed(out, status);
+}
+
+/* ---- clusters ------------------------------------------------------------- */
+
+const GpuProduct *verify_cluster_product(const ArchTable *table, const DeviceProps *props,
+                                         bool *by_name)
+{
+    *by_name = true;
+    const GpuProduct *gpu = find_product(table, props->name);
+    if (gpu)
+        return gpu;
+    /* A device whose name the tables do not spell ("NVIDIA H100 80GB
+     * HBM3"): the product of the same capability and SM count with a
+     * public GPC count, when exactly one layout fits.  Two candidate
+     * layouts would make the estimate a guess between them. */
+    *by_name = false;
+    const GpuProduct *found = NULL;
+    for (size_t i = 0; i < table->n_products; i++) {
+        const GpuProduct *p = &table->products[i];
+        if (p->major != props->major || p->minor != props->minor ||
+            p->sm_count != props->sm_count || p->gpcs <= 0)
+            continue;
+        if (found && found->gpcs != p->gpcs)
+            return NULL;
+        if (!found)
+            found = p;
+    }
+    return found;
+}
+
+void verify_cluster_answer(const ArchLimits *arch, int sm_count, int gpcs, const FuncAttrs *attrs,
+                           const VerifyQuery *q, VerifyAnswer *out)
+{
+    memset(out, 0, sizeof *out);
+    int limit = occ_cluster_limit(arch, true);
+    if (q->cluster_size < 1 || q->cluster_size > limit) {
+        snprintf(out->error, sizeof out->error, "a cluster of %d CTAs is above the limit of %d",
+                 q->cluster_size, limit);
+        return;
+    }
+    KernelResources k = kernel_of(attrs, q);
+    OccResult r;
+    OccStatus status = occ_active_blocks(arch, &k, q->block_size, (uint64_t)q->dynamic_smem, &r);
+    if (status != OCC_OK && status != OCC_ERR_DOES_NOT_FIT) {
+        engine_failed(out, status);
+        return;
+    }
+    /* A CTA that does not fit an SM makes no cluster resident: 0, as the
+     * runtime answers it. */
+    int ctas_per_sm = status == OCC_OK ? r.active_blocks : 0;
+    out->ok = true;
+    if (gpcs > 0) {
+        out->value = occ_cluster_resident(sm_count, gpcs, ctas_per_sm, q->cluster_size);
+        return;
+    }
+    out->value = (int64_t)sm_count * ctas_per_sm / q->cluster_size;
+    out->bound = true;
 }
 
 bool verify_answers_agree(const VerifyQuery *q, const VerifyAnswer *runtime,
@@ -167,6 +233,8 @@ bool verify_answers_agree(const VerifyQuery *q, const VerifyAnswer *runtime,
         return false;
     if (!runtime->ok)
         return true;
+    if (engine->bound)
+        return runtime->value <= engine->value;
     if (runtime->value != engine->value)
         return false;
     return q->kind != VQ_BLOCK_SIZE || runtime->min_grid == engine->min_grid;
@@ -178,8 +246,10 @@ static const char *const calls[VQ_KINDS] = {
     "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
     "cudaOccupancyMaxPotentialBlockSize",
     "cudaOccupancyAvailableDynamicSMemPerBlock",
+    "cudaOccupancyMaxActiveClusters",
 };
-static const char *const names[VQ_KINDS] = {"active_blocks", "block_size", "dynamic_smem"};
+static const char *const names[VQ_KINDS] = {"active_blocks", "block_size", "dynamic_smem",
+                                            "active_clusters"};
 
 const char *verify_query_call(VerifyQueryKind kind)
 {

@@ -9,6 +9,11 @@
  * are used where the API takes a function (the runtime accepts them as
  * `const void *`).  Without the runtime, open() explains that this build
  * cannot talk to a device.
+ *
+ * Resident clusters are asked with cudaOccupancyMaxActiveClusters, whose
+ * launch configuration is the one a cluster launch would use: a grid of
+ * whole clusters, and the cluster's dimension as a launch attribute unless
+ * the kernel was compiled with its own (the runtime refuses both).
  */
 #include "verify_engine.h"
 
@@ -112,6 +117,7 @@ static bool read_attributes(cudaKernel_t kernel, VerifyKernel *k, char *error, s
         .const_bytes = (int64_t)a.constSizeBytes,
         .max_threads_per_block = a.maxThreadsPerBlock,
         .max_dynamic_smem = a.maxDynamicSharedSizeBytes,
+        .cluster_dims = {a.requiredClusterWidth, a.requiredClusterHeight, a.requiredClusterDepth},
     };
     return true;
 }
@@ -201,6 +207,47 @@ static cudaError_t max_potential_block_size(const void *f, size_t dynamic_smem, 
     return cudaSuccess;
 }
 
+/* cudaOccupancyMaxActiveClusters for a cluster of q->cluster_size CTAs
+ * along x (or the kernel's own cluster), q->block_size threads each. */
+static cudaError_t max_active_clusters(const void *f, const VerifyKernel *k, const VerifyQuery *q,
+                                       int *clusters)
+{
+    const int *own = k->attrs.cluster_dims;
+    bool compiled_in = own[0] > 0;
+    unsigned cx = compiled_in ? (unsigned)own[0] : (unsigned)q->cluster_size;
+    unsigned cy = compiled_in ? (unsigned)own[1] : 1, cz = compiled_in ? (unsigned)own[2] : 1;
+    int device, sms;
+    cudaError_t e;
+    if ((e = cudaGetDevice(&device)) != cudaSuccess ||
+        (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess)
+        return e;
+    /* Above the portable 8 CTAs the kernel must opt in first. */
+    if (cx * cy * cz > 8 &&
+        (e = cudaFuncSetAttribute(f, cudaFuncAttributeNonPortableClusterSizeAllowed, 1)) !=
+            cudaSuccess)
+        return e;
+    cudaLaunchAttribute attr;
+    memset(&attr, 0, sizeof attr);
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = cx;
+    attr.val.clusterDim.y = cy;
+    attr.val.clusterDim.z = cz;
+    cudaLaunchConfig_t config;
+    memset(&config, 0, sizeof config);
+    /* One cluster per SM's worth of grid: any whole number of clusters
+     * would do, since the query counts what is resident at once. */
+    config.gridDim.x = cx * (unsigned)sms;
+    config.gridDim.y = cy;
+    config.gridDim.z = cz;
+    config.blockDim.x = (unsigned)q->block_size;
+    config.blockDim.y = 1;
+    config.blockDim.z = 1;
+    config.dynamicSmemBytes = (size_t)q->dynamic_smem;
+    config.attrs = compiled_in ? NULL : &attr;
+    config.numAttrs = compiled_in ? 0 : 1;
+    return cudaOccupancyMaxActiveClusters(clusters, f, &config);
+}
+
 static void cuda_ask(VerifyRuntime *rt, VerifyKernel *k, const VerifyQuery *q, VerifyAnswer *out)
 {
     (void)rt;
@@ -223,6 +270,10 @@ static void cuda_ask(VerifyRuntime *rt, VerifyKernel *k, const VerifyQuery *q, V
         size_t bytes = 0;
         e = cudaOccupancyAvailableDynamicSMemPerBlock(&bytes, f, q->num_blocks, q->block_size);
         out->value = (int64_t)bytes;
+    } else if (q->kind == VQ_ACTIVE_CLUSTERS) {
+        int clusters = 0;
+        e = max_active_clusters(f, k, q, &clusters);
+        out->value = clusters;
     }
     out->ok = !failed(e, verify_query_call(q->kind), out->error, sizeof out->error);
 }

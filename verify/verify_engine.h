@@ -54,13 +54,18 @@ typedef struct FuncAttrs {
     int64_t const_bytes;
     int max_threads_per_block;
     int64_t max_dynamic_smem; /* cudaFuncAttributeMaxDynamicSharedMemorySize */
+    /* The cluster the kernel was compiled with (requiredClusterWidth,
+     * Height, Depth; __cluster_dims__ or .reqnctapercluster); 0: none, the
+     * launch chooses. */
+    int cluster_dims[3];
 } FuncAttrs;
 
-/* The three questions, named by the runtime call that answers them. */
+/* The questions, named by the runtime call that answers them. */
 typedef enum VerifyQueryKind {
-    VQ_ACTIVE_BLOCKS, /* cudaOccupancyMaxActiveBlocksPerMultiprocessor */
-    VQ_BLOCK_SIZE,    /* cudaOccupancyMaxPotentialBlockSize */
-    VQ_DYNAMIC_SMEM,  /* cudaOccupancyAvailableDynamicSMemPerBlock */
+    VQ_ACTIVE_BLOCKS,   /* cudaOccupancyMaxActiveBlocksPerMultiprocessor */
+    VQ_BLOCK_SIZE,      /* cudaOccupancyMaxPotentialBlockSize */
+    VQ_DYNAMIC_SMEM,    /* cudaOccupancyAvailableDynamicSMemPerBlock */
+    VQ_ACTIVE_CLUSTERS, /* cudaOccupancyMaxActiveClusters (the whole device) */
     VQ_KINDS
 } VerifyQueryKind;
 
@@ -70,16 +75,22 @@ typedef struct VerifyQuery {
     VerifyQueryKind kind;
     int carveout;             /* OCC_CARVEOUT_DEFAULT (-1) or 0..100 % */
     int64_t max_dynamic_smem; /* the kernel's dynamic shared-memory limit */
-    int block_size;           /* VQ_ACTIVE_BLOCKS, VQ_DYNAMIC_SMEM */
-    int64_t dynamic_smem;     /* VQ_ACTIVE_BLOCKS, VQ_BLOCK_SIZE */
+    int block_size;           /* VQ_ACTIVE_BLOCKS, VQ_DYNAMIC_SMEM, VQ_ACTIVE_CLUSTERS */
+    int64_t dynamic_smem;     /* VQ_ACTIVE_BLOCKS, VQ_BLOCK_SIZE, VQ_ACTIVE_CLUSTERS */
     int num_blocks;           /* VQ_DYNAMIC_SMEM */
+    int cluster_size;         /* VQ_ACTIVE_CLUSTERS: CTAs per cluster */
 } VerifyQuery;
 
-/* An answer: CTAs per SM, a block size (with its minimum grid) or bytes. */
+/* An answer: CTAs per SM, a block size (with its minimum grid), bytes or
+ * resident clusters. */
 typedef struct VerifyAnswer {
     bool ok;          /* false: the call failed, `error` says why */
     int64_t value;
     int64_t min_grid; /* VQ_BLOCK_SIZE */
+    /* The engine's VQ_ACTIVE_CLUSTERS without the product's GPC layout:
+     * `value` is only an upper bound, which the device's answer must not
+     * pass. */
+    bool bound;
     char error[160];
 } VerifyAnswer;
 
@@ -146,6 +157,14 @@ struct cJSON *verify_attrs_json(const FuncAttrs *f);
  * carveout preference.  Returns a malloc'ed array of *n queries. */
 VerifyQuery *verify_plan(const DeviceProps *props, const FuncAttrs *attrs, int *n);
 
+/* The cluster questions for kernel `k` (compute capability 9.0 on; none
+ * before, *n = 0): its own cluster if it was compiled with one, else 2, 4,
+ * 8 and, where `max_cluster` (the table's non-portable limit) allows, 16
+ * CTAs, each at 128 and 256 threads and the kernel's largest block, no
+ * dynamic shared memory.  A malloc'ed array of *n queries (tens). */
+VerifyQuery *verify_plan_clusters(const DeviceProps *props, const FuncAttrs *attrs,
+                                  int max_cluster, int *n);
+
 /* The table row to use for a device: the row of its compute capability with
  * every limit the device reports replaced by the device's value, so that
  * what is compared is the engine's rules on the device's own numbers.
@@ -171,12 +190,27 @@ PropCheck *verify_properties(const ArchTable *table, const DeviceProps *props, i
 void verify_engine_answer(const ArchLimits *arch, int sm_count, const FuncAttrs *attrs,
                           const VerifyQuery *q, VerifyAnswer *out);
 
+/* Where the resident clusters of a device come from: the product the
+ * device is (by its name, as verify_properties finds it, or else the one
+ * product of its compute capability and SM count whose GPC count is
+ * public), or NULL.  *by_name says which rule found it. */
+const GpuProduct *verify_cluster_product(const ArchTable *table, const DeviceProps *props,
+                                         bool *by_name);
+
+/* The engine's VQ_ACTIVE_CLUSTERS: occ_cluster_resident on `gpcs` GPCs
+ * with the engine's CTAs per SM; with gpcs 0 (not public) the upper bound
+ * floor(SMs x CTAs per SM / cluster size), marked `bound`.
+ * verify_engine_answer asks this with gpcs 0. */
+void verify_cluster_answer(const ArchLimits *arch, int sm_count, int gpcs, const FuncAttrs *attrs,
+                           const VerifyQuery *q, VerifyAnswer *out);
+
 bool verify_answers_agree(const VerifyQuery *q, const VerifyAnswer *runtime,
                           const VerifyAnswer *engine);
 
 /* "cudaOccupancyMaxActiveBlocksPerMultiprocessor" and the like. */
 const char *verify_query_call(VerifyQueryKind kind);
-/* "active_blocks", "block_size", "dynamic_smem": the record's and JSON's names. */
+/* "active_blocks", "block_size", "dynamic_smem", "active_clusters": the
+ * record's and JSON's names. */
 const char *verify_query_name(VerifyQueryKind kind);
 bool verify_query_kind(const char *name, VerifyQueryKind *out);
 

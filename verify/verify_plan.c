@@ -8,6 +8,12 @@
  * raised with cudaFuncSetAttribute where the size needs it), and each
  * carveout preference; then the block-size search and the available
  * dynamic shared memory under the same settings.
+ *
+ * Resident clusters (compute capability 9.0 on) are asked apart, and
+ * sparingly: the device answers them for the whole GPU, each is one
+ * launch-configuration query, and what is tested is the engine's GPC
+ * arithmetic, which a few cluster and block sizes exercise as well as a
+ * walk of every one would.
  */
 #include "verify_engine.h"
 
@@ -87,6 +93,49 @@ VerifyQuery *verify_plan(const DeviceProps *props, const FuncAttrs *attrs, int *
         if (optin > loaded)
             plan_setting(&p, attrs, carveouts[c], optin);
     }
+    *n = p.n;
+    return p.items;
+}
+
+/* The block sizes a cluster is asked at: 128, 256 and the kernel's largest,
+ * each once and none above the kernel's limit. */
+static int cluster_blocks(const FuncAttrs *attrs, int blocks[3])
+{
+    const int wanted[3] = {128, 256, attrs->max_threads_per_block};
+    int n = 0;
+    for (int i = 0; i < 3; i++)
+        if (wanted[i] <= attrs->max_threads_per_block && (n == 0 || wanted[i] > blocks[n - 1]))
+            blocks[n++] = wanted[i];
+    return n;
+}
+
+VerifyQuery *verify_plan_clusters(const DeviceProps *props, const FuncAttrs *attrs,
+                                  int max_cluster, int *n)
+{
+    Plan p = {0};
+    *n = 0;
+    if (props->major < 9)
+        return NULL; /* no thread-block clusters before Hopper */
+    /* A kernel compiled with its cluster launches only that one. */
+    int own = attrs->cluster_dims[0] * attrs->cluster_dims[1] * attrs->cluster_dims[2];
+    const int free_sizes[] = {2, 4, 8, 16};
+    int sizes[4], n_sizes = 0;
+    if (own > 0)
+        sizes[n_sizes++] = own;
+    else
+        for (size_t i = 0; i < sizeof free_sizes / sizeof *free_sizes; i++)
+            if (free_sizes[i] <= max_cluster)
+                sizes[n_sizes++] = free_sizes[i];
+    int blocks[3];
+    int n_blocks = cluster_blocks(attrs, blocks);
+    VerifyQuery q = {.kind = VQ_ACTIVE_CLUSTERS, .carveout = OCC_CARVEOUT_DEFAULT,
+                     .max_dynamic_smem = attrs->max_dynamic_smem};
+    for (int s = 0; s < n_sizes; s++)
+        for (int b = 0; b < n_blocks; b++) {
+            q.cluster_size = sizes[s];
+            q.block_size = blocks[b];
+            plan_add(&p, q);
+        }
     *n = p.n;
     return p.items;
 }

@@ -11,6 +11,11 @@
  *
  *   [query, carveout, max_dynamic_smem, block_size, dynamic_smem,
  *    num_blocks, result, min_grid]      result: a number, or the error text
+ *
+ * An active_clusters answer has a ninth field, its cluster size, and a
+ * kernel compiled with its own cluster has "required_cluster": [x, y, z]
+ * among its attributes.  Both are new in the same schema: records written
+ * before them hold neither, and read as they did.
  */
 #include "verify_engine.h"
 
@@ -111,6 +116,27 @@ static bool read_props(Reader *r, const cJSON *d, DeviceProps *p)
     return true;
 }
 
+/* "required_cluster": [x, y, z], each 1..1024; absent: no cluster of its own. */
+static bool read_cluster(Reader *r, const cJSON *c, FuncAttrs *f, const char *where)
+{
+    if (!c)
+        return true;
+    char at[160];
+    snprintf(at, sizeof at, "%s.required_cluster", where);
+    if (!cJSON_IsArray(c) || cJSON_GetArraySize(c) != 3)
+        return bad(r, at, "not an array of 3 numbers");
+    for (int i = 0; i < 3; i++) {
+        const cJSON *item = cJSON_GetArrayItem(c, i);
+        int64_t v;
+        if (!cJSON_IsNumber(item))
+            return bad(r, at, "not an array of 3 numbers");
+        if (!whole_in_range(item, 1, 1024, &v))
+            return out_of_range(r, at, item, 1, 1024);
+        f->cluster_dims[i] = (int)v;
+    }
+    return true;
+}
+
 static bool read_attrs(Reader *r, const cJSON *a, FuncAttrs *f, const char *where)
 {
     if (!cJSON_IsObject(a))
@@ -122,17 +148,17 @@ static bool read_attrs(Reader *r, const cJSON *a, FuncAttrs *f, const char *wher
     GET_INT(a, "const_bytes", 0, big, f->const_bytes, where);
     GET_INT(a, "max_threads_per_block", 1, 65536, f->max_threads_per_block, where);
     GET_INT(a, "max_dynamic_smem", 0, big, f->max_dynamic_smem, where);
-    return true;
+    return read_cluster(r, cJSON_GetObjectItemCaseSensitive(a, "required_cluster"), f, where);
 }
 
-enum { ANSWER_FIELDS = 8, RESULT_FIELD = 6 };
+enum { ANSWER_FIELDS = 8, CLUSTER_FIELDS = 9, RESULT_FIELD = 6 };
 
 /* The fields of an answer after the query's name: each its own range, so
  * that a block size of 2^32 + 32 is refused, not taken as 32. */
 static const struct {
     const char *name;
     int64_t min, max;
-} answer_fields[ANSWER_FIELDS] = {
+} answer_fields[CLUSTER_FIELDS] = {
     {"query", 0, 0},
     {"carveout", -1, 100},
     {"max_dynamic_smem", 0, INT64_C(1) << 40},
@@ -141,19 +167,26 @@ static const struct {
     {"num_blocks", 0, INT_MAX},
     {"result", -1, INT64_C(1) << 40},
     {"min_grid", 0, INT64_C(1) << 40},
+    {"cluster_size", 1, 1024},
 };
 
 /* One compact answer array (see the top of the file). */
 static bool read_answer(Reader *r, const cJSON *a, VerifyQuery *q, VerifyAnswer *ans,
                         const char *where)
 {
-    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != ANSWER_FIELDS)
+    if (!cJSON_IsArray(a))
         return bad(r, where, "not an array of 8 fields");
     const cJSON *kind = cJSON_GetArrayItem(a, 0);
     if (!cJSON_IsString(kind) || !verify_query_kind(kind->valuestring, &q->kind))
-        return bad(r, where, "field 1 is not active_blocks, block_size or dynamic_smem");
-    int64_t v[ANSWER_FIELDS] = {0};
-    for (int i = 1; i < ANSWER_FIELDS; i++) {
+        return bad(r, where,
+                   "field 1 is not active_blocks, block_size, dynamic_smem or active_clusters");
+    int fields = q->kind == VQ_ACTIVE_CLUSTERS ? CLUSTER_FIELDS : ANSWER_FIELDS;
+    if (cJSON_GetArraySize(a) != fields)
+        return bad(r, where, fields == ANSWER_FIELDS ? "not an array of 8 fields"
+                                                     : "an active_clusters answer is not an "
+                                                       "array of 9 fields");
+    int64_t v[CLUSTER_FIELDS] = {0};
+    for (int i = 1; i < fields; i++) {
         const cJSON *item = cJSON_GetArrayItem(a, i);
         if (i == RESULT_FIELD && cJSON_IsString(item))
             continue; /* an error instead of a result */
@@ -164,7 +197,7 @@ static bool read_answer(Reader *r, const cJSON *a, VerifyQuery *q, VerifyAnswer 
         if (!whole_in_range(item, answer_fields[i].min, answer_fields[i].max, &v[i]))
             return out_of_range(r, at, item, answer_fields[i].min, answer_fields[i].max);
     }
-    *q = (VerifyQuery){q->kind, (int)v[1], v[2], (int)v[3], v[4], (int)v[5]};
+    *q = (VerifyQuery){q->kind, (int)v[1], v[2], (int)v[3], v[4], (int)v[5], (int)v[8]};
     memset(ans, 0, sizeof *ans);
     const cJSON *result = cJSON_GetArrayItem(a, RESULT_FIELD);
     ans->ok = cJSON_IsNumber(result);
@@ -328,6 +361,8 @@ cJSON *verify_attrs_json(const FuncAttrs *f)
     cJSON_AddNumberToObject(a, "const_bytes", (double)f->const_bytes);
     cJSON_AddNumberToObject(a, "max_threads_per_block", f->max_threads_per_block);
     cJSON_AddNumberToObject(a, "max_dynamic_smem", (double)f->max_dynamic_smem);
+    if (f->cluster_dims[0] > 0) /* only then: older readers know no such key */
+        cJSON_AddItemToObject(a, "required_cluster", cJSON_CreateIntArray(f->cluster_dims, 3));
     return a;
 }
 
@@ -342,6 +377,8 @@ static cJSON *answer_json(const VerifyQuery *q, const VerifyAnswer *a)
     cJSON_AddItemToArray(row, a->ok ? cJSON_CreateNumber((double)a->value)
                                     : cJSON_CreateString(a->error));
     cJSON_AddItemToArray(row, cJSON_CreateNumber((double)a->min_grid));
+    if (q->kind == VQ_ACTIVE_CLUSTERS)
+        cJSON_AddItemToArray(row, cJSON_CreateNumber(q->cluster_size));
     return row;
 }
 

@@ -1615,6 +1615,8 @@ START_TEST(test_verify_replay_text)
     expect_contains(&o, o.out.data, "kernel regs_free                114 regs      0 B smem  256 "
                                     "threads max    384 checked, 0 disagree\n");
     expect_contains(&o, o.out.data, "\n4711 checked, 0 disagree\n");
+    /* Recorded before cluster questions were asked: none are compared. */
+    ck_assert_msg(strstr(o.out.data, "clusters:") == NULL, "stdout: " SHOW, o.out.data);
     output_free(&o);
     free(record);
 }
@@ -1648,17 +1650,17 @@ START_TEST(test_verify_replay_json)
     expect_number(k, "checked", 536);
     expect_number(k, "disagree", 0);
     ck_assert_int_eq(cJSON_GetArraySize(json_at(root, "disagreements")), 0);
+    ck_assert_ptr_null(cJSON_GetObjectItem(root, "clusters"));
     cJSON_Delete(root);
     output_free(&o);
     free(record);
 }
 END_TEST
 
-/* The H200 record with one answer and one property changed: both are
- * reported, with their inputs, and the exit status is 1. */
-static char *altered_record(void)
+/* The record tests/data/verify/NAME, parsed. */
+static cJSON *read_record(const char *name)
 {
-    char *path = data_file("verify/h200-header.json");
+    char *path = data_file(name);
     FILE *f = fopen(path, "rb");
     ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
     Buffer text = {0};
@@ -1671,12 +1673,12 @@ static char *altered_record(void)
     cJSON *root = cJSON_Parse(text.data);
     free(text.data);
     ck_assert(root != NULL);
-    /* regs_free's first question: 32 threads, no dynamic smem, default carveout. */
-    cJSON *first = cJSON_GetArrayItem(json_at(json_at(root, "kernels")->child, "answers"), 0);
-    cJSON *result = cJSON_GetArrayItem(first, 6);
-    ck_assert_int_eq((int)result->valuedouble, 16);
-    cJSON_SetNumberValue(result, 17);
-    cJSON_SetNumberValue(cJSON_GetObjectItem(json_at(root, "device"), "max_grid_y"), 32768);
+    return root;
+}
+
+/* `root` written to a file of its own (and freed); the file's path. */
+static char *write_record(cJSON *root)
+{
     char *out = strdup("/tmp/silk-verify-XXXXXX");
     int fd = mkstemp(out);
     ck_assert(fd >= 0);
@@ -1686,6 +1688,20 @@ static char *altered_record(void)
     free(json);
     cJSON_Delete(root);
     return out;
+}
+
+/* The H200 record with one answer and one property changed: both are
+ * reported, with their inputs, and the exit status is 1. */
+static char *altered_record(void)
+{
+    cJSON *root = read_record("verify/h200-header.json");
+    /* regs_free's first question: 32 threads, no dynamic smem, default carveout. */
+    cJSON *first = cJSON_GetArrayItem(json_at(json_at(root, "kernels")->child, "answers"), 0);
+    cJSON *result = cJSON_GetArrayItem(first, 6);
+    ck_assert_int_eq((int)result->valuedouble, 16);
+    cJSON_SetNumberValue(result, 17);
+    cJSON_SetNumberValue(cJSON_GetObjectItem(json_at(root, "device"), "max_grid_y"), 32768);
+    return write_record(root);
 }
 
 START_TEST(test_verify_disagreement)
@@ -1712,6 +1728,115 @@ START_TEST(test_verify_disagreement)
     expect_number(d, "runtime.active_blocks_per_sm", 17);
     expect_number(d, "engine.active_blocks_per_sm", 16);
     cJSON_Delete(root);
+    output_free(&o);
+    remove(record);
+    free(record);
+}
+END_TEST
+
+/* A copy of the record tests/data/verify/NAME with the result of answer
+ * `answer` of kernel `kernel` set to `value`, in a file of its own. */
+static char *record_with_answer(const char *name, int kernel, int answer, double value)
+{
+    cJSON *root = read_record(name);
+    cJSON *k = cJSON_GetArrayItem(json_at(root, "kernels"), kernel);
+    cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(k, "answers"), answer);
+    cJSON_SetNumberValue(cJSON_GetArrayItem(row, 6), value);
+    return write_record(root);
+}
+
+/* An H100 SXM5 under the name its driver gives it, which the tables do not
+ * spell: the layout is h100-sxm's (9.0, 132 SMs, 8 GPCs), and the one
+ * cluster answer made wrong (260 clusters of 4 x 256 threads, where the
+ * GPCs hold 264) is the one disagreement.  Put right, all agree. */
+START_TEST(test_verify_clusters_h100)
+{
+    char *record = data_file("verify/h100-clusters.json");
+    Output o = RUN("verify", "--replay", record);
+    ck_assert_msg(o.status == 1, "exit status %d, want 1", o.status);
+    expect_contains(&o, o.out.data,
+                    "clusters: product h100-sxm (by compute capability 9.0 and 132 SMs), 8 GPCs: "
+                    "6 checked, 1 disagree\n"
+                    "disagree: tile_sum: cudaOccupancyMaxActiveClusters (cluster 4, block 256, "
+                    "dynamic smem 0; carveout default, max dynamic smem 49152): runtime 260, "
+                    "silk-occ 264\n20 checked, 1 disagree\n");
+    output_free(&o);
+    o = RUN("verify", "--replay", record, "--format", "json");
+    cJSON *root = parse_json_status(&o, 1);
+    expect_string(root, "clusters.product", "h100-sxm");
+    expect_string(root, "clusters.matched_by", "compute_capability_and_sm_count");
+    expect_number(root, "clusters.gpcs", 8);
+    const cJSON *answers = json_at(root, "clusters.answers");
+    ck_assert_int_eq(cJSON_GetArraySize(answers), 6);
+    const cJSON *wrong = cJSON_GetArrayItem(answers, 1);
+    expect_string(wrong, "call", "cudaOccupancyMaxActiveClusters");
+    expect_number(wrong, "cluster_size", 4);
+    expect_number(wrong, "threads", 256);
+    expect_number(wrong, "runtime.active_clusters", 260);
+    expect_number(wrong, "engine.active_clusters", 264);
+    expect_bool(wrong, "agree", false);
+    /* 8 CTAs of 1024 threads: 4 clusters a GPC, 32, not 132 x 2 / 8 = 33. */
+    expect_number(cJSON_GetArrayItem(answers, 2), "engine.active_clusters", 32);
+    expect_bool(cJSON_GetArrayItem(answers, 2), "agree", true);
+    expect_number(json_at(root, "disagreements")->child, "cluster_size", 4);
+    cJSON_Delete(root);
+    output_free(&o);
+    free(record);
+
+    record = record_with_answer("verify/h100-clusters.json", 0, 2, 264);
+    o = RUN("verify", "--replay", record);
+    expect_success(&o);
+    expect_contains(&o, o.out.data, "8 GPCs: 6 checked, 0 disagree\n20 checked, 0 disagree\n");
+    output_free(&o);
+    remove(record);
+    free(record);
+}
+END_TEST
+
+/* An H200, whose GPC count is not public: each device figure is listed and
+ * checked only against SMs x CTAs per SM / cluster size.  A device figure
+ * above that bound (34 clusters of 8 x 1024 threads, bound 33) disagrees. */
+START_TEST(test_verify_clusters_h200)
+{
+    char *record = data_file("verify/h200-clusters.json");
+    Output o = RUN("verify", "--replay", record);
+    expect_success(&o);
+    expect_contains(&o, o.out.data,
+                    "clusters: the GPC layout of product h200 is not public: 6 checked against "
+                    "the bound SMs x CTAs per SM / cluster size, 0 disagree\n"
+                    "  these figures are the device's own (send them to us with the card's GPC "
+                    "count):\n"
+                    "  cluster tile_sum: 2 CTAs of 128 threads: device 1056, bound 1056\n"
+                    "  cluster tile_sum: 4 CTAs of 256 threads: device 264, bound 264\n"
+                    "  cluster tile_sum: 8 CTAs of 1024 threads: device 32, bound 33\n"
+                    "  cluster tile_sum: 16 CTAs of 256 threads: device 66, bound 66\n"
+                    "  cluster pair_reduce: 2 CTAs of 256 threads: device 264, bound 264\n"
+                    "  cluster pair_reduce: 2 CTAs of 512 threads: device 132, bound 132\n"
+                    "22 checked, 0 disagree\n");
+    output_free(&o);
+    o = RUN("verify", "--replay", record, "--format", "json");
+    cJSON *root = parse_json(&o);
+    expect_string(root, "clusters.product", "h200");
+    expect_string(root, "clusters.matched_by", "name");
+    expect_null(root, "clusters.gpcs");
+    const cJSON *row = cJSON_GetArrayItem(json_at(root, "clusters.answers"), 2);
+    expect_number(row, "runtime.active_clusters", 32);
+    expect_number(row, "engine.active_clusters", 33);
+    expect_bool(row, "engine.bound", true);
+    expect_bool(row, "agree", true);
+    cJSON_Delete(root);
+    output_free(&o);
+    free(record);
+
+    record = record_with_answer("verify/h200-clusters.json", 0, 3, 34);
+    o = RUN("verify", "--replay", record);
+    ck_assert_msg(o.status == 1, "exit status %d, want 1", o.status);
+    expect_contains(&o, o.out.data,
+                    "  cluster tile_sum: 8 CTAs of 1024 threads: device 34, bound 33\n");
+    expect_contains(&o, o.out.data,
+                    "disagree: tile_sum: cudaOccupancyMaxActiveClusters (cluster 8, block 1024, "
+                    "dynamic smem 0; carveout default, max dynamic smem 49152): runtime 34, "
+                    "silk-occ at most 33\n22 checked, 1 disagree\n");
     output_free(&o);
     remove(record);
     free(record);
@@ -1762,6 +1887,8 @@ static Suite *cli_suite(void)
     tcase_add_test(verify, test_verify_replay_text);
     tcase_add_test(verify, test_verify_replay_json);
     tcase_add_test(verify, test_verify_disagreement);
+    tcase_add_test(verify, test_verify_clusters_h100);
+    tcase_add_test(verify, test_verify_clusters_h200);
     suite_add_tcase(s, verify);
     return s;
 }

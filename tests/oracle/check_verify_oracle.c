@@ -30,9 +30,16 @@
 
 /* The built-in kernels as ptxas 13.0 compiles them for sm_90. */
 static const FuncAttrs builtin[] = {
-    {114, 0, 0, 0, 256, 49152},    {32, 0, 792, 0, 256, 49152},   {64, 0, 616, 0, 128, 49152},
-    {114, 0, 0, 0, 64, 49152},     {64, 0, 616, 0, 1024, 49152},  {16, 4096, 0, 0, 256, 45056},
-    {16, 20480, 0, 0, 128, 28672}, {16, 45056, 0, 0, 512, 4096},  {12, 0, 0, 0, 1024, 49152},
+    /* No cluster of their own: cluster_dims is left zero. */
+    {.num_regs = 114, .max_threads_per_block = 256, .max_dynamic_smem = 49152},
+    {.num_regs = 32, .local_bytes = 792, .max_threads_per_block = 256, .max_dynamic_smem = 49152},
+    {.num_regs = 64, .local_bytes = 616, .max_threads_per_block = 128, .max_dynamic_smem = 49152},
+    {.num_regs = 114, .max_threads_per_block = 64, .max_dynamic_smem = 49152},
+    {.num_regs = 64, .local_bytes = 616, .max_threads_per_block = 1024, .max_dynamic_smem = 49152},
+    {.num_regs = 16, .static_smem = 4096, .max_threads_per_block = 256, .max_dynamic_smem = 45056},
+    {.num_regs = 16, .static_smem = 20480, .max_threads_per_block = 128, .max_dynamic_smem = 28672},
+    {.num_regs = 16, .static_smem = 45056, .max_threads_per_block = 512, .max_dynamic_smem = 4096},
+    {.num_regs = 12, .max_threads_per_block = 1024, .max_dynamic_smem = 49152},
 };
 static const char *const builtin_names[] = {"regs_free", "regs_32",  "regs_64",
                                             "regs_168",  "block_1024", "smem_4k",

@@ -30,7 +30,7 @@ static DeviceProps h200(void)
 
 /* 32 registers, no shared memory, at most 256 threads, loaded with the
  * default 48 KiB dynamic limit. */
-static const FuncAttrs attrs_32 = {32, 0, 0, 0, 256, 49152};
+static const FuncAttrs attrs_32 = {32, 0, 0, 0, 256, 49152, {0, 0, 0}};
 
 static void assert_query(const VerifyQuery *q, VerifyQueryKind kind, int carveout,
                          int64_t max_dynamic_smem, int block_size, int64_t dynamic_smem,
@@ -98,6 +98,44 @@ START_TEST(test_plan_keeps_sizes_within_the_limit)
     assert_query(&q[26], VQ_BLOCK_SIZE, OCC_CARVEOUT_DEFAULT, 1000, 0, 1000, 0);
     assert_query(&q[39], VQ_ACTIVE_BLOCKS, 0, 1000, 32, 0, 0);
     free(q);
+}
+END_TEST
+
+/* Clusters, 9.0 on: 2, 4, 8 and (the table allowing) 16 CTAs, at 128 and
+ * 256 threads (the kernel's largest is 256), no dynamic shared memory;
+ * a kernel compiled with its own cluster is asked only that one. */
+START_TEST(test_plan_clusters)
+{
+    DeviceProps p = h200();
+    static const int sizes[] = {2, 2, 4, 4, 8, 8, 16, 16};
+    int n = -1;
+    VerifyQuery *q = verify_plan_clusters(&p, &attrs_32, 16, &n);
+    ck_assert_int_eq(n, 8);
+    for (int i = 0; i < n; i++) {
+        ck_assert_str_eq(verify_query_name(q[i].kind), "active_clusters");
+        ck_assert_int_eq(q[i].cluster_size, sizes[i]);
+        ck_assert_int_eq(q[i].block_size, i % 2 ? 256 : 128);
+        ck_assert_int_eq(q[i].dynamic_smem, 0);
+        ck_assert_int_eq(q[i].carveout, OCC_CARVEOUT_DEFAULT);
+        ck_assert_int_eq(q[i].max_dynamic_smem, 49152);
+    }
+    free(q);
+    q = verify_plan_clusters(&p, &attrs_32, 8, &n); /* portable sizes only */
+    ck_assert_int_eq(n, 6);
+    free(q);
+    FuncAttrs own = attrs_32;
+    own.max_threads_per_block = 1024;
+    own.cluster_dims[0] = own.cluster_dims[1] = 2;
+    own.cluster_dims[2] = 1;
+    q = verify_plan_clusters(&p, &own, 16, &n);
+    ck_assert_int_eq(n, 3);
+    ck_assert_int_eq(q[0].cluster_size, 4);
+    ck_assert_int_eq(q[2].block_size, 1024);
+    free(q);
+    p.major = 8; /* no clusters before Hopper */
+    q = verify_plan_clusters(&p, &attrs_32, 16, &n);
+    ck_assert_int_eq(n, 0);
+    ck_assert_ptr_null(q);
 }
 END_TEST
 
@@ -184,7 +222,7 @@ START_TEST(test_engine_answers)
     DeviceProps p = h200();
     ArchLimits a = verify_arch_from_props(verify_table_row(&table, &p), &p);
     VerifyAnswer out;
-    VerifyQuery q = {VQ_ACTIVE_BLOCKS, OCC_CARVEOUT_DEFAULT, 49152, 256, 0, 0};
+    VerifyQuery q = {VQ_ACTIVE_BLOCKS, OCC_CARVEOUT_DEFAULT, 49152, 256, 0, 0, 0};
     verify_engine_answer(&a, p.sm_count, &attrs_32, &q, &out);
     ck_assert(out.ok);
     ck_assert_int_eq(out.value, 8);
@@ -193,13 +231,13 @@ START_TEST(test_engine_answers)
     verify_engine_answer(&a, p.sm_count, &attrs_32, &q, &out);
     ck_assert_int_eq(out.value, 4);
 
-    q = (VerifyQuery){VQ_BLOCK_SIZE, OCC_CARVEOUT_DEFAULT, 49152, 0, 0, 0};
+    q = (VerifyQuery){VQ_BLOCK_SIZE, OCC_CARVEOUT_DEFAULT, 49152, 0, 0, 0, 0};
     verify_engine_answer(&a, p.sm_count, &attrs_32, &q, &out);
     ck_assert(out.ok);
     ck_assert_int_eq(out.value, 256);
     ck_assert_int_eq(out.min_grid, 8 * 132);
 
-    q = (VerifyQuery){VQ_DYNAMIC_SMEM, OCC_CARVEOUT_DEFAULT, 232448, 256, 0, 1};
+    q = (VerifyQuery){VQ_DYNAMIC_SMEM, OCC_CARVEOUT_DEFAULT, 232448, 256, 0, 1, 0};
     verify_engine_answer(&a, p.sm_count, &attrs_32, &q, &out);
     ck_assert(out.ok);
     ck_assert_int_eq(out.value, 232448);
@@ -208,6 +246,66 @@ START_TEST(test_engine_answers)
     verify_engine_answer(&a, p.sm_count, &attrs_32, &q, &out);
     ck_assert(!out.ok);
     ck_assert_str_eq(out.error, "does not fit");
+    arch_table_free(&table);
+}
+END_TEST
+
+/* H100 SXM5: 66 TPCs in 8 GPCs, so 2 GPCs of 18 SMs and 6 of 16.  8 CTAs
+ * of 256 a SM: clusters of 4, 2 x 36 + 6 x 32 = 264.  2 CTAs of 1024:
+ * clusters of 8 fit 4 a GPC, 32 in all, where 132 x 2 / 8 = 33 is only the
+ * bound a GPC count not public leaves. */
+START_TEST(test_cluster_answers)
+{
+    ArchTable table;
+    OccError err;
+    ck_assert_int_eq(arch_table_load_builtin(&table, &err), 0);
+    DeviceProps p = h200();
+    ArchLimits a = verify_arch_from_props(verify_table_row(&table, &p), &p);
+    FuncAttrs wide = attrs_32;
+    wide.max_threads_per_block = 1024;
+    VerifyQuery q = {.kind = VQ_ACTIVE_CLUSTERS, .carveout = OCC_CARVEOUT_DEFAULT,
+                     .max_dynamic_smem = 49152, .block_size = 256, .cluster_size = 4};
+    VerifyAnswer out;
+    verify_cluster_answer(&a, 132, 8, &wide, &q, &out);
+    ck_assert(out.ok && !out.bound);
+    ck_assert_int_eq(out.value, 264);
+    q.block_size = 1024;
+    q.cluster_size = 8;
+    verify_cluster_answer(&a, 132, 8, &wide, &q, &out);
+    ck_assert_int_eq(out.value, 32);
+    verify_engine_answer(&a, 132, &wide, &q, &out); /* no layout: the bound */
+    ck_assert(out.ok && out.bound);
+    ck_assert_int_eq(out.value, 33);
+    q.cluster_size = 32;
+    verify_cluster_answer(&a, 132, 8, &wide, &q, &out);
+    ck_assert(!out.ok);
+    ck_assert_str_eq(out.error, "a cluster of 32 CTAs is above the limit of 16");
+    arch_table_free(&table);
+}
+END_TEST
+
+/* The layout: by the device's name first (the H200's GPC count is not
+ * public), else the one product of its capability and SM count with one. */
+START_TEST(test_cluster_product)
+{
+    ArchTable table;
+    OccError err;
+    ck_assert_int_eq(arch_table_load_builtin(&table, &err), 0);
+    DeviceProps p = h200();
+    bool by_name = false;
+    const GpuProduct *gpu = verify_cluster_product(&table, &p, &by_name);
+    ck_assert_ptr_nonnull(gpu);
+    ck_assert_str_eq(gpu->id, "h200");
+    ck_assert(by_name);
+    ck_assert_int_eq(gpu->gpcs, 0);
+    snprintf(p.name, sizeof p.name, "NVIDIA H100 80GB HBM3");
+    gpu = verify_cluster_product(&table, &p, &by_name);
+    ck_assert_ptr_nonnull(gpu);
+    ck_assert_str_eq(gpu->id, "h100-sxm");
+    ck_assert(!by_name);
+    ck_assert_int_eq(gpu->gpcs, 8);
+    p.sm_count = 114; /* an H100 PCIe by another name: no public GPC count */
+    ck_assert_ptr_null(verify_cluster_product(&table, &p, &by_name));
     arch_table_free(&table);
 }
 END_TEST
@@ -228,6 +326,14 @@ START_TEST(test_agreement_rule)
     /* Both refusing agree, whatever the words; one refusing does not. */
     ck_assert(verify_answers_agree(&active, &failed, &failed_too));
     ck_assert(!verify_answers_agree(&active, &failed, &eight));
+    /* Against a bound, the device may answer less, never more. */
+    VerifyQuery clusters = {.kind = VQ_ACTIVE_CLUSTERS};
+    VerifyAnswer bound = {.ok = true, .value = 33, .bound = true};
+    VerifyAnswer exact = {.ok = true, .value = 32};
+    VerifyAnswer over = {.ok = true, .value = 34};
+    ck_assert(verify_answers_agree(&clusters, &exact, &bound));
+    ck_assert(!verify_answers_agree(&clusters, &over, &bound));
+    ck_assert(!verify_answers_agree(&clusters, &exact, &(VerifyAnswer){.ok = true, .value = 33}));
 }
 END_TEST
 
@@ -281,9 +387,9 @@ START_TEST(test_record_round_trip)
 {
     VerifyKernel kernel = {.name = "regs_32", .origin = "built-in", .attrs = attrs_32};
     VerifyQuery queries[] = {
-        {VQ_ACTIVE_BLOCKS, 50, 49152, 256, 4096, 0},
-        {VQ_BLOCK_SIZE, OCC_CARVEOUT_DEFAULT, 232448, 0, 116224, 0},
-        {VQ_DYNAMIC_SMEM, 100, 49152, 1024, 0, 4},
+        {VQ_ACTIVE_BLOCKS, 50, 49152, 256, 4096, 0, 0},
+        {VQ_BLOCK_SIZE, OCC_CARVEOUT_DEFAULT, 232448, 0, 116224, 0, 0},
+        {VQ_DYNAMIC_SMEM, 100, 49152, 1024, 0, 4, 0},
     };
     VerifyAnswer answers[] = {
         {.ok = true, .value = 8},
@@ -351,11 +457,46 @@ static const struct {
     {RECORD_WITH("[\"active_blocks\", 150, 49152, 256, 0, 0, 8, 0]"),
      ": kernels[0].answers[0][1] (carveout): 150 is not a whole number in -1..100"},
     {RECORD_WITH("[\"max_active_blocks\", -1, 49152, 256, 0, 0, 8, 0]"),
-     ": kernels[0].answers[0]: field 1 is not active_blocks, block_size or dynamic_smem"},
+     ": kernels[0].answers[0]: field 1 is not active_blocks, block_size, dynamic_smem or "
+     "active_clusters"},
+    /* A cluster answer carries its cluster size, in 1..1024. */
+    {RECORD_WITH("[\"active_clusters\", -1, 49152, 256, 0, 0, 264, 0]"),
+     ": kernels[0].answers[0]: an active_clusters answer is not an array of 9 fields"},
+    {RECORD_WITH("[\"active_clusters\", -1, 49152, 256, 0, 0, 264, 0, 0]"),
+     ": kernels[0].answers[0][8] (cluster_size): 0 is not a whole number in 1..1024"},
+    {RECORD_WITH("[\"active_blocks\", -1, 49152, 256, 0, 0, 8, 0, 4]"),
+     ": kernels[0].answers[0]: not an array of 8 fields"},
     {RECORD_WITH("[\"active_blocks\", -1, 49152, 256, 0, 0, 8]"),
      ": kernels[0].answers[0]: not an array of 8 fields"},
 };
 enum { N_MALFORMED = sizeof malformed / sizeof *malformed };
+
+/* A cluster question and a kernel's own cluster read back as written. */
+START_TEST(test_record_clusters_round_trip)
+{
+    VerifyKernel kernel = {.name = "pair", .origin = "built-in", .attrs = attrs_32};
+    kernel.attrs.cluster_dims[0] = 2;
+    kernel.attrs.cluster_dims[1] = kernel.attrs.cluster_dims[2] = 1;
+    VerifyQuery query = {.kind = VQ_ACTIVE_CLUSTERS, .carveout = OCC_CARVEOUT_DEFAULT,
+                         .max_dynamic_smem = 49152, .block_size = 128, .cluster_size = 2};
+    VerifyAnswer answer = {.ok = true, .value = 1056};
+    VerifyQuery *q = &query;
+    VerifyAnswer *a = &answer;
+    int n_queries = 1;
+    VerifyRecord rec = {.props = h200(), .kernels = &kernel, .n_kernels = 1,
+                        .queries = &q, .answers = &a, .n_queries = &n_queries};
+    char error[512];
+    ck_assert_msg(verify_record_write(path, NULL, 0, &rec, error, sizeof error), "%s", error);
+    VerifyRecord back;
+    ck_assert_msg(verify_record_read(path, &back, error, sizeof error), "%s", error);
+    ck_assert_mem_eq(&back.kernels[0].attrs, &kernel.attrs, sizeof kernel.attrs);
+    ck_assert_int_eq(back.queries[0][0].kind, VQ_ACTIVE_CLUSTERS);
+    ck_assert_int_eq(back.queries[0][0].cluster_size, 2);
+    ck_assert_int_eq(back.queries[0][0].block_size, 128);
+    ck_assert_int_eq(back.answers[0][0].value, 1056);
+    verify_record_free(&back);
+}
+END_TEST
 
 START_TEST(test_malformed_record_says_where)
 {
@@ -399,17 +540,21 @@ int main(void)
     TCase *plan = tcase_create("plan");
     tcase_add_test(plan, test_plan_walks_every_setting);
     tcase_add_test(plan, test_plan_keeps_sizes_within_the_limit);
+    tcase_add_test(plan, test_plan_clusters);
     suite_add_tcase(s, plan);
     TCase *compare = tcase_create("compare");
     tcase_add_test(compare, test_h200_agrees_with_its_rows);
     tcase_add_test(compare, test_arch_takes_the_device_limits);
     tcase_add_test(compare, test_engine_answers);
+    tcase_add_test(compare, test_cluster_answers);
+    tcase_add_test(compare, test_cluster_product);
     tcase_add_test(compare, test_agreement_rule);
     tcase_add_test(compare, test_query_names);
     suite_add_tcase(s, compare);
     TCase *record = tcase_create("record");
     tcase_add_checked_fixture(record, make_dir, remove_dir);
     tcase_add_test(record, test_record_round_trip);
+    tcase_add_test(record, test_record_clusters_round_trip);
     tcase_add_test(record, test_record_template_reads);
     tcase_add_loop_test(record, test_malformed_record_says_where, 0, N_MALFORMED);
     tcase_add_test(record, test_missing_record);
