@@ -335,7 +335,7 @@ static void resident_clusters_words(const ReportEntry *e, char *buf, size_t size
     }
     if (used == 0)
         snprintf(buf, size, "unknown (no product's GPC layout is public): "
-                            "`cudaOccupancyMaxActiveClusters` on a device tells");
+                            "`silk-occ verify` on a device measures it");
     else if (used < size)
         snprintf(buf + used, size - used, " (an estimate: a cluster runs in one GPC, and the "
                                           "GPC layout is public for these only)");
