@@ -206,6 +206,18 @@ static void collect_launch_work(const Compilation *c, int n_targets, MeasuredFil
     }
 }
 
+/* The assembler's warnings of a kernel, copied into the run's arena: the
+ * build's own arena, which holds them, is gone once the build is taken. */
+static void keep_warnings(Measure *m, KernelUsage *u)
+{
+    if (u->n_warnings == 0)
+        return;
+    const char **kept = ARENA_ARRAY(m->arena, const char *, (size_t)u->n_warnings);
+    for (int i = 0; i < u->n_warnings; i++)
+        kept[i] = arena_strndup(m->arena, u->warnings[i], strlen(u->warnings[i]));
+    u->warnings = kept;
+}
+
 /* Target t's kernels as the build gave them: bounds from the IR's
  * attributes, usage as measured (ptxas, llc) or estimated. */
 static bool take_kernels(Measure *m, const Build *b, const Target *target, int t, const char *path,
@@ -229,6 +241,7 @@ static bool take_kernels(Measure *m, const Build *b, const Target *target, int t
                               .maxnreg = f->maxnreg, .dynamic_smem = f->dynamic_smem,
                               .persistent = lower_is_persistent(f)};
         k->usage.name = k->name;
+        keep_warnings(m, &k->usage);
         /* On AMD the code object's flat-work-group-size bounds the block
          * the registers were allocated for. */
         if (amd && !k->reqntid)
