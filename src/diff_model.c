@@ -169,12 +169,6 @@ static const cJSON *entries(const Reader *r, const cJSON *root)
     return cJSON_IsArray(reports) ? reports : NULL;
 }
 
-static bool same_key(const DiffPair *a, const DiffPair *b)
-{
-    bool same_gpu = a->gpu && b->gpu ? strcmp(a->gpu, b->gpu) == 0 : a->gpu == b->gpu;
-    return same_gpu && strcmp(a->symbol, b->symbol) == 0 && strcmp(a->arch, b->arch) == 0;
-}
-
 /* ---- verdicts -------------------------------------------------------------- */
 
 /* Fewer CTAs per SM at the same size, or at a new size with a lower
@@ -237,38 +231,89 @@ static void judge(DiffPair *p, double tolerance)
 
 /* ---- pairing --------------------------------------------------------------- */
 
+/* The old entries sorted by key, and within a key in their order, so that
+ * pairing is n log n: a report of a million entries (what the read limit
+ * allows) must not take n squared comparisons. */
+static int by_order(const void *a, const void *b)
+{
+    const DiffPair *x = a, *y = b;
+    return (x->order > y->order) - (x->order < y->order);
+}
+
+static int key_cmp(const DiffPair *a, const DiffPair *b)
+{
+    int c = strcmp(a->symbol, b->symbol);
+    if (!c)
+        c = strcmp(a->arch, b->arch);
+    if (!c && (a->gpu != NULL) != (b->gpu != NULL))
+        c = a->gpu ? 1 : -1;
+    if (!c && a->gpu)
+        c = strcmp(a->gpu, b->gpu);
+    return c;
+}
+
+static int by_key(const void *a, const void *b)
+{
+    const DiffPair *x = a, *y = b;
+    int c = key_cmp(x, y);
+    return c ? c : (x->order > y->order) - (x->order < y->order);
+}
+
+/* The first of sorted[0..n) whose key is not below p's. */
+static size_t lower_bound(const DiffPair *sorted, size_t n, const DiffPair *p)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (key_cmp(&sorted[mid], p) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* The new report's entries, each joined by the first unpaired old entry of
- * its key; then the old entries left over (removed). */
+ * its key (used[g] counts those taken from the key that starts at g); then
+ * the old entries left over (removed), in their order. */
 static bool pair_all(const Reader *ro, const cJSON *old, const Reader *rn, const cJSON *new,
                      DiffModel *m)
 {
     size_t n_old = (size_t)cJSON_GetArraySize(old), n_new = (size_t)cJSON_GetArraySize(new);
     DiffPair *olds = calloc(n_old + 1, sizeof *olds);
-    bool *taken = calloc(n_old + 1, sizeof *taken);
+    size_t *used = calloc(n_old + 1, sizeof *used);
     m->pairs = calloc(n_old + n_new + 1, sizeof *m->pairs);
-    bool ok = olds && taken && m->pairs;
+    bool ok = olds && used && m->pairs;
     if (!ok)
         snprintf(ro->error, ro->size, "out of memory pairing the reports");
-    int i = 0;
-    for (const cJSON *e = old->child; ok && e; e = e->next, i++)
-        ok = read_entry(ro, i, e, &olds[i], true);
+    size_t i = 0;
+    for (const cJSON *e = old->child; ok && e; e = e->next, i++) {
+        ok = read_entry(ro, (int)i, e, &olds[i], true);
+        olds[i].order = i;
+    }
+    if (ok)
+        qsort(olds, n_old, sizeof *olds, by_key);
     i = 0;
     for (const cJSON *e = new->child; ok && e; e = e->next, i++) {
         DiffPair *p = &m->pairs[m->n_pairs++];
-        ok = read_entry(rn, i, e, p, false);
-        for (size_t j = 0; ok && j < n_old; j++)
-            if (!taken[j] && same_key(&olds[j], p)) {
-                taken[j] = true;
-                p->has_old = true;
-                p->old = olds[j].old;
-                break;
-            }
+        ok = read_entry(rn, (int)i, e, p, false);
+        size_t g = ok ? lower_bound(olds, n_old, p) : n_old;
+        size_t at = g + (g < n_old ? used[g] : 0);
+        if (at < n_old && key_cmp(&olds[at], p) == 0) {
+            used[g]++;
+            olds[at].taken = true;
+            p->has_old = true;
+            p->old = olds[at].old;
+        }
     }
+    size_t first_removed = m->n_pairs;
     for (size_t j = 0; ok && j < n_old; j++)
-        if (!taken[j])
+        if (!olds[j].taken)
             m->pairs[m->n_pairs++] = olds[j];
+    if (ok) /* back in the old report's order */
+        qsort(m->pairs + first_removed, m->n_pairs - first_removed, sizeof *m->pairs, by_order);
     free(olds);
-    free(taken);
+    free(used);
     return ok;
 }
 

@@ -61,6 +61,8 @@ typedef struct DiffPair {
     unsigned reasons;
     bool has_old, has_new;
     DiffFigures old, new;
+    size_t order; /* pairing's: the entry's index in its report */
+    bool taken;   /* pairing's: an old entry already paired */
 } DiffPair;
 
 typedef struct DiffModel {

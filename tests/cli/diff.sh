@@ -129,6 +129,16 @@ run --format json "$work/evil_old.json" "$work/evil_new.json"
 same "hostile json" "$(jq -r '.pairs[0].kernel' "$work/out" | od -An -c | tr -s ' ' | head -1)" \
     " x 033 [ 2 J y \n | z \n"
 
+# A key met twice in one report (one kernel in two files of a run) pairs
+# in order of appearance; removed kernels keep the old report's order.
+report "$work/dup_old.json" "$(entry z sm_90 - 10 0 0 0 256 8 1)" "$(entry dup sm_90 - 10 0 0 0 256 8 1)" \
+    "$(entry y sm_90 - 10 0 0 0 256 8 1)" "$(entry dup sm_90 - 20 0 0 0 256 8 1)"
+report "$work/dup_new.json" "$(entry dup sm_90 - 10 0 0 0 256 8 1)" "$(entry dup sm_90 - 20 0 0 0 256 8 1)"
+run "$work/dup_old.json" "$work/dup_new.json"
+same "duplicate keys" "$rc $(cat "$work/out")" "0 z on sm_90: removed: registers 10, block size 256, CTAs/SM 8, occupancy 100.0%
+y on sm_90: removed: registers 10, block size 256, CTAs/SM 8, occupancy 100.0%
+2 kernels x targets compared: 0 regressions, 0 improvements, 0 neutral, 2 unchanged; 0 added, 2 removed"
+
 # Inputs refused: each one line naming the file, exit 2.
 refused() { # refused WHAT MESSAGE ARGS...
     what=$1 want=$2; shift 2
