@@ -89,7 +89,7 @@ bool diff_has_regression(const DiffModel *m);
 const char *diff_status_name(DiffStatus s);
 const char *diff_reason_name(int bit);
 
-/* "registers 12 -> 48, CTAs/SM 8 -> 5 (lost 3), occupancy 100.0% -> 62.5%":
+/* (diff_text.c) "registers 12 -> 48, CTAs/SM 8 -> 5 (lost 3), occupancy 100.0% -> 62.5%":
  * what moved in a pair, numbers only (no outside text), into buf. */
 void diff_describe(const DiffPair *p, char *buf, size_t size);
 
