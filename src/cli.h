@@ -94,9 +94,11 @@ int cmd_calc(int argc, char **argv);
 int cmd_arch(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 void cmd_calc_usage(FILE *out);
 void cmd_arch_usage(FILE *out);
 void cmd_verify_usage(FILE *out);
 void cmd_report_usage(FILE *out);
+void cmd_diff_usage(FILE *out);
 
 #endif

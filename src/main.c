@@ -23,6 +23,7 @@ static const Command commands[] = {
     {"verify", cmd_verify, cmd_verify_usage, "check the engine and tables against a CUDA device"},
     {"report", cmd_report, cmd_report_usage,
      "launch configuration of the kernels of .silk, .ptx, .cu and .cubin files"},
+    {"diff", cmd_diff, cmd_diff_usage, "compare two reports: a gate for CI"},
 };
 enum { N_COMMANDS = sizeof commands / sizeof *commands };
 
