@@ -110,3 +110,19 @@ const char *read_file_error(int errnum, unsigned limit_mib, char *buf, size_t si
         snprintf(buf, size, "cannot read: %s", strerror(errnum ? errnum : EIO));
     return buf;
 }
+
+void read_file_position(const char *text, size_t len, const char *at, long *line, long *col)
+{
+    if (!at || at < text || at > text + len)
+        at = text + len;
+    *line = 1;
+    *col = 1;
+    for (const char *p = text; p < at; p++) {
+        if (*p == '\n') {
+            ++*line;
+            *col = 1;
+        } else {
+            ++*col;
+        }
+    }
+}

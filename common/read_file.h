@@ -38,4 +38,9 @@ char *read_file_fd(int fd, unsigned limit_mib, size_t *len);
  * Written to buf. */
 const char *read_file_error(int errnum, unsigned limit_mib, char *buf, size_t size);
 
+/* The 1-based line and column (in bytes) of `at` in the `len` bytes read
+ * at `text`, as a parser's error names it; an `at` outside the text (or
+ * NULL) is taken as its end. */
+void read_file_position(const char *text, size_t len, const char *at, long *line, long *col);
+
 #endif

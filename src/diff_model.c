@@ -36,14 +36,8 @@ typedef struct Reader {
  * verify records say it. */
 static bool bad_json(const Reader *r, const char *text, size_t len, const char *stop)
 {
-    if (!stop || stop < text || stop > text + len)
-        stop = text + len;
-    long line = 1, col = 1;
-    for (const char *p = text; p < stop; p++)
-        if (*p == '\n')
-            line++, col = 1;
-        else
-            col++;
+    long line, col;
+    read_file_position(text, len, stop, &line, &col);
     snprintf(r->error, r->size, "%s:%ld:%ld: not valid JSON", r->path, line, col);
     return false;
 }
