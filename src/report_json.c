@@ -57,7 +57,7 @@ static void add_kernel(cJSON *o, const ReportEntry *e)
 {
     const KernelUsage *u = &e->kernel.usage;
     bool amd = e->target.vendor == OCC_AMD;
-    static const char *const inputs[] = {"silk", "ptx", "cuda", "cubin", "hsaco"};
+    static const char *const inputs[] = {"silk", "ptx", "cuda", "cubin", "hsaco", "binary"};
     cJSON_AddStringToObject(o, "kernel", e->kernel.title);
     cJSON_AddStringToObject(o, "symbol", e->kernel.name);
     cJSON_AddStringToObject(o, "launch_name", e->kernel.cxx_name);
