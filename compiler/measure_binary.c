@@ -128,7 +128,25 @@ static bool scan_elf(Binary *b, Elf *e, uint64_t base, uint64_t limit, const cha
     return true;
 }
 
-/* Every member of the archive `ar` that is an ELF file, as "lib.a(x.o)". */
+/* One member of an archive, if it is an ELF file, as "lib.a(x.o)". */
+static bool scan_member(Binary *b, Elf *member)
+{
+    Elf_Arhdr *h = elf_getarhdr(member);
+    /* "/" and "//" are the symbol and name tables, no members. */
+    if (!h || !h->ar_name || h->ar_name[0] == '/' || elf_kind(member) != ELF_K_ELF)
+        return true;
+    size_t size = strlen(b->path) + strlen(h->ar_name) + 3;
+    char *file = arena_alloc(b->m->arena, size, 1);
+    snprintf(file, size, "%s(%s)", b->path, h->ar_name);
+    int64_t base = elf_getbase(member);
+    if (base < 0) {
+        measure_error(b->m, "%s: libelf: %s", ESCAPED(file), elf_errmsg(-1));
+        return false;
+    }
+    return scan_elf(b, member, (uint64_t)base, (uint64_t)h->ar_size, file);
+}
+
+/* Every member of the archive `ar` that is an ELF file. */
 static bool scan_archive(Binary *b, Elf *ar)
 {
     b->archive = true;
@@ -136,18 +154,10 @@ static bool scan_archive(Binary *b, Elf *ar)
     Elf_Cmd cmd = ELF_C_READ;
     bool ok = true;
     for (Elf *member; ok && (member = elf_begin(b->fd, cmd, ar)); elf_end(member)) {
+        ok = scan_member(b, member);
+        /* Only now: libelf reads a member's section headers lazily, from
+         * where the archive stands, which elf_next moves on. */
         cmd = elf_next(member);
-        Elf_Arhdr *h = elf_getarhdr(member);
-        /* "/" and "//" are the symbol and name tables, no members. */
-        if (!h || !h->ar_name || h->ar_name[0] == '/' || elf_kind(member) != ELF_K_ELF)
-            continue;
-        size_t size = strlen(b->path) + strlen(h->ar_name) + 3;
-        char *file = arena_alloc(b->m->arena, size, 1);
-        snprintf(file, size, "%s(%s)", b->path, h->ar_name);
-        int64_t base = elf_getbase(member);
-        ok = base >= 0 && scan_elf(b, member, (uint64_t)base, (uint64_t)h->ar_size, file);
-        if (base < 0)
-            measure_error(b->m, "%s: libelf: %s", ESCAPED(file), elf_errmsg(-1));
     }
     return ok;
 }
