@@ -5,7 +5,9 @@
  * gives each kernel's launch bounds (@launch, @smem) and the register
  * estimate used when there is no ptxas.  A .ptx file is read as it is and
  * its entries' directives scanned (ptx/ptx_scan.c).  .cu files are handed
- * to report_cuda.c, .cubin files to report_cubin.c.  C++ symbols are
+ * to measure_cuda.c, .cubin files to measure_cubin.c, and a file of any
+ * other name is told by its first bytes: a built binary goes to
+ * measure_binary.c (a cubin or code object of another name to theirs).  C++ symbols are
  * demangled here for every kind (demangle.h).
  */
 #include "measure_internal.h"
