@@ -5,7 +5,9 @@
  * gives each kernel's launch bounds (@launch, @smem) and the register
  * estimate used when there is no ptxas.  A .ptx file is read as it is and
  * its entries' directives scanned (ptx/ptx_scan.c).  .cu files are handed
- * to report_cuda.c, .cubin files to report_cubin.c.  C++ symbols are
+ * to measure_cuda.c, .cubin files to measure_cubin.c, and a file of any
+ * other name is told by its first bytes: a built binary goes to
+ * measure_binary.c (a cubin or code object of another name to theirs).  C++ symbols are
  * demangled here for every kind (demangle.h).
  */
 #include "measure_internal.h"
@@ -25,6 +27,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The message formatted whole, however long a tool's words in it. */
 static void say(const Measure *m, MeasureSeverity severity, const char *fmt, va_list ap)
@@ -103,7 +106,7 @@ static void cannot_read(const Measure *m, const char *path)
                                                        sizeof reason));
 }
 
-static MeasuredKernel kernel_from_entry(const PtxEntry *e, const char *path, InputKind kind)
+MeasuredKernel measure_kernel_from_entry(const PtxEntry *e, const char *path, InputKind kind)
 {
     return (MeasuredKernel){.name = e->name, .file = path, .input = kind, .reqntid = e->reqntid,
                           .maxntid = e->maxntid, .minnctapersm = e->minnctapersm,
@@ -122,7 +125,7 @@ void measure_use_ptx(Measure *m, MeasuredFile *s, int i, const char *ptx_path, c
     ptx->n_entries = n;
     s->kernels[i] = ARENA_ARRAY(m->arena, MeasuredKernel, (size_t)n + 1);
     for (int k = 0; k < n; k++)
-        s->kernels[i][k] = kernel_from_entry(&ptx->entries[k], s->path, s->kind);
+        s->kernels[i][k] = measure_kernel_from_entry(&ptx->entries[k], s->path, s->kind);
     s->n_kernels[i] = n;
 }
 
@@ -442,6 +445,7 @@ static int load_by_kind(Measure *m, const char *path, const Target *targets, int
     case INPUT_CUBIN: return measure_load_cubin(m, path, targets, n, out);
     case INPUT_CUDA: return measure_load_cuda(m, path, targets, n, out);
     case INPUT_HSACO: return measure_load_hsaco(m, path, targets, n, out);
+    case INPUT_BINARY: return measure_load_binary(m, path, targets, n, out);
     }
     return EXIT_USAGE;
 }
@@ -511,24 +515,42 @@ static const struct {
 } kinds[] = {{".ptx", INPUT_PTX}, {".silk", INPUT_SILK}, {".cubin", INPUT_CUBIN},
              {".cu", INPUT_CUDA}, {".hsaco", INPUT_HSACO}};
 
+/* The kind of `path`: by its suffix, else by its first bytes (a cubin or
+ * code object of another name, a built binary); false after saying why. */
+static bool kind_of(const Measure *m, const char *path, InputKind *kind)
+{
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (has_suffix(path, kinds[i].suffix)) {
+            *kind = kinds[i].kind;
+            return true;
+        }
+    switch (measure_sniff(path)) {
+    case MEASURE_SNIFF_CUBIN: *kind = INPUT_CUBIN; return true;
+    case MEASURE_SNIFF_HSACO: *kind = INPUT_HSACO; return true;
+    case MEASURE_SNIFF_BINARY: *kind = INPUT_BINARY; return true;
+    case MEASURE_SNIFF_OTHER: break;
+    }
+    if (access(path, R_OK) != 0)
+        measure_error(m, "%s: cannot read: %s", ESCAPED(path), strerror(errno));
+    else
+        measure_error(m, "%s: not a .silk, .ptx, .cu, .cubin or .hsaco file, nor a built binary "
+                         "(an ELF executable, shared object or object, a static archive, a "
+                         ".fatbin) (the report reads those kinds)", ESCAPED(path));
+    return false;
+}
+
 /* Reads `path` for every target of the run, by its kind. */
 static int load_file(Measure *m, const char *path, MeasuredFile *out)
 {
     *out = (MeasuredFile){.path = path};
     measure_alloc_targets(m, out, m->n_targets);
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        if (has_suffix(path, kinds[i].suffix)) {
-            out->kind = kinds[i].kind;
-            int rc = out->kind == INPUT_SILK
-                         ? load_by_kind(m, path, m->targets, m->n_targets, out)
-                         : load_one_vendor(m, path, m->targets, m->n_targets, out);
-            if (rc == EXIT_OK)
-                name_kernels(m, out, m->n_targets);
-            return rc;
-        }
-    measure_error(m, "%s: not a .silk, .ptx, .cu, .cubin or .hsaco file (the report reads those "
-                     "kinds)", ESCAPED(path));
-    return EXIT_USAGE;
+    if (!kind_of(m, path, &out->kind))
+        return EXIT_USAGE;
+    int rc = out->kind == INPUT_SILK ? load_by_kind(m, path, m->targets, m->n_targets, out)
+                                     : load_one_vendor(m, path, m->targets, m->n_targets, out);
+    if (rc == EXIT_OK)
+        name_kernels(m, out, m->n_targets);
+    return rc;
 }
 
 static bool any_target_runs(const Measure *m, const MeasuredFile *f)
@@ -579,24 +601,47 @@ void measure_close(Measure *m)
     m->tmpdir = NULL;
 }
 
+/* A file's own targets ("sm_80", or a binary's "sm_80,sm_90"), by its
+ * kind as kind_of tells it: 1, 0 (another kind, or it does not read), -1
+ * (said). */
+static int object_archs(Measure *m, const char *path, char *arch, size_t size)
+{
+    MeasureSniff sniff = has_suffix(path, ".cubin")   ? MEASURE_SNIFF_CUBIN
+                         : has_suffix(path, ".hsaco") ? MEASURE_SNIFF_HSACO
+                                                      : MEASURE_SNIFF_OTHER;
+    bool named = false;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        named |= has_suffix(path, kinds[i].suffix);
+    if (!named)
+        sniff = measure_sniff(path);
+    switch (sniff) {
+    case MEASURE_SNIFF_CUBIN: return measure_cubin_arch(path, arch, size);
+    case MEASURE_SNIFF_HSACO: return measure_hsaco_arch(m, path, arch, size);
+    case MEASURE_SNIFF_BINARY: return measure_binary_archs(path, arch, size);
+    case MEASURE_SNIFF_OTHER: break;
+    }
+    return 0;
+}
+
 int measure_object_targets(char *const paths[], int n, const MeasureOptions *o, char *buf,
                            size_t size)
 {
     Measure m = {.options = o};
     buf[0] = '\0';
     for (int i = 0; i < n; i++) {
-        char arch[OCC_NAME_MAX], list[1024], item[OCC_NAME_MAX + 2];
-        int got = has_suffix(paths[i], ".cubin")   ? measure_cubin_arch(paths[i], arch, sizeof arch)
-                  : has_suffix(paths[i], ".hsaco") ? measure_hsaco_arch(&m, paths[i], arch, sizeof arch)
-                                                   : 0;
+        char archs[512], list[1024], item[OCC_NAME_MAX + 2];
+        int got = object_archs(&m, paths[i], archs, sizeof archs);
         if (got <= 0)
             return got;
         /* Each target once: ",sm_80," in ",LIST,". */
-        snprintf(list, sizeof list, ",%s,", buf);
-        snprintf(item, sizeof item, ",%s,", arch);
-        size_t used = strlen(buf);
-        if (!strstr(list, item))
-            snprintf(buf + used, size - used, "%s%s", used ? "," : "", arch);
+        for (char *save = NULL, *arch = strtok_r(archs, ",", &save); arch;
+             arch = strtok_r(NULL, ",", &save)) {
+            snprintf(list, sizeof list, ",%s,", buf);
+            snprintf(item, sizeof item, ",%s,", arch);
+            size_t used = strlen(buf);
+            if (!strstr(list, item))
+                snprintf(buf + used, size - used, "%s%s", used ? "," : "", arch);
+        }
     }
     return n > 0;
 }

@@ -1,6 +1,8 @@
 /*
  * measure.h: one door for every input.  Given files of any kind (.silk,
- * .ptx, .cu, .cubin, .hsaco) and targets of both vendors, it returns per
+ * .ptx, .cu, .cubin, .hsaco, and built binaries: executables, shared
+ * objects, objects, static archives and .fatbin files, told by their
+ * first bytes, measure_binary.c) and targets of both vendors, it returns per
  * file and target what each kernel uses, its launch bounds and the launch
  * work its source knows (usage.h's MeasuredFile), and measures kernels
  * again at register caps.  A .silk file is compiled once for all its
@@ -103,8 +105,8 @@ typedef struct MeasureCap {
 enum { MEASURE_CAP_BUDGET = 64 };
 bool measure_caps(Measure *m, MeasureCap *caps, int n, bool all);
 
-/* When every one of the n files is a .cubin or .hsaco that reads, their
- * targets, each once, as "sm_80,gfx942" in `buf` (the targets of a report
+/* When every one of the n files is a .cubin, .hsaco or built binary that
+ * reads, their targets (a binary's cubin architectures), each once, as "sm_80,gfx942" in `buf` (the targets of a report
  * given no other): 1; 0 when one is another kind or does not read (saying
  * nothing); -1 after an error was said. */
 int measure_object_targets(char *const paths[], int n, const MeasureOptions *o, char *buf,

@@ -39,16 +39,14 @@ static int dims_product(const int dims[3])
     return (int)product;
 }
 
-/* The kernels of a cubin, their bounds from its attributes, shared by
- * every target. */
-static void collect_kernels(const UsageReport *r, const CubinKernel *details, const char *path,
-                            int n_targets, Arena *arena, MeasuredFile *s)
+MeasuredKernel *measure_cubin_kernels(const UsageReport *r, const CubinKernel *details,
+                                      const char *file, InputKind kind, Arena *arena)
 {
     MeasuredKernel *kernels = ARENA_ARRAY(arena, MeasuredKernel, (size_t)r->n_kernels + 1);
     for (int k = 0; k < r->n_kernels; k++) {
         const CubinKernel *d = &details[k];
         MeasuredKernel *rk = &kernels[k];
-        *rk = (MeasuredKernel){.name = r->kernels[k].name, .file = path, .input = INPUT_CUBIN,
+        *rk = (MeasuredKernel){.name = r->kernels[k].name, .file = file, .input = kind,
                              .usage = r->kernels[k], .minnctapersm = -1};
         rk->reqntid = dims_product(d->req_threads_dim);
         rk->maxntid = rk->reqntid ? 0 : dims_product(d->max_threads_dim);
@@ -61,17 +59,29 @@ static void collect_kernels(const UsageReport *r, const CubinKernel *details, co
         rk->explicit_cluster = d->explicit_cluster;
         rk->max_cluster_rank = d->max_cluster_rank;
     }
+    return kernels;
+}
+
+/* The kernels of a cubin, shared by every target. */
+static void collect_kernels(const UsageReport *r, const CubinKernel *details, const char *path,
+                            int n_targets, Arena *arena, MeasuredFile *s)
+{
+    MeasuredKernel *kernels = measure_cubin_kernels(r, details, path, INPUT_CUBIN, arena);
     for (int t = 0; t < n_targets; t++) {
         s->kernels[t] = kernels;
         s->n_kernels[t] = r->n_kernels;
     }
 }
 
+bool measure_cubin_runs_on(int sm, const Target *t)
+{
+    return t->arch->major == sm / 10 && t->arch->minor >= sm % 10;
+}
+
 /* Whether machine code for `cubin_arch` ("sm_80") runs on target t. */
 static bool runs_on(const char *cubin_arch, const Target *t)
 {
-    int sm = atoi(cubin_arch + 3);
-    return t->arch->major == sm / 10 && t->arch->minor >= sm % 10;
+    return measure_cubin_runs_on(atoi(cubin_arch + 3), t);
 }
 
 /* The names of the targets marked in `which`, "sm_75, sm_90". */

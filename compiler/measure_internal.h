@@ -56,6 +56,37 @@ int measure_load_cuda(Measure *m, const char *path, const Target *targets, int n
 int measure_load_cubin(Measure *m, const char *path, const Target *targets, int n, MeasuredFile *f);
 int measure_load_hsaco(Measure *m, const char *path, const Target *targets, int n, MeasuredFile *f);
 
+/* A cubin's kernels (cubin_read_details' records) as the measuring gives
+ * them, of input `kind`, named as in `file`; in the arena. */
+struct CubinKernel;
+MeasuredKernel *measure_cubin_kernels(const UsageReport *r, const struct CubinKernel *details,
+                                      const char *file, InputKind kind, Arena *arena);
+
+/* Whether machine code for sm_`sm` (80: sm_80) runs on target t: the same
+ * major version, at the same or a later minor one, as the driver loads it. */
+bool measure_cubin_runs_on(int sm, const Target *t);
+
+/* A PTX entry's kernel (its launch bounds), of input `kind` in `file`. */
+MeasuredKernel measure_kernel_from_entry(const PtxEntry *e, const char *file, InputKind kind);
+
+/* A built binary (measure_binary.c): an ELF executable, shared object or
+ * relocatable object with a fatbin section, a static archive of such
+ * objects, or a .fatbin file, told by its first bytes. */
+typedef enum MeasureSniff {
+    MEASURE_SNIFF_OTHER,   /* none of the kinds below, or unreadable */
+    MEASURE_SNIFF_CUBIN,   /* an ELF for EM_CUDA: a cubin, whatever its name */
+    MEASURE_SNIFF_HSACO,   /* an ELF for EM_AMDGPU: an AMD code object */
+    MEASURE_SNIFF_BINARY,  /* a host ELF, an archive or a fatbin */
+} MeasureSniff;
+MeasureSniff measure_sniff(const char *path);
+int measure_load_binary(Measure *m, const char *path, const Target *targets, int n,
+                        MeasuredFile *f);
+
+/* A built binary's cubin architectures, each once and ascending, as
+ * "sm_80,sm_90" (its PTX's, as sm_NN, when it holds no cubin): true with
+ * them in `buf`; false when it does not read (the loader says why). */
+bool measure_binary_archs(const char *path, char *buf, size_t size);
+
 /* A cubin's architecture ("sm_80"), a code object's target ("gfx942"):
  * 1 with it in `buf`; 0 when the file does not read (the loader says
  * why); -1 (code objects) when it names no row of the table, said. */

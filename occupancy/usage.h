@@ -77,8 +77,13 @@ typedef struct UsageReport {
 
 /* What kind of file a kernel came from: it decides what is known (a
  * cubin records no spills) and the language of the advice (Silk's
- * @launch and launch blocks only for Silk). */
-typedef enum InputKind { INPUT_SILK, INPUT_PTX, INPUT_CUDA, INPUT_CUBIN, INPUT_HSACO } InputKind;
+ * @launch and launch blocks only for Silk).  INPUT_BINARY: a built
+ * executable, shared object, object, static archive or .fatbin, whose
+ * kernels come from its embedded cubins (as a .cubin's) or its embedded
+ * PTX (MeasuredKernel.from_ptx). */
+typedef enum InputKind {
+    INPUT_SILK, INPUT_PTX, INPUT_CUDA, INPUT_CUBIN, INPUT_HSACO, INPUT_BINARY
+} InputKind;
 
 /* A kernel as the input gave it, on one target: its figures (ptxas's,
  * llc's, a binary's or the compiler's estimate), the launch bounds
@@ -105,6 +110,10 @@ typedef struct MeasuredKernel {
     bool extern_smem;      /* declares dynamic shared memory (extern __shared__,
                             * an .extern .shared array): the launch sizes it */
     bool extern_smem_unknown; /* the input does not say (an executable cubin) */
+    int from_ptx;          /* a built binary's kernel that ptxas assembled from
+                            * the binary's PTX for compute_NN (NN here: 90),
+                            * no cubin of the binary running on the target;
+                            * 0: the binary's own machine code */
     bool calls_out;        /* a relocatable cubin's kernel that calls another
                             * file's function: linking may raise its registers */
     uint64_t launch_work;  /* the constant grid of the first Silk launch
@@ -134,6 +143,14 @@ typedef struct MeasuredFile {
     bool measured;             /* came measured: Silk's build, a cubin, a code object */
     struct MeasurePtx *ptx;    /* the PTX ptxas reads, per target (measure.c's) */
 } MeasuredFile;
+
+/* Whether the kernel's figures are machine code's, read from a binary
+ * (a .cubin, or a built binary's cubin): no spills recorded, no PTX to
+ * assemble again at a register cap. */
+static inline bool measured_from_machine_code(const MeasuredKernel *k)
+{
+    return k->input == INPUT_CUBIN || (k->input == INPUT_BINARY && !k->from_ptx);
+}
 
 /* Whether file f gives target t its kernels. */
 static inline bool measured_runs_on(const MeasuredFile *f, int t)

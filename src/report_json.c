@@ -57,12 +57,14 @@ static void add_kernel(cJSON *o, const ReportEntry *e)
 {
     const KernelUsage *u = &e->kernel.usage;
     bool amd = e->target.vendor == OCC_AMD;
-    static const char *const inputs[] = {"silk", "ptx", "cuda", "cubin", "hsaco"};
+    static const char *const inputs[] = {"silk", "ptx", "cuda", "cubin", "hsaco", "binary"};
     cJSON_AddStringToObject(o, "kernel", e->kernel.title);
     cJSON_AddStringToObject(o, "symbol", e->kernel.name);
     cJSON_AddStringToObject(o, "launch_name", e->kernel.cxx_name);
     cJSON_AddStringToObject(o, "file", e->kernel.file);
     cJSON_AddStringToObject(o, "input", inputs[e->kernel.input]);
+    if (e->kernel.input == INPUT_BINARY) /* machine code or the binary's PTX */
+        cJSON_AddBoolToObject(o, "from_ptx", e->kernel.from_ptx != 0);
     cJSON *absent = cJSON_AddArrayToObject(o, "absent_on");
     char list[512];
     snprintf(list, sizeof list, "%s", e->kernel.absent_on ? e->kernel.absent_on : "");

@@ -165,9 +165,10 @@ static void cap_check(const ReportEntry *e, char *buf, size_t size)
         snprintf(buf, size, "not compiled at that cap (more kernels to check than a report "
                             "compiles again; `--check-caps` checks them all): whether it "
                             "spills is unknown");
-    else if (!c->checked && e->kernel.input == INPUT_CUBIN)
-        snprintf(buf, size, "not compiled at that cap (a cubin has no PTX to assemble again): "
-                            "whether it spills is unknown");
+    else if (!c->checked && measured_from_machine_code(&e->kernel))
+        snprintf(buf, size, "not compiled at that cap (%s has no PTX to assemble again): "
+                            "whether it spills is unknown",
+                 e->kernel.input == INPUT_CUBIN ? "a cubin" : "a binary's cubin");
     else if (!c->checked)
         snprintf(buf, size, "not compiled at that cap (no ptxas): whether it spills is unknown");
     else if (c->cap_spill_stores || c->cap_spill_loads)
@@ -410,7 +411,7 @@ bool report_spill_sentence(const ReportEntry *e, const ReportRow *r, char *buf, 
                  u->vgpr_spills, u->sgpr_spills, u->stack_frame);
         return true;
     }
-    if (e->kernel.input == INPUT_CUBIN)
+    if (measured_from_machine_code(&e->kernel))
         snprintf(buf, size, "unknown: a cubin does not record them (`nvcc --ptxas-options=-v` "
                             "prints them)");
     else if (u->spill_stores || u->spill_loads)
@@ -518,13 +519,22 @@ void report_usage_sentence(const ReportEntry *e, char *buf, size_t size)
         amd_usage_sentence(e, buf, size);
         return;
     }
-    bool cubin = e->kernel.input == INPUT_CUBIN; /* a cubin records no spills */
+    bool cubin = measured_from_machine_code(&e->kernel); /* a cubin records no spills */
     size_t used = 0;
+    char source[160];
+    if (e->kernel.from_ptx)
+        snprintf(source, sizeof source, " (from embedded compute_%d PTX, assembled by ptxas for %s)",
+                 e->kernel.from_ptx, e->target.sm_name);
+    else
+        snprintf(source, sizeof source, "%s",
+                 u->estimated                     ? " (estimated: no ptxas)"
+                 : e->kernel.input == INPUT_BINARY ? " (from the binary's cubin)"
+                 : cubin                           ? " (from the cubin)"
+                                                   : " (ptxas -v)");
     buf[0] = '\0';
     append(buf, size, &used, "%d registers per thread%s, %s static + %s dynamic shared memory, "
                              "%d barrier%s, ",
-           u->registers,
-           u->estimated ? " (estimated: no ptxas)" : cubin ? " (from the cubin)" : " (ptxas -v)",
+           u->registers, source,
            format_bytes((uint64_t)u->static_smem, st, sizeof st),
            (dynamic_smem_words(e, dy, sizeof dy), dy), e->resources.barriers,
            e->resources.barriers == 1 ? "" : "s");

@@ -17,7 +17,7 @@ ptx=tests/report/inputs/kernels.ptx
 expect 2 "$P give one or more .silk, .ptx, .cu or .cubin files"
 expect 2 "$P nofile.silk: cannot read: No such file or directory" nofile.silk
 expect 2 "$P nofile.ptx: cannot read: No such file or directory" nofile.ptx
-expect 2 "$P README.md: not a .silk, .ptx, .cu, .cubin or .hsaco file (the report reads those kinds)" README.md
+expect 2 "$P README.md: not a .silk, .ptx, .cu, .cubin or .hsaco file, nor a built binary (an ELF executable, shared object or object, a static archive, a .fatbin) (the report reads those kinds)" README.md
 expect 2 "$P --work: '0' is too small (at least 1)" examples/saxpy.silk --work 0
 expect 2 "$P --work: '9223372036854775808' is too large (at most 9223372036854775807)" \
     examples/saxpy.silk --work 9223372036854775808
