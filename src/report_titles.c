@@ -229,16 +229,39 @@ static void add_differences(Title *t, int n, const bool *clashed)
     free(suffix);
 }
 
-/* Marks in clashed[] every title that another kernel's reads like. */
+/* Title order for find_clashes: by text, then by symbol. */
+static int by_text_then_name(const void *a, const void *b)
+{
+    const Title *x = *(const Title *const *)a, *y = *(const Title *const *)b;
+    int c = strcmp(x->text, y->text);
+    return c ? c : strcmp(x->k->name, y->k->name);
+}
+
+/* Marks in clashed[] every title that another kernel's reads like: the
+ * titles sorted, so that alike ones sit together, and a run of one text
+ * that holds more than one symbol clashes (a report of thousands of
+ * kernels is not compared pair by pair).  False when none clash, or when
+ * out of memory (the titles then stay as they are). */
 static bool find_clashes(const Title *t, int n, bool *clashed)
 {
-    bool any = false;
+    const Title **order = malloc((size_t)(n ? n : 1) * sizeof *order);
+    if (!order)
+        return false;
     for (int i = 0; i < n; i++) {
+        order[i] = &t[i];
         clashed[i] = false;
-        for (int j = 0; j < n && !clashed[i]; j++)
-            clashed[i] = clash(t, i, j);
-        any |= clashed[i];
     }
+    qsort(order, (size_t)n, sizeof *order, by_text_then_name);
+    bool any = false;
+    for (int start = 0, end; start < n; start = end) {
+        bool several = false;
+        for (end = start + 1; end < n && !strcmp(order[end]->text, order[start]->text); end++)
+            several |= strcmp(order[end]->k->name, order[start]->k->name) != 0;
+        for (int i = start; several && i < end; i++)
+            clashed[order[i] - t] = true;
+        any |= several;
+    }
+    free(order);
     return any;
 }
 
