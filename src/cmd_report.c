@@ -48,6 +48,7 @@ typedef struct ReportOptions {
     bool block_sizes_given;    /* --block-sizes, which --only-block-sizes excludes */
     int only[REPORT_MAX_SIZES]; /* --only-block-sizes, as given */
     int n_only;
+    FILE *out;                 /* where the report goes: stdout, or wrap's file */
 } ReportOptions;
 
 void cmd_report_usage(FILE *out)
@@ -548,8 +549,8 @@ static int analyse(const ReportOptions *o, Measure *measure, char **files, int n
     }
     check_caps(o, measure, &model);
     check_bounds(o, measure, &model);
-    rc = write_report(&model, measure, o->format, stdout);
-    fflush(stdout);
+    rc = write_report(&model, measure, o->format, o->out);
+    fflush(o->out);
     if (rc == EXIT_OK)
         rc = check_expectations(o, &model);
     report_model_free(&model);
@@ -558,8 +559,14 @@ static int analyse(const ReportOptions *o, Measure *measure, char **files, int n
 
 int cmd_report(int argc, char **argv)
 {
+    return cmd_report_to(argc, argv, stdout);
+}
+
+int cmd_report_to(int argc, char **argv, FILE *out)
+{
     ReportOptions o;
     int rc = parse_options(argc, argv, &o);
+    o.out = out;
     ArchTable table;
     AmdTable amd_table;
     if (rc == EXIT_OK && !target_load_tables(COMMAND, &table, &amd_table, o.tables, o.n_tables))
