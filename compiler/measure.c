@@ -542,12 +542,16 @@ static bool any_target_runs(const Measure *m, const MeasuredFile *f)
 int measure_files(Measure *m, char *const paths[], int n)
 {
     m->files = ARENA_ARRAY(m->arena, MeasuredFile, (size_t)n + 1);
+    int room = n;
     for (int i = 0; i < n; i++) {
-        int rc = load_file(m, paths[i], &m->files[i]);
+        /* A report's JSON gives a file per unit it reports, named already. */
+        int rc = has_suffix(paths[i], ".json") ? measure_load_reports(m, paths[i], &room)
+                                               : load_file(m, paths[i], &m->files[m->n_files]);
         if (rc != EXIT_OK)
             return rc;
-        m->n_files++;
-        const MeasuredFile *f = &m->files[i];
+        if (has_suffix(paths[i], ".json"))
+            continue;
+        const MeasuredFile *f = &m->files[m->n_files++];
         if (f->kind != INPUT_SILK && !f->measured && !m->ptxas && any_target_runs(m, f)) {
             measure_error(m, "%s: PTX input needs ptxas for its register counts, and none was "
                              "found (put the CUDA toolkit's bin on PATH, or set SILK_PTXAS)",
@@ -585,18 +589,22 @@ int measure_object_targets(char *const paths[], int n, const MeasureOptions *o, 
     Measure m = {.options = o};
     buf[0] = '\0';
     for (int i = 0; i < n; i++) {
-        char arch[OCC_NAME_MAX], list[1024], item[OCC_NAME_MAX + 2];
+        char arch[1024], list[1024], item[OCC_NAME_MAX + 2]; /* a report's: a list */
         int got = has_suffix(paths[i], ".cubin")   ? measure_cubin_arch(paths[i], arch, sizeof arch)
                   : has_suffix(paths[i], ".hsaco") ? measure_hsaco_arch(&m, paths[i], arch, sizeof arch)
+                  : has_suffix(paths[i], ".json")  ? measure_report_archs(&m, paths[i], arch, sizeof arch)
                                                    : 0;
         if (got <= 0)
             return got;
         /* Each target once: ",sm_80," in ",LIST,". */
-        snprintf(list, sizeof list, ",%s,", buf);
-        snprintf(item, sizeof item, ",%s,", arch);
-        size_t used = strlen(buf);
-        if (!strstr(list, item))
-            snprintf(buf + used, size - used, "%s%s", used ? "," : "", arch);
+        for (char *save = NULL, *one = strtok_r(arch, ",", &save); one;
+             one = strtok_r(NULL, ",", &save)) {
+            snprintf(list, sizeof list, ",%s,", buf);
+            snprintf(item, sizeof item, ",%s,", one);
+            size_t used = strlen(buf);
+            if (!strstr(list, item))
+                snprintf(buf + used, size - used, "%s%s", used ? "," : "", one);
+        }
     }
     return n > 0;
 }
