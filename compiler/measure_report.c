@@ -420,5 +420,9 @@ int measure_report_archs(const Measure *m, const char *path, char *buf, size_t s
         r.index++;
     }
     cJSON_Delete(root);
+    if (reports && r.ok && !buf[0]) {
+        measure_error(m, "%s: a report with no kernels", ESCAPED(path));
+        return -1;
+    }
     return reports && r.ok ? 1 : -1;
 }

@@ -81,5 +81,5 @@ int cmd_merge(int argc, char **argv)
         }
     if (!only_reports(argc, argv))
         return EXIT_USAGE;
-    return cmd_report_to(argc, argv, stdout);
+    return cmd_report_to(COMMAND, argc, argv, stdout);
 }

@@ -283,11 +283,11 @@ static bool take_option(int c, char *arg, void *o)
 /* The measuring's messages, in the command's words. */
 static void say(void *context, MeasureSeverity severity, const char *message)
 {
-    (void)context;
+    const char *command = context ? context : COMMAND; /* merge's, wrap's */
     if (severity == MEASURE_ERROR)
-        cli_error(COMMAND, "%s", message);
+        cli_error(command, "%s", message);
     else
-        cli_warning(COMMAND, "%s", message);
+        cli_warning(command, "%s", message);
 }
 
 /* Returns EXIT_OK, EXIT_USAGE, or EXIT_HELP when --help was asked (and printed). */
@@ -559,14 +559,15 @@ static int analyse(const ReportOptions *o, Measure *measure, char **files, int n
 
 int cmd_report(int argc, char **argv)
 {
-    return cmd_report_to(argc, argv, stdout);
+    return cmd_report_to(NULL, argc, argv, stdout);
 }
 
-int cmd_report_to(int argc, char **argv, FILE *out)
+int cmd_report_to(const char *command, int argc, char **argv, FILE *out)
 {
     ReportOptions o;
     int rc = parse_options(argc, argv, &o);
     o.out = out;
+    o.load.context = (void *)command;
     ArchTable table;
     AmdTable amd_table;
     if (rc == EXIT_OK && !target_load_tables(COMMAND, &table, &amd_table, o.tables, o.n_tables))

@@ -180,12 +180,13 @@ static int end_like(int sig, int rc)
  * an --expect-* that was not met, which fails it on purpose. */
 static void restate(FILE *said, bool failed_expectation)
 {
-    static const char *const prefixes[] = {"silk-occ report: error: ", "silk-occ report: warning: "};
+    static const char *const prefixes[] = {"silk-occ report: error: ", "silk-occ report: warning: ",
+                                           "silk-occ wrap: error: ", "silk-occ wrap: warning: "};
     char line[4096];
     rewind(said);
     while (fgets(line, sizeof line, said)) {
         const char *rest = line;
-        for (int i = 0; i < 2; i++)
+        for (int i = 0; i < 4; i++)
             if (strncmp(line, prefixes[i], strlen(prefixes[i])) == 0)
                 rest = line + strlen(prefixes[i]);
         if (rest == line) {
@@ -216,7 +217,7 @@ static int report_into(const WrapOptions *w, const char *object, FILE *out, FILE
     int saved = dup(STDERR_FILENO);
     if (saved < 0 || dup2(fileno(said), STDERR_FILENO) < 0)
         return EXIT_ENVIRONMENT;
-    int rc = cmd_report_to(n, argv, out);
+    int rc = cmd_report_to(COMMAND, n, argv, out);
     fflush(stderr);
     dup2(saved, STDERR_FILENO);
     close(saved);
