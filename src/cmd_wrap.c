@@ -102,7 +102,8 @@ static bool take_option(int c, char *arg, void *context)
     }
     if (c == 'e' && !cli_parse_integer(COMMAND, "--expect-blocks-per-sm", arg, 1, 64, &n))
         return false;
-    if (c == 'o' && (strtod(arg, &end) <= 0 || *end || strtod(arg, NULL) > 100)) {
+    double percent = c == 'o' ? strtod(arg, &end) : 0;
+    if (c == 'o' && (!(percent > 0 && percent <= 100) || *end || end == arg)) { /* NaN too */
         cli_error(COMMAND, "--expect-occupancy: '%s' is not a percentage above 0, at most 100",
                   QUOTED(arg));
         return false;
