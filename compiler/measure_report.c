@@ -253,6 +253,37 @@ static void bounds_at(Reader *r, const cJSON *e, MeasuredKernel *k)
     }
 }
 
+/* A figure the JSON has only once ptxas gave it: -1 for null. */
+static int checked_at(Reader *r, const cJSON *o, const char *parent, const char *key)
+{
+    return count_at(r, o, parent, key, true, -1, BIG);
+}
+
+/* What ptxas made of the advised cap and of the kernel without its
+ * bound, when the report had it compile them; NULL when it did neither. */
+static const MeasuredChecks *checks_at(Reader *r, const cJSON *e)
+{
+    const cJSON *a = member(e, "launch_bounds_advice"), *b = member(e, "bound_cost");
+    MeasuredChecks c = {0};
+    if (cJSON_IsTrue(member(a, "checked_with_ptxas"))) {
+        c.cap = count_at(r, a, "launch_bounds_advice", "max_registers", false, 0, 1024);
+        c.cap_registers = checked_at(r, a, "launch_bounds_advice", "registers_at_cap");
+        c.cap_spill_stores = checked_at(r, a, "launch_bounds_advice", "spill_stores_at_cap");
+        c.cap_spill_loads = checked_at(r, a, "launch_bounds_advice", "spill_loads_at_cap");
+    }
+    if (cJSON_IsTrue(member(b, "checked_with_ptxas"))) {
+        c.unbounded = true;
+        c.registers = checked_at(r, b, "bound_cost", "registers_unbounded");
+        c.spill_stores = checked_at(r, b, "bound_cost", "spill_stores_unbounded");
+        c.spill_loads = checked_at(r, b, "bound_cost", "spill_loads_unbounded");
+    }
+    if (!c.cap && !c.unbounded)
+        return NULL;
+    MeasuredChecks *kept = ARENA_ARRAY(r->m->arena, MeasuredChecks, 1);
+    *kept = c;
+    return kept;
+}
+
 /* The launch block's constant grid (a Silk kernel's) that gave the work. */
 static void work_at(Reader *r, const cJSON *e, MeasuredKernel *k)
 {
@@ -279,6 +310,7 @@ static MeasuredKernel kernel_at(Reader *r, const cJSON *e)
     bounds_at(r, e, &k);
     warnings_at(r, e, &k.usage);
     work_at(r, e, &k);
+    k.checks = checks_at(r, e);
     if (cJSON_IsString(member(e, "vendor")) && !strcmp(member(e, "vendor")->valuestring, "amd"))
         k.usage.wavefront_size = count_at(r, e, "", "warp_size", false, 64, 64);
     return k;

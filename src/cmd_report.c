@@ -478,6 +478,30 @@ static bool have_kernels(const ReportOptions *o, const ReportBuild *b)
     return false;
 }
 
+/* A report read back has no PTX to compile: what ptxas made of the same
+ * cap when that report was made (MeasuredChecks) stands in. */
+static void take_recorded_cap(ReportEntry *e)
+{
+    const MeasuredChecks *r = e->kernel.checks;
+    CapAdvice *cap = &e->cap;
+    if (cap->checked || !r || r->cap != cap->cap)
+        return;
+    cap->checked = true;
+    cap->over_budget = false;
+    cap->cap_registers = r->cap_registers;
+    cap->cap_spill_stores = r->cap_spill_stores;
+    cap->cap_spill_loads = r->cap_spill_loads;
+}
+
+static void take_recorded_bound(ReportEntry *e)
+{
+    const MeasuredChecks *r = e->kernel.checks;
+    if (e->bound_cost.checked || !r || !r->unbounded)
+        return;
+    e->bound_cost.over_budget = false;
+    report_bound_cost_measured(e, r->registers, r->spill_stores, r->spill_loads);
+}
+
 /* The advice's register caps compiled again (compiler/measure.h), each
  * entry told what ptxas made of its cap, or that the run had too many. */
 static void check_caps(const ReportOptions *o, Measure *measure, ReportModel *m)
@@ -500,6 +524,7 @@ static void check_caps(const ReportOptions *o, Measure *measure, ReportModel *m)
         cap->cap_registers = caps[c].registers;
         cap->cap_spill_stores = caps[c].spill_stores;
         cap->cap_spill_loads = caps[c++].spill_loads;
+        take_recorded_cap(&m->entries[i]);
     }
     free(caps);
 }
@@ -527,6 +552,7 @@ static void check_bounds(const ReportOptions *o, Measure *measure, ReportModel *
             report_bound_cost_measured(e, runs[c].registers, runs[c].spill_stores,
                                        runs[c].spill_loads);
         c++;
+        take_recorded_bound(e);
     }
     free(runs);
 }
