@@ -344,14 +344,17 @@ static bool is_string(const cJSON *v, const char *text)
  * each kernel once. */
 static void take_target(Reader *r, const cJSON *reports, const char *file, int t, MeasuredFile *f)
 {
-    int size = cJSON_GetArraySize(reports);
-    f->kernels[t] = ARENA_ARRAY(r->m->arena, MeasuredKernel, (size_t)size + 1);
-    f->n_kernels[t] = 0;
+    const char *sm = r->m->targets[t].sm_name;
     const cJSON *e;
+    size_t mine = 0; /* counted first: a unit's share, not the whole file's */
+    cJSON_ArrayForEach(e, reports)
+        mine += is_string(member(e, "arch"), sm) && is_string(member(e, "file"), file);
+    f->kernels[t] = ARENA_ARRAY(r->m->arena, MeasuredKernel, mine + 1);
+    f->n_kernels[t] = 0;
     r->index = 0;
     cJSON_ArrayForEach(e, reports) {
         const char *arch = arch_at(r, e);
-        if (arch && strcmp(arch, r->m->targets[t].sm_name) == 0 && is_string(member(e, "file"), file)) {
+        if (arch && strcmp(arch, sm) == 0 && is_string(member(e, "file"), file)) {
             MeasuredKernel k = kernel_at(r, e);
             if (r->ok && !have_kernel(f->kernels[t], f->n_kernels[t], k.name))
                 f->kernels[t][f->n_kernels[t]++] = k;
