@@ -42,7 +42,7 @@ static bool takes_value(const char *w)
         "--output-directory", "-arch", "--gpu-architecture", "-code", "--gpu-code", "-gencode",
         "--generate-code", "-std", "--std", "-t", "--threads", "-maxrregcount", "--maxrregcount",
         "-rdc", "--relocatable-device-code", "-ldir", "--libdevice-directory", "-time", "--time",
-        "-split-compile", "--split-compile", "-ccbin", "-optf", "--options-file", NULL};
+        "-split-compile", "--split-compile", NULL};
     return any_of(w, valued);
 }
 
