@@ -564,12 +564,16 @@ static bool any_target_runs(const Measure *m, const MeasuredFile *f)
 int measure_files(Measure *m, char *const paths[], int n)
 {
     m->files = ARENA_ARRAY(m->arena, MeasuredFile, (size_t)n + 1);
+    int room = n;
     for (int i = 0; i < n; i++) {
-        int rc = load_file(m, paths[i], &m->files[i]);
+        /* A report's JSON gives a file per unit it reports, named already. */
+        int rc = has_suffix(paths[i], ".json") ? measure_load_reports(m, paths[i], &room)
+                                               : load_file(m, paths[i], &m->files[m->n_files]);
         if (rc != EXIT_OK)
             return rc;
-        m->n_files++;
-        const MeasuredFile *f = &m->files[i];
+        if (has_suffix(paths[i], ".json"))
+            continue;
+        const MeasuredFile *f = &m->files[m->n_files++];
         if (f->kind != INPUT_SILK && !f->measured && !m->ptxas && any_target_runs(m, f)) {
             measure_error(m, "%s: PTX input needs ptxas for its register counts, and none was "
                              "found (put the CUDA toolkit's bin on PATH, or set SILK_PTXAS)",
@@ -606,6 +610,8 @@ void measure_close(Measure *m)
  * (said). */
 static int object_archs(Measure *m, const char *path, char *arch, size_t size)
 {
+    if (has_suffix(path, ".json")) /* a report's: a list */
+        return measure_report_archs(m, path, arch, size);
     MeasureSniff sniff = has_suffix(path, ".cubin")   ? MEASURE_SNIFF_CUBIN
                          : has_suffix(path, ".hsaco") ? MEASURE_SNIFF_HSACO
                                                       : MEASURE_SNIFF_OTHER;
@@ -629,7 +635,7 @@ int measure_object_targets(char *const paths[], int n, const MeasureOptions *o, 
     Measure m = {.options = o};
     buf[0] = '\0';
     for (int i = 0; i < n; i++) {
-        char archs[512], list[1024], item[OCC_NAME_MAX + 2];
+        char archs[1024], list[1024], item[OCC_NAME_MAX + 2];
         int got = object_archs(&m, paths[i], archs, sizeof archs);
         if (got <= 0)
             return got;

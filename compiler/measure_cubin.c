@@ -110,7 +110,7 @@ static bool match_targets(Measure *m, const char *path, const char *arch, const 
     list_targets(targets, s->skipped, n, names, sizeof names);
     if (kept == 0) {
         measure_error(m, "%s: a cubin for %s, which none of the targets (%s) runs: give --arch %s",
-                  path, arch, names, arch);
+                  ESCAPED(path), arch, names, arch);
         return false;
     }
     int sm = atoi(arch + 3);

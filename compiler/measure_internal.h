@@ -87,6 +87,17 @@ int measure_load_binary(Measure *m, const char *path, const Target *targets, int
  * them in `buf`; false when it does not read (the loader says why). */
 bool measure_binary_archs(const char *path, char *buf, size_t size);
 
+/* A report's JSON (silk-occ/report/3) read back into its kernels, for
+ * every target of the run (measure_report.c): one file appended to
+ * m->files per distinct "file" of its entries (the array, of `*room`
+ * files, grown in the arena as needed).  EXIT_OK, or EXIT_USAGE after
+ * one message naming the file and the entry at fault. */
+int measure_load_reports(Measure *m, const char *path, int *room);
+
+/* The architectures of a report's entries, each once ("sm_80,sm_90"),
+ * into buf: 1, or -1 after saying why the file does not read. */
+int measure_report_archs(const Measure *m, const char *path, char *buf, size_t size);
+
 /* A cubin's architecture ("sm_80"), a code object's target ("gfx942"):
  * 1 with it in `buf`; 0 when the file does not read (the loader says
  * why); -1 (code objects) when it names no row of the table, said. */

@@ -85,6 +85,16 @@ typedef enum InputKind {
     INPUT_SILK, INPUT_PTX, INPUT_CUDA, INPUT_CUBIN, INPUT_HSACO, INPUT_BINARY
 } InputKind;
 
+/* What ptxas made of a kernel compiled again, as a report's JSON records
+ * it (launch_bounds_advice, bound_cost): a report read back
+ * (silk-occ merge) has no PTX to compile, and takes these instead. */
+typedef struct MeasuredChecks {
+    int cap;               /* the register cap compiled; 0: none recorded */
+    int cap_registers, cap_spill_stores, cap_spill_loads;
+    bool unbounded;        /* compiled without the kernel's own bound */
+    int registers, spill_stores, spill_loads; /* there */
+} MeasuredChecks;
+
 /* A kernel as the input gave it, on one target: its figures (ptxas's,
  * llc's, a binary's or the compiler's estimate), the launch bounds
  * written in the source and the launch work the source knows: what the
@@ -126,6 +136,7 @@ typedef struct MeasuredKernel {
     bool persistent;       /* a Silk @persistent kernel: a launch starts at most
                             * SMs x resident CTAs and passes the logical CTA
                             * count last (__silk_logical_ctas) */
+    const MeasuredChecks *checks; /* a report's record of them; NULL: none */
 } MeasuredKernel;
 
 /* One input file as the measuring gave it (compiler/measure.h), per

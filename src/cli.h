@@ -95,6 +95,15 @@ int cmd_arch(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+/* `silk-occ report` with its report written to `out` instead of stdout
+ * (wrap writes a unit's JSON to a file, merge reads units back): the
+ * one path of the report, so the three cannot drift.  `command` ("merge";
+ * NULL: "report") names the command in what the inputs' reading says. */
+int cmd_report_to(const char *command, int argc, char **argv, FILE *out);
+int cmd_wrap(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+void cmd_wrap_usage(FILE *out);
+void cmd_merge_usage(FILE *out);
 void cmd_calc_usage(FILE *out);
 void cmd_arch_usage(FILE *out);
 void cmd_verify_usage(FILE *out);

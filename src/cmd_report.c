@@ -48,6 +48,7 @@ typedef struct ReportOptions {
     bool block_sizes_given;    /* --block-sizes, which --only-block-sizes excludes */
     int only[REPORT_MAX_SIZES]; /* --only-block-sizes, as given */
     int n_only;
+    FILE *out;                 /* where the report goes: stdout, or wrap's file */
 } ReportOptions;
 
 void cmd_report_usage(FILE *out)
@@ -282,11 +283,11 @@ static bool take_option(int c, char *arg, void *o)
 /* The measuring's messages, in the command's words. */
 static void say(void *context, MeasureSeverity severity, const char *message)
 {
-    (void)context;
+    const char *command = context ? context : COMMAND; /* merge's, wrap's */
     if (severity == MEASURE_ERROR)
-        cli_error(COMMAND, "%s", message);
+        cli_error(command, "%s", message);
     else
-        cli_warning(COMMAND, "%s", message);
+        cli_warning(command, "%s", message);
 }
 
 /* Returns EXIT_OK, EXIT_USAGE, or EXIT_HELP when --help was asked (and printed). */
@@ -477,6 +478,30 @@ static bool have_kernels(const ReportOptions *o, const ReportBuild *b)
     return false;
 }
 
+/* A report read back has no PTX to compile: what ptxas made of the same
+ * cap when that report was made (MeasuredChecks) stands in. */
+static void take_recorded_cap(ReportEntry *e)
+{
+    const MeasuredChecks *r = e->kernel.checks;
+    CapAdvice *cap = &e->cap;
+    if (cap->checked || !r || r->cap != cap->cap)
+        return;
+    cap->checked = true;
+    cap->over_budget = false;
+    cap->cap_registers = r->cap_registers;
+    cap->cap_spill_stores = r->cap_spill_stores;
+    cap->cap_spill_loads = r->cap_spill_loads;
+}
+
+static void take_recorded_bound(ReportEntry *e)
+{
+    const MeasuredChecks *r = e->kernel.checks;
+    if (e->bound_cost.checked || !r || !r->unbounded)
+        return;
+    e->bound_cost.over_budget = false;
+    report_bound_cost_measured(e, r->registers, r->spill_stores, r->spill_loads);
+}
+
 /* The advice's register caps compiled again (compiler/measure.h), each
  * entry told what ptxas made of its cap, or that the run had too many. */
 static void check_caps(const ReportOptions *o, Measure *measure, ReportModel *m)
@@ -499,6 +524,7 @@ static void check_caps(const ReportOptions *o, Measure *measure, ReportModel *m)
         cap->cap_registers = caps[c].registers;
         cap->cap_spill_stores = caps[c].spill_stores;
         cap->cap_spill_loads = caps[c++].spill_loads;
+        take_recorded_cap(&m->entries[i]);
     }
     free(caps);
 }
@@ -526,6 +552,7 @@ static void check_bounds(const ReportOptions *o, Measure *measure, ReportModel *
             report_bound_cost_measured(e, runs[c].registers, runs[c].spill_stores,
                                        runs[c].spill_loads);
         c++;
+        take_recorded_bound(e);
     }
     free(runs);
 }
@@ -548,8 +575,8 @@ static int analyse(const ReportOptions *o, Measure *measure, char **files, int n
     }
     check_caps(o, measure, &model);
     check_bounds(o, measure, &model);
-    rc = write_report(&model, measure, o->format, stdout);
-    fflush(stdout);
+    rc = write_report(&model, measure, o->format, o->out);
+    fflush(o->out);
     if (rc == EXIT_OK)
         rc = check_expectations(o, &model);
     report_model_free(&model);
@@ -558,8 +585,15 @@ static int analyse(const ReportOptions *o, Measure *measure, char **files, int n
 
 int cmd_report(int argc, char **argv)
 {
+    return cmd_report_to(NULL, argc, argv, stdout);
+}
+
+int cmd_report_to(const char *command, int argc, char **argv, FILE *out)
+{
     ReportOptions o;
     int rc = parse_options(argc, argv, &o);
+    o.out = out;
+    o.load.context = (void *)command;
     ArchTable table;
     AmdTable amd_table;
     if (rc == EXIT_OK && !target_load_tables(COMMAND, &table, &amd_table, o.tables, o.n_tables))

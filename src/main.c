@@ -24,6 +24,8 @@ static const Command commands[] = {
     {"report", cmd_report, cmd_report_usage,
      "launch configuration of the kernels of .silk, .ptx, .cu and .cubin files"},
     {"diff", cmd_diff, cmd_diff_usage, "compare two reports: a gate for CI"},
+    {"wrap", cmd_wrap, cmd_wrap_usage, "run a compile and write its unit's report beside the object"},
+    {"merge", cmd_merge, cmd_merge_usage, "join units' report JSON into one report"},
 };
 enum { N_COMMANDS = sizeof commands / sizeof *commands };
 

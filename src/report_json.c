@@ -63,8 +63,14 @@ static void add_kernel(cJSON *o, const ReportEntry *e)
     cJSON_AddStringToObject(o, "launch_name", e->kernel.cxx_name);
     cJSON_AddStringToObject(o, "file", e->kernel.file);
     cJSON_AddStringToObject(o, "input", inputs[e->kernel.input]);
-    if (e->kernel.input == INPUT_BINARY) /* machine code or the binary's PTX */
-        cJSON_AddBoolToObject(o, "from_ptx", e->kernel.from_ptx != 0);
+    if (e->kernel.input == INPUT_BINARY) { /* machine code, or the binary's PTX */
+        char ptx[32];
+        snprintf(ptx, sizeof ptx, "compute_%d", e->kernel.from_ptx);
+        if (e->kernel.from_ptx)
+            cJSON_AddStringToObject(o, "from_ptx", ptx);
+        else
+            cJSON_AddNullToObject(o, "from_ptx");
+    }
     cJSON *absent = cJSON_AddArrayToObject(o, "absent_on");
     char list[512];
     snprintf(list, sizeof list, "%s", e->kernel.absent_on ? e->kernel.absent_on : "");

@@ -21,7 +21,7 @@ common='cleanup|colour|demangle|edit_distance|escape|format_bytes|output|read_fi
 report='report'
 verify='verify'
 runtime='gpudrv|cudadrv|hipdrv|silkrt|cpu'
-programs='cli|cmd|calc|report|verify|silkc|target|main|arch|options|json|diff'
+programs='cli|cmd|calc|report|verify|silkc|target|main|arch|options|json|diff|wrap'
 
 status=0
 

@@ -137,8 +137,8 @@ want=$(awk '/Compiling entry function/ { n = $7; gsub(/[\047]/, "", n) }
     fail "report scale.o --arch sm_120: $(cat "$work/err")"
 got=$("$rows" "$work/120.json" | awk -F'\t' '$1 == "K" { print $2, $3, $5 }' | sort)
 [ -n "$want" ] && [ "$got" = "$want" ] || fail "sm_120 from PTX: got $(echo "$got" | tr '\n' ';') want $(echo "$want" | tr '\n' ';')"
-[ "$(grep -c '"from_ptx":	true' "$work/120.json")" = 3 ] || fail "sm_120: from_ptx is not true on its 3 kernels"
-grep -q '"from_ptx":	false' "$work/scale.o.json" || fail "sm_80: from_ptx is not false"
+[ "$(grep -c '"from_ptx":	"compute_90"' "$work/120.json")" = 3 ] || fail "sm_120: from_ptx is not compute_90 on its 3 kernels"
+grep -q '"from_ptx":	null' "$work/scale.o.json" || fail "sm_80: from_ptx is not null"
 "$SILK_OCC" report "$b/scale.o" --arch sm_120 --kernel axpy >"$work/120.txt" 2>&1
 grep -q "registers per thread (from embedded compute_90 PTX, assembled by ptxas for sm_120)" "$work/120.txt" ||
     fail "sm_120 text: $(sed -n 2p "$work/120.txt")"
