@@ -252,7 +252,7 @@ static void bounds_at(Reader *r, const cJSON *e, MeasuredKernel *k)
     k->maxnreg = count_at(r, b, "launch_bounds", "maxnreg", true, 0, 1024);
     /* A cubin does not record the minimum (-1), a source gives none (0). */
     k->minnctapersm = count_at(r, b, "launch_bounds", "minnctapersm", true,
-                               k->input == INPUT_CUBIN ? -1 : 0, 64);
+                               measured_from_machine_code(k) ? -1 : 0, 64);
     k->usage.max_threads = k->maxntid;
     const cJSON *c = member(e, "cluster"), *from = member(c, "from");
     if (cJSON_IsObject(c) && cJSON_IsString(from) && strcmp(from->valuestring, "cluster_dims") == 0) {

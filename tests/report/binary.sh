@@ -142,6 +142,13 @@ grep -q '"from_ptx":	null' "$work/scale.o.json" || fail "sm_80: from_ptx is not 
 "$SILK_OCC" report "$b/scale.o" --arch sm_120 --kernel axpy >"$work/120.txt" 2>&1
 grep -q "registers per thread (from embedded compute_90 PTX, assembled by ptxas for sm_120)" "$work/120.txt" ||
     fail "sm_120 text: $(sed -n 2p "$work/120.txt")"
+# A binary's report read back by merge words it as report does: machine
+# code (no minimum CTAs recorded) and embedded PTX alike.
+"$SILK_OCC" report "$b/scale.o" --arch sm_80,sm_120 --format json >"$work/both.json" &&
+    "$SILK_OCC" report "$b/scale.o" --arch sm_80,sm_120 >"$work/both.txt" || fail "report scale.o --arch sm_80,sm_120"
+"$SILK_OCC" merge "$work/both.json" >"$work/merged.txt" 2>&1 || fail "merge of a binary's report: $(head -3 "$work/merged.txt")"
+cmp -s "$work/both.txt" "$work/merged.txt" || fail "merge of a binary's report differs: $(diff "$work/both.txt" "$work/merged.txt" | head -5)"
+
 # sm_75: nothing runs there; beside sm_80 it is a warning, alone an error.
 expect 2 "$P $b/app: nothing in it runs on sm_75 (it holds sm_80, sm_90 cubins and compute_90 PTX)" "$b/app" --arch sm_75
 
