@@ -48,7 +48,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 # best_NAME against best_PEER.
 print_row() {
     local s="best_$2" kb="best_$2_kb" ps="best_$3" pkb="best_$3_kb"
-    printf '%-46s %9s %7s %9s %7s  %s\n' "$1" "${!s}" "$(ratio "${!s}" "${!ps}")" \
+    printf '%-50s %9s %7s %9s %7s  %s\n' "$1" "${!s}" "$(ratio "${!s}" "${!ps}")" \
         "$(awk -v k="${!kb}" 'BEGIN { printf "%.1f", k / 1024 }')" "$(ratio "${!kb}" "${!pkb}")" "$4"
 }
 

@@ -80,7 +80,7 @@ done
 size=$(awk -v b="$(wc -c <"$lib")" 'BEGIN { printf "%.1f MB", b / 1e6 }')
 echo "bench/binary: ${lib##*/}, $size, $expected kernels x $n_archs architectures ($archs),"
 echo "$(nproc 2>/dev/null || echo ?) cores, wall clock and peak resident memory, best of $runs rounds"
-printf '%-46s %9s %7s %9s %7s  %s\n' "" seconds ratio "peak MB" ratio goal
+printf '%-50s %9s %7s %9s %7s  %s\n' "" seconds ratio "peak MB" ratio goal
 print_row "cuobjdump --dump-resource-usage LIB" peer peer ""
 print_row "silk-occ report LIB (defaults)" report peer "time <= 1.00, memory <= 1.00"
 report_goals report peer 1.0 1.0

@@ -77,7 +77,7 @@ done
 
 echo "bench/project: $units translation units x $kernels kernels, $archs, $jobs cores,"
 echo "wall clock and peak resident memory (of make and of silk-occ with their children's largest), best of $runs rounds"
-printf '%-46s %9s %7s %9s %7s  %s\n' "" seconds ratio "peak MB" ratio goal
+printf '%-50s %9s %7s %9s %7s  %s\n' "" seconds ratio "peak MB" ratio goal
 print_row "make -j$jobs (nvcc -c per unit)" peer peer ""
 print_row "silk-occ report --compile-commands (defaults)" report peer "time <= 1.10"
 report_goals report peer 1.1 ""

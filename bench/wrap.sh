@@ -51,7 +51,7 @@ for ((i = 0; i < runs; i++)); do
 done
 
 echo "bench/wrap: one unit of $kernels kernels for $archs, wall clock, best of $runs rounds"
-printf '%-46s %9s %7s %9s %7s  %s\n' "" seconds ratio "peak MB" ratio goal
+printf '%-50s %9s %7s %9s %7s  %s\n' "" seconds ratio "peak MB" ratio goal
 print_row "nvcc -c" peer peer ""
 print_row "silk-occ wrap -- nvcc -c" wrap peer "time <= 1.05"
 print_row "  its own work: silk-occ report --format json OBJ" own peer "(narrower figure)"
