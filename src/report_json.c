@@ -63,6 +63,11 @@ static void add_kernel(cJSON *o, const ReportEntry *e)
     cJSON_AddStringToObject(o, "launch_name", e->kernel.cxx_name);
     cJSON_AddStringToObject(o, "file", e->kernel.file);
     cJSON_AddStringToObject(o, "input", inputs[e->kernel.input]);
+    if (e->units) { /* several files define the kernel (report_units.c) */
+        cJSON *units = cJSON_AddArrayToObject(o, "units");
+        for (int i = 0; i < e->n_units; i++)
+            cJSON_AddItemToArray(units, cJSON_CreateString(e->units[i]));
+    }
     cJSON *absent = cJSON_AddArrayToObject(o, "absent_on");
     char list[512];
     snprintf(list, sizeof list, "%s", e->kernel.absent_on ? e->kernel.absent_on : "");
