@@ -124,7 +124,7 @@ static bool make_job(Measure *m, const MeasureUnit *u, const char *nvcc, int n_a
     char dir[4200];
     if (!measure_input_dir(m, dir, sizeof dir))
         return false;
-    *job = (NvccUnit){.nvcc = u->nvcc ? u->nvcc : nvcc, .cu_path = rooted(m->arena, u->path),
+    *job = (NvccUnit){.nvcc = u->nvcc ? u->nvcc : nvcc, .cu_path = u->path,
                       .flags = u->flags, .n_flags = u->n_flags, .cwd = u->directory,
                       .dir = rooted(m->arena, arena_strndup(m->arena, dir, strlen(dir))),
                       .ptx_paths = ARENA_ARRAY(m->arena, const char *, (size_t)n_archs),
@@ -174,7 +174,16 @@ static void finish_unit(Measure *m, const MeasureUnit *u, const NvccUnit *job, c
         return;
     }
     if (job->status != 0) {
-        *failure = first_error_line(m->arena, job->out[0].errors);
+        const char *line = first_error_line(m->arena, job->out[0].errors);
+        size_t len = strlen(u->path);
+        /* nvcc names the file as it was given: the report names it shorter. */
+        if (strncmp(line, u->path, len) == 0) {
+            size_t size = strlen(u->name) + strlen(line + len) + 1;
+            char *named = arena_alloc(m->arena, size, 1);
+            snprintf(named, size, "%s%s", u->name, line + len);
+            line = named;
+        }
+        *failure = line;
         return;
     }
     if (take_unit(m, u, job, arch_of, &m->files[m->n_files], failure))

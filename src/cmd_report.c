@@ -9,6 +9,7 @@
  * register cap costs, print, and check the --expect options.
  */
 #include "backend.h"
+#include "compdb.h"
 #include "escape.h"
 #include "json_figures.h"
 #include "measure.h"
@@ -48,11 +49,15 @@ typedef struct ReportOptions {
     bool block_sizes_given;    /* --block-sizes, which --only-block-sizes excludes */
     int only[REPORT_MAX_SIZES]; /* --only-block-sizes, as given */
     int n_only;
+    const char *compile_commands; /* --compile-commands: a project instead of files */
+    long long jobs;            /* --jobs; 0: one per core */
+    bool quiet;                /* --quiet: no progress line */
 } ReportOptions;
 
 void cmd_report_usage(FILE *out)
 {
     fputs("usage: silk-occ report FILE... [options]\n"
+          "       silk-occ report --compile-commands compile_commands.json [options]\n"
           "\n"
           "The launch configuration of every kernel of .silk, .ptx, .cu, .cubin and .hsaco\n"
           "files, per target of either vendor (sm_90, gfx942):\n"
@@ -83,6 +88,10 @@ void cmd_report_usage(FILE *out)
           "  --nvcc-flags \"FLAGS\"   more nvcc options for .cu files (-O3 -DN=4)\n"
           "  --check-caps           compile every kernel at its advised register cap\n"
           "                         (by default at most 64 per run are)\n"
+          "  --compile-commands FILE  every CUDA unit of a compile database, each with its\n"
+          "                         own flags (CMake: -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)\n"
+          "  --jobs N               compile at most N units at a time (default: the cores)\n"
+          "  --quiet                no progress line on a terminal\n"
           "\n"
           "Registers come from ptxas -v ($SILK_PTXAS, or the CUDA toolkit's); without\n"
           "ptxas, Silk kernels use the compiler's estimate (marked estimated).  A .cu\n"
@@ -102,6 +111,8 @@ static const struct option long_options[] = {
     {"dyn-smem", required_argument, NULL, 'd'},    {"cluster", required_argument, NULL, 'L'},
     {"only-block-sizes", required_argument, NULL, 'B'}, {"fixed-block-size", no_argument, NULL, 'F'},
     {"fixed-namespace", required_argument, NULL, 'n'},
+    {"compile-commands", required_argument, NULL, 'P'}, {"jobs", required_argument, NULL, 'j'},
+    {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
 };
 
@@ -270,6 +281,9 @@ static bool read_option(ReportOptions *o, int c, char *arg)
     case 'd': return parse_dyn_smem(o, arg);
     case 'w': return parse_work(&o->settings, arg);
     case 'L': return cli_parse_cluster(COMMAND, arg, o->settings.cluster);
+    case 'P': o->compile_commands = arg; return true;
+    case 'j': return cli_parse_integer(COMMAND, "--jobs", arg, 1, 1024, &o->jobs);
+    case 'q': o->quiet = true; return true;
     }
     return false;
 }
@@ -308,8 +322,13 @@ static int parse_options(int argc, char **argv, ReportOptions *o)
         return EXIT_USAGE;
     o->files = argv + first;
     o->n_files = argc - first;
-    if (o->n_files == 0) {
+    if (o->n_files == 0 && !o->compile_commands) {
         cli_error(COMMAND, "give one or more .silk, .ptx, .cu or .cubin files");
+        return EXIT_USAGE;
+    }
+    if (o->n_files > 0 && o->compile_commands) {
+        cli_error(COMMAND, "--compile-commands: give it or FILE operands, not both (the "
+                           "database names the files)");
         return EXIT_USAGE;
     }
     if ((o->archs != NULL) + (o->gpus != NULL) + o->all > 1) {
@@ -530,11 +549,87 @@ static void check_bounds(const ReportOptions *o, Measure *measure, ReportModel *
     free(runs);
 }
 
+static int report_measured(const ReportOptions *o, Measure *measure);
+
 static int analyse(const ReportOptions *o, Measure *measure, char **files, int n_files)
 {
     int rc = measure_files(measure, files, n_files);
     if (rc != EXIT_OK)
         return rc;
+    return report_measured(o, measure);
+}
+
+/* ---- a project: --compile-commands ------------------------------------------ */
+
+/* The line "[37/600] sm_90 src/x.cu", rewritten in place on a terminal. */
+static void show_progress(void *context, int done, int total, const char *archs,
+                          const char *name)
+{
+    bool *shown = context;
+    fprintf(stderr, "\r[%d/%d] %s %s\033[K", done, total, archs, ESCAPED(name));
+    fflush(stderr);
+    *shown = true;
+}
+
+/* The units that failed, each with nvcc's first error line: after the
+ * report of the others, so it is the last thing a build log shows. */
+static int say_failures(const CompdbUnit *units, int n, const char **failures)
+{
+    int failed = 0;
+    for (int i = 0; i < n; i++)
+        failed += failures[i] != NULL;
+    if (failed == 0)
+        return EXIT_OK;
+    cli_error(COMMAND, "%d of %d CUDA units failed (the others are reported in full):", failed, n);
+    for (int i = 0; i < n; i++)
+        if (failures[i]) {
+            /* nvcc's line names the file itself ("x.cu(4): error: ..."). */
+            size_t len = strlen(units[i].name);
+            if (strncmp(failures[i], units[i].name, len) != 0 || failures[i][len] != '(')
+                fprintf(stderr, "  %s: ", ESCAPED(units[i].name));
+            else
+                fputs("  ", stderr);
+            escape_fputs_message(failures[i], strlen(failures[i]), stderr);
+            fputc('\n', stderr);
+        }
+    return EXIT_FINDINGS;
+}
+
+/* Every CUDA unit of the database, each with its own flags, as one
+ * report; the units nvcc rejects are summed up at the end (exit 1). */
+static int analyse_project(const ReportOptions *o, Measure *measure)
+{
+    CompdbUnit *units;
+    int n;
+    char error[1024];
+    bool keep_arch = !o->archs && !o->gpus && !o->all;
+    if (!compdb_read(o->compile_commands, keep_arch, measure->arena, &units, &n, error,
+                     sizeof error)) {
+        cli_error(COMMAND, "--compile-commands: %s", error);
+        return EXIT_USAGE;
+    }
+    MeasureUnit *mu = ARENA_ARRAY(measure->arena, MeasureUnit, (size_t)n);
+    const char **failures = ARENA_ARRAY(measure->arena, const char *, (size_t)n);
+    for (int i = 0; i < n; i++)
+        mu[i] = (MeasureUnit){.path = units[i].file, .name = units[i].name,
+                              .directory = units[i].directory, .nvcc = units[i].compiler,
+                              .flags = units[i].flags, .n_flags = units[i].n_flags};
+    bool shown = false;
+    MeasureBatch batch = {.jobs = (int)o->jobs, .context = &shown,
+                          .progress = !o->quiet && isatty(STDERR_FILENO) ? show_progress : NULL};
+    int rc = measure_units(measure, mu, n, &batch, failures);
+    if (shown)
+        fputs("\r\033[K", stderr);
+    if (rc == EXIT_OK && measure->n_files > 0)
+        rc = report_measured(o, measure);
+    int failed = say_failures(units, n, failures);
+    return rc > failed ? rc : failed;
+}
+
+/* The model of what was measured, written, and the --expect checks. */
+static int report_measured(const ReportOptions *o, Measure *measure)
+{
+    int rc;
     ReportBuild build = {measure->files, measure->n_files, measure->targets, measure->n_targets,
                          o->kernel_glob, &o->settings};
     if (!have_kernels(o, &build))
@@ -593,7 +688,8 @@ int cmd_report(int argc, char **argv)
     if (rc == EXIT_OK)
         rc = measure_open(&measure, &o.load, targets, n_targets, arena);
     if (rc == EXIT_OK) {
-        rc = analyse(&o, &measure, o.files, o.n_files);
+        rc = o.compile_commands ? analyse_project(&o, &measure)
+                                : analyse(&o, &measure, o.files, o.n_files);
         measure_close(&measure);
     }
     arena_free(arena);

@@ -69,8 +69,8 @@ int nvcc_ptx_targets(const char *nvcc, const char *cu_path, char *const flags[],
                      const char *ptx_paths[], UsageReport *out);
 
 /* One translation unit of a batch (nvcc_ptx_units): its own nvcc, file
- * and flags, the directory nvcc runs in (NULL: ours; `cu_path` and `dir`
- * are then from the root), and its own empty directory `dir` for the
+ * and flags, the directory nvcc runs in (NULL: ours; `dir` is then from
+ * the root, `cu_path` is read here), and its own empty directory `dir` for the
  * kept PTX; ptx_paths and out have room for every target, and are set
  * with `status` (and `error`, an errno, when not started) as
  * nvcc_ptx_targets sets them. */
