@@ -272,6 +272,8 @@ static bool read_entry(const Reader *r, const cJSON *e, int i, CompdbUnit *u, bo
         return bad_entry(r, i, line);
     }
     const char *nvcc = entry_compiler(words, n, &first);
+    if (nvcc && strchr(nvcc, '/')) /* "../cuda/bin/nvcc" starts at the directory */
+        nvcc = join_path(directory, nvcc, r->arena);
     *u = (CompdbUnit){.file = join_path(directory, file->valuestring, r->arena),
                       .directory = directory, .compiler = nvcc, .entry = i};
     u->name = unit_name(r, u->file);

@@ -75,7 +75,9 @@ typedef struct MeasureUnit {
     const char *path;          /* the source, from the root or from here */
     const char *name;          /* the file as the report names it */
     const char *directory;     /* where its nvcc runs (its relative -I); NULL: here */
-    const char *nvcc;          /* the build's nvcc; NULL: the one found (nvcc_find) */
+    const char *nvcc;          /* the build's nvcc; NULL: the one found (nvcc_find),
+                                * which $SILK_NVCC, or a build's that cannot run
+                                * here, also gives */
     char *const *flags;        /* its nvcc flags (no -o, -c or source) */
     int n_flags;
 } MeasureUnit;

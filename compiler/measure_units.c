@@ -12,6 +12,7 @@
  */
 #include "measure_internal.h"
 
+#include "jobs.h"
 #include "ptx/nvcc.h"
 
 #include <errno.h>
@@ -116,6 +117,17 @@ static void job_ended(void *context, int index, int finished)
                            p->units[p->unit_of[index]].name);
 }
 
+/* The nvcc of unit u: the build's own, unless $SILK_NVCC names one (the
+ * one rule of every tool, jobs_find_tool) or the build's cannot run here
+ * (a database made on another machine); then the one found. */
+static const char *unit_nvcc(const MeasureUnit *u, const char *found)
+{
+    const char *forced = getenv("SILK_NVCC");
+    if ((forced && *forced) || !u->nvcc || !jobs_command_exists(u->nvcc))
+        return found;
+    return u->nvcc;
+}
+
 /* The nvcc job of unit u, in a directory of its own; false after an
  * error of the run's (the temporary directory). */
 static bool make_job(Measure *m, const MeasureUnit *u, const char *nvcc, int n_archs,
@@ -124,7 +136,7 @@ static bool make_job(Measure *m, const MeasureUnit *u, const char *nvcc, int n_a
     char dir[4200];
     if (!measure_input_dir(m, dir, sizeof dir))
         return false;
-    *job = (NvccUnit){.nvcc = u->nvcc ? u->nvcc : nvcc, .cu_path = u->path,
+    *job = (NvccUnit){.nvcc = unit_nvcc(u, nvcc), .cu_path = u->path,
                       .flags = u->flags, .n_flags = u->n_flags, .cwd = u->directory,
                       .dir = rooted(m->arena, arena_strndup(m->arena, dir, strlen(dir))),
                       .ptx_paths = ARENA_ARRAY(m->arena, const char *, (size_t)n_archs),
@@ -201,7 +213,7 @@ static int check_run(Measure *m, const char *nvcc, int n_archs, const MeasureUni
     }
     bool all_own = true;
     for (int i = 0; i < n; i++)
-        all_own &= units[i].nvcc != NULL;
+        all_own &= unit_nvcc(&units[i], NULL) != NULL;
     if (!nvcc && !all_own) {
         measure_error(m, "CUDA input needs nvcc, and none was found (put the CUDA toolkit's bin "
                          "on PATH, or set SILK_NVCC)");
@@ -235,7 +247,7 @@ int measure_units(Measure *m, const MeasureUnit *units, int n, const MeasureBatc
     }
     Progress p = {batch, units, unit_of, n_jobs, arch_list(m->arena, archs, n_archs)};
     JobsBatch run = {.limit = batch ? batch->jobs : 0, .done = job_ended, .context = &p};
-    m->ran.nvcc = nvcc;
+    m->ran.nvcc = n_jobs ? jobs[0].nvcc : nvcc; /* whose version the JSON names */
     nvcc_ptx_units(jobs, n_jobs, archs, n_archs, &run, m->arena);
     m->files = ARENA_ARRAY(m->arena, MeasuredFile, (size_t)n + 1);
     for (int j = 0; j < n_jobs; j++)

@@ -168,6 +168,18 @@ expect 1 "$summary" --compile-commands compile_commands.json --arch sm_80 --kern
     [ "$(grep -c '^  other units define it with other figures: project/a.cu (reported apart)$' out)" = 1 ] ||
     fail "text: stage<float>'s two entries do not point to each other"
 
+# $SILK_NVCC=none says there is none, whatever the database names.
+SILK_NVCC=none expect 3 "$P CUDA input needs nvcc, and none was found (put the CUDA toolkit's bin on PATH, or set SILK_NVCC)" \
+    --compile-commands compile_commands.json --arch sm_80
+
+# The join holds for any run of several files: two .cu on the command line.
+"$SILK_OCC" report project/a.cu "project/with space/b.cu" --arch sm_80 --kernel 'scale*' \
+    --nvcc-flags "-Iproject/include -Iproject/shared -DTILE=64" --format json >files.json 2>err ||
+    fail "a.cu and b.cu on the command line: $(cat err)"
+[ "$(grep -c '"kernel":' files.json)" = 1 ] &&
+    grep -q '"units":.*\["project/a.cu", "project/with space/b.cu"\]' files.json ||
+    fail "a.cu and b.cu on the command line: scale<float> not one entry naming both: $(grep -e '"file"' -e '"units"' files.json)"
+
 # Progress: a line on a terminal only, and not with --quiet.
 if command -v script >/dev/null 2>&1; then
     script -qec "\"$SILK_OCC\" report --compile-commands compile_commands.json --arch sm_80 --jobs 1 >/dev/null" \
