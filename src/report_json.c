@@ -67,6 +67,8 @@ static void add_kernel(cJSON *o, const ReportEntry *e)
         cJSON *units = cJSON_AddArrayToObject(o, "units");
         for (int i = 0; i < e->n_units; i++)
             cJSON_AddItemToArray(units, cJSON_CreateString(e->units[i]));
+    } else {
+        cJSON_AddNullToObject(o, "units");
     }
     cJSON *absent = cJSON_AddArrayToObject(o, "absent_on");
     char list[512];
