@@ -97,7 +97,8 @@ awk -F'\t' '
     /^\t\t\t"kernel":/ { regs = ""; smem = ""; sel = 0; units = "" }
     /^\t\t\t"symbol":/ { sym = $NF; gsub(/[",]/, "", sym) }
     /^\t\t\t"file":/ { file = $NF; gsub(/[",]/, "", file) }
-    /^\t\t\t"units":/ { units = $NF; gsub(/[]["]/, "", units); sub(/,$/, "", units) }
+    /^\t\t\t"units":/ { units = $NF; gsub(/[]["]/, "", units); sub(/,$/, "", units)
+        if (units == "null") units = "" }
     /^\t\t\t"arch":/ { arch = $NF; gsub(/[",]/, "", arch) }
     /^\t\t\t\t"regs_per_thread":/ { regs = $NF; sub(/,/, "", regs) }
     /^\t\t\t\t"static_smem":/ { smem = $NF; sub(/,/, "", smem) }
