@@ -6,7 +6,10 @@
  * every kernel with ptxas -v for all targets at once (or take the
  * compiler's estimate without ptxas, for Silk), compute each kernel x
  * target that compiles it (report_model.c), ask ptxas what the advised
- * register cap costs, print, and check the --expect options.
+ * register cap costs, print, and check the --expect options.  With
+ * --compile-commands the inputs are a project's CUDA units instead, each
+ * compiled with its own flags (compdb.h, measure_units), and the units
+ * that fail are summed up after the report of the others.
  */
 #include "backend.h"
 #include "compdb.h"
