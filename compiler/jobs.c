@@ -136,6 +136,9 @@ static _Noreturn void exec_child(const JobRun *run, int output, int report, cons
     int out = fcntl(output, F_DUPFD, 3);
     int rep = fcntl(report, F_DUPFD_CLOEXEC, 3);
     int null = open("/dev/null", O_RDONLY);
+    /* A directory that is gone is told as chdir's errno, as exec's would be. */
+    if (run->dir && chdir(run->dir) != 0)
+        out = -1;
     if (out >= 0 && rep >= 0 && null >= 0 && dup2(null, STDIN_FILENO) >= 0 &&
         dup2(out, STDOUT_FILENO) >= 0 && dup2(out, STDERR_FILENO) >= 0) {
         close(out); /* the tool holds the pipe only as stdout and stderr */
@@ -264,9 +267,9 @@ static void finish_job(Job *job, JobRun *run)
     run->len = job->len;
 }
 
-static int max_jobs(int n)
+static int max_jobs(int n, int limit)
 {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    long cores = limit > 0 ? limit : sysconf(_SC_NPROCESSORS_ONLN);
     if (cores < 1)
         cores = 1;
     return cores < n ? (int)cores : n;
@@ -279,7 +282,17 @@ typedef struct Pool {
     Job *jobs;
     struct pollfd *fds;
     int n_running;
+    const JobsBatch *batch;
+    int finished;
 } Pool;
+
+/* Job i is over (ended, or never started): the batch's caller is told. */
+static void job_done(Pool *pool, int i)
+{
+    pool->finished++;
+    if (pool->batch && pool->batch->done)
+        pool->batch->done(pool->batch->context, i, pool->finished);
+}
 
 static void start_run(Pool *pool, int i)
 {
@@ -295,6 +308,7 @@ static void start_run(Pool *pool, int i)
     run->signal = 0;
     run->output = "";
     run->len = 0;
+    job_done(pool, i);
 }
 
 /* Waits for output from any running job, reads it, and retires the jobs
@@ -319,18 +333,25 @@ static void service_jobs(Pool *pool)
         if (read_job(job, pool->arena))
             continue;
         finish_job(job, &pool->runs[job->index]);
+        job_done(pool, job->index);
         pool->jobs[j] = pool->jobs[--pool->n_running];
     }
 }
 
 void jobs_run(JobRun runs[], int n, Arena *arena)
 {
+    jobs_run_batch(runs, n, NULL, arena);
+}
+
+void jobs_run_batch(JobRun runs[], int n, const JobsBatch *batch, Arena *arena)
+{
     if (n <= 0)
         return;
-    int slots = max_jobs(n);
+    int slots = max_jobs(n, batch ? batch->limit : 0);
     Pool pool = {
         .runs = runs,
         .arena = arena,
+        .batch = batch,
         .jobs = ARENA_ARRAY(arena, Job, (size_t)slots),
         .fds = ARENA_ARRAY(arena, struct pollfd, (size_t)slots),
     };

@@ -32,6 +32,8 @@ typedef struct JobRun {
                               * it was not found, and the job fails with ENOENT */
     char *const *argv;       /* NULL-terminated, argv[0] included */
     char *const *envp;       /* the tool's environment; NULL: the program's own */
+    const char *dir;         /* its working directory (a build's unit runs where the
+                              * build ran it); NULL: the program's own */
     int status;              /* exit status, 128 + N after signal N, or JOBS_NOT_STARTED */
     int signal;              /* N when signal N ended it, else 0 */
     int error;               /* errno, when not started */
@@ -41,6 +43,17 @@ typedef struct JobRun {
 
 /* Run the n jobs, at most one per online core at a time. */
 void jobs_run(JobRun runs[], int n, Arena *arena);
+
+/* How jobs_run_batch runs its jobs: at most `limit` at a time (0: one
+ * per online core), and `done` (when set) called as each one ends, with
+ * its index and how many have ended, in the order they end. */
+typedef struct JobsBatch {
+    int limit;
+    void (*done)(void *context, int index, int finished);
+    void *context;
+} JobsBatch;
+
+void jobs_run_batch(JobRun runs[], int n, const JobsBatch *batch, Arena *arena);
 
 /* `path` as a tool's argument: "./-v.ptx" for "-v.ptx", which ptxas or
  * nvcc would take for an option; other paths as they are.  In `arena`. */

@@ -424,7 +424,7 @@ static const char *keep_name(char *demangled, const char *symbol, Arena *arena)
 }
 
 /* Names for people and for host code: C++ symbols demangled (libiberty). */
-static void name_kernels(Measure *m, MeasuredFile *s, int n)
+void measure_name_kernels(Measure *m, MeasuredFile *s, int n)
 {
     for (int t = 0; t < n; t++)
         for (int k = 0; k < s->n_kernels[t]; k++) {
@@ -549,7 +549,7 @@ static int load_file(Measure *m, const char *path, MeasuredFile *out)
     int rc = out->kind == INPUT_SILK ? load_by_kind(m, path, m->targets, m->n_targets, out)
                                      : load_one_vendor(m, path, m->targets, m->n_targets, out);
     if (rc == EXIT_OK)
-        name_kernels(m, out, m->n_targets);
+        measure_name_kernels(m, out, m->n_targets);
     return rc;
 }
 

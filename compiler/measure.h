@@ -70,6 +70,40 @@ int measure_open(Measure *m, const MeasureOptions *o, const Target *targets, int
  * m->files.  EXIT_OK, or the status of the first that failed, said. */
 int measure_files(Measure *m, char *const paths[], int n);
 
+/* One CUDA translation unit of a project (compdb.h reads them from a
+ * compile database): measured as a .cu file given on the command line,
+ * but compiled with its own flags, in its own directory. */
+typedef struct MeasureUnit {
+    const char *path;          /* the source, from the root or from here */
+    const char *name;          /* the file as the report names it */
+    const char *directory;     /* where its nvcc runs (its relative -I); NULL: here */
+    const char *nvcc;          /* the build's nvcc; NULL: the one found (nvcc_find),
+                                * which $SILK_NVCC, or a build's that cannot run
+                                * here, also gives */
+    char *const *flags;        /* its nvcc flags (no -o, -c or source) */
+    int n_flags;
+} MeasureUnit;
+
+/* How measure_units runs the compiles: at most `jobs` at a time (0: one
+ * per online core), and `progress` (when set) told as each ends: how
+ * many have, of how many, the architectures compiled ("sm_80,sm_90")
+ * and the unit's name. */
+typedef struct MeasureBatch {
+    int jobs;
+    void (*progress)(void *context, int done, int total, const char *archs, const char *name);
+    void *context;
+} MeasureBatch;
+
+/* Measures the n units on the run's NVIDIA targets, every nvcc compile
+ * in one batch, into m->files (the units that compiled, in their order;
+ * file->path is the unit's name).  A unit that fails is not the run's
+ * failure: failures[i] (n slots) is then why, one line (nvcc's first
+ * error line, raw: the caller escapes it), else NULL.  EXIT_OK, or the
+ * status of what stopped the whole run (no nvcc, no ptxas, no NVIDIA
+ * target), said. */
+int measure_units(Measure *m, const MeasureUnit *units, int n, const MeasureBatch *batch,
+                  const char **failures);
+
 void measure_close(Measure *m);
 
 /* The versions of the tools the run ran (m->ran), each asked once with

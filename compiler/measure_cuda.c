@@ -60,7 +60,7 @@ static int nvcc_failed(Measure *m, const char *path, const char *nvcc, int statu
  * free: each .cu of a report has one, since nvcc's kept files are named
  * after our copy (input.compute_80.ptx), the same for every file.  Known
  * to cleanup.h before it exists (tempdir.h), as nvcc's files in it are. */
-static bool make_input_dir(Measure *m, char *dir, size_t size)
+bool measure_input_dir(Measure *m, char *dir, size_t size)
 {
     for (int i = 0;; i++) {
         snprintf(dir, size, "%s/cu%d", m->tmpdir, i);
@@ -99,7 +99,7 @@ static int compile_to_ptx(Measure *m, const char *path, const char *nvcc, char *
             archs[n_jobs++] = targets[i].sm_name;
     }
     char dir[4200];
-    if (!make_input_dir(m, dir, sizeof dir))
+    if (!measure_input_dir(m, dir, sizeof dir))
         return EXIT_ENVIRONMENT;
     m->ran.nvcc = nvcc;
     int status = nvcc_ptx_targets(nvcc, path, flags, n_flags, archs, n_jobs, dir, arena,

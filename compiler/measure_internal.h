@@ -109,6 +109,15 @@ int measure_hsaco_arch(const Measure *m, const char *path, char *buf, size_t siz
 bool measure_amd_kernel_fits(const Measure *m, const char *file, const KernelUsage *ku,
                              const AmdTarget *t);
 
+/* Each kernel's names for people and for host code (C++ demangled),
+ * on the n targets of `s`. */
+void measure_name_kernels(Measure *m, MeasuredFile *s, int n);
+
+/* A directory of one .cu input's own under the run's, cuN for the first
+ * N free (nvcc names its kept files after our copy, alike for every
+ * input), known to cleanup.h; false after saying why. */
+bool measure_input_dir(Measure *m, char *dir, size_t size);
+
 /* ptxas -v on every (file, target) with PTX, all at once; each target's
  * kernels then carry ptxas's figures (measure_ptxas.c). */
 int measure_run_ptxas(Measure *m);

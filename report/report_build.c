@@ -124,7 +124,7 @@ bool report_model_build(ReportModel *m, const ReportBuild *b, char *error, size_
     for (int f = 0; f < b->n_files; f++)
         if (!add_file(m, b, f, &cap, error, size))
             return false;
-    if (!report_across_build(m)) {
+    if (!report_units_join(m) || !report_across_build(m)) {
         snprintf(error, size, "out of memory");
         return false;
     }
@@ -133,8 +133,11 @@ bool report_model_build(ReportModel *m, const ReportBuild *b, char *error, size_
 
 void report_model_free(ReportModel *m)
 {
-    for (int i = 0; i < m->n_entries; i++)
+    for (int i = 0; i < m->n_entries; i++) {
         free((char *)m->entries[i].kernel.absent_on);
+        free(m->entries[i].units);
+        free(m->entries[i].other_units);
+    }
     free(m->entries);
     free(m->across);
     *m = (ReportModel){0};

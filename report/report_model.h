@@ -217,6 +217,15 @@ typedef struct ReportEntry {
 
     bool min_ignored;      /* ptxas warned that it ignores the .minnctapersm */
     BoundCost bound_cost;
+
+    /* A kernel that several files define (a template or inline kernel of
+     * a project's units; report_units.c): the files whose figures on this
+     * target are this entry's, in the files' order, the entry's own first
+     * (malloc'd); NULL when no other file defines it for this target. */
+    const char **units;
+    int n_units;
+    char *other_units;     /* the files where it has other figures, reported
+                            * apart ("c.cu, d.cu", malloc'd); NULL: none */
 } ReportEntry;
 
 /* One kernel's summary across the NVIDIA targets of a report
@@ -311,6 +320,13 @@ const char *report_cap_form_name(CapForm form);
  * entries (report_across.c; report_model_build calls it).  False when
  * out of memory. */
 bool report_across_build(ReportModel *m);
+
+/* One entry per kernel, target and distinct figures over the files
+ * (report_units.c): an entry whose symbol, target and measured figures
+ * (usage, bounds, cluster) an earlier file's entry has is dropped, its
+ * file added to that entry's units; entries of different figures stay,
+ * each naming its units and the others.  False when out of memory. */
+bool report_units_join(ReportModel *m);
 /* The summary whose kernel's last entry is `entry`, or NULL: writers
  * print it after that kernel's sections. */
 const ReportAcross *report_across_after(const ReportModel *m, int entry);

@@ -6,9 +6,13 @@
  * every kernel with ptxas -v for all targets at once (or take the
  * compiler's estimate without ptxas, for Silk), compute each kernel x
  * target that compiles it (report_model.c), ask ptxas what the advised
- * register cap costs, print, and check the --expect options.
+ * register cap costs, print, and check the --expect options.  With
+ * --compile-commands the inputs are a project's CUDA units instead, each
+ * compiled with its own flags (compdb.h, measure_units), and the units
+ * that fail are summed up after the report of the others.
  */
 #include "backend.h"
+#include "compdb.h"
 #include "escape.h"
 #include "json_figures.h"
 #include "measure.h"
@@ -49,11 +53,15 @@ typedef struct ReportOptions {
     int only[REPORT_MAX_SIZES]; /* --only-block-sizes, as given */
     int n_only;
     FILE *out;                 /* where the report goes: stdout, or wrap's file */
+    const char *compile_commands; /* --compile-commands: a project instead of files */
+    long long jobs;            /* --jobs; 0: one per core */
+    bool quiet;                /* --quiet: no progress line */
 } ReportOptions;
 
 void cmd_report_usage(FILE *out)
 {
     fputs("usage: silk-occ report FILE... [options]\n"
+          "       silk-occ report --compile-commands compile_commands.json [options]\n"
           "\n"
           "The launch configuration of every kernel of .silk, .ptx, .cu, .cubin and .hsaco\n"
           "files, per target of either vendor (sm_90, gfx942):\n"
@@ -84,6 +92,10 @@ void cmd_report_usage(FILE *out)
           "  --nvcc-flags \"FLAGS\"   more nvcc options for .cu files (-O3 -DN=4)\n"
           "  --check-caps           compile every kernel at its advised register cap\n"
           "                         (by default at most 64 per run are)\n"
+          "  --compile-commands FILE  every CUDA unit of a compile database, each with its\n"
+          "                         own flags (CMake: -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)\n"
+          "  --jobs N               compile at most N units at a time (default: the cores)\n"
+          "  --quiet                no progress line on a terminal\n"
           "\n"
           "Registers come from ptxas -v ($SILK_PTXAS, or the CUDA toolkit's); without\n"
           "ptxas, Silk kernels use the compiler's estimate (marked estimated).  A .cu\n"
@@ -103,6 +115,8 @@ static const struct option long_options[] = {
     {"dyn-smem", required_argument, NULL, 'd'},    {"cluster", required_argument, NULL, 'L'},
     {"only-block-sizes", required_argument, NULL, 'B'}, {"fixed-block-size", no_argument, NULL, 'F'},
     {"fixed-namespace", required_argument, NULL, 'n'},
+    {"compile-commands", required_argument, NULL, 'P'}, {"jobs", required_argument, NULL, 'j'},
+    {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
 };
 
@@ -271,6 +285,9 @@ static bool read_option(ReportOptions *o, int c, char *arg)
     case 'd': return parse_dyn_smem(o, arg);
     case 'w': return parse_work(&o->settings, arg);
     case 'L': return cli_parse_cluster(COMMAND, arg, o->settings.cluster);
+    case 'P': o->compile_commands = arg; return true;
+    case 'j': return cli_parse_integer(COMMAND, "--jobs", arg, 1, 1024, &o->jobs);
+    case 'q': o->quiet = true; return true;
     }
     return false;
 }
@@ -309,8 +326,13 @@ static int parse_options(int argc, char **argv, ReportOptions *o)
         return EXIT_USAGE;
     o->files = argv + first;
     o->n_files = argc - first;
-    if (o->n_files == 0) {
+    if (o->n_files == 0 && !o->compile_commands) {
         cli_error(COMMAND, "give one or more .silk, .ptx, .cu or .cubin files");
+        return EXIT_USAGE;
+    }
+    if (o->n_files > 0 && o->compile_commands) {
+        cli_error(COMMAND, "--compile-commands: give it or FILE operands, not both (the "
+                           "database names the files)");
         return EXIT_USAGE;
     }
     if ((o->archs != NULL) + (o->gpus != NULL) + o->all > 1) {
@@ -557,11 +579,87 @@ static void check_bounds(const ReportOptions *o, Measure *measure, ReportModel *
     free(runs);
 }
 
+static int report_measured(const ReportOptions *o, Measure *measure);
+
 static int analyse(const ReportOptions *o, Measure *measure, char **files, int n_files)
 {
     int rc = measure_files(measure, files, n_files);
     if (rc != EXIT_OK)
         return rc;
+    return report_measured(o, measure);
+}
+
+/* ---- a project: --compile-commands ------------------------------------------ */
+
+/* The line "[37/600] sm_90 src/x.cu", rewritten in place on a terminal. */
+static void show_progress(void *context, int done, int total, const char *archs,
+                          const char *name)
+{
+    bool *shown = context;
+    fprintf(stderr, "\r[%d/%d] %s %s\033[K", done, total, archs, ESCAPED(name));
+    fflush(stderr);
+    *shown = true;
+}
+
+/* The units that failed, each with nvcc's first error line: after the
+ * report of the others, so it is the last thing a build log shows. */
+static int say_failures(const CompdbUnit *units, int n, const char **failures)
+{
+    int failed = 0;
+    for (int i = 0; i < n; i++)
+        failed += failures[i] != NULL;
+    if (failed == 0)
+        return EXIT_OK;
+    cli_error(COMMAND, "%d of %d CUDA units failed (the others are reported in full):", failed, n);
+    for (int i = 0; i < n; i++)
+        if (failures[i]) {
+            /* nvcc's line names the file itself ("x.cu(4): error: ..."). */
+            size_t len = strlen(units[i].name);
+            if (strncmp(failures[i], units[i].name, len) != 0 || failures[i][len] != '(')
+                fprintf(stderr, "  %s: ", ESCAPED(units[i].name));
+            else
+                fputs("  ", stderr);
+            escape_fputs_message(failures[i], strlen(failures[i]), stderr);
+            fputc('\n', stderr);
+        }
+    return EXIT_FINDINGS;
+}
+
+/* Every CUDA unit of the database, each with its own flags, as one
+ * report; the units nvcc rejects are summed up at the end (exit 1). */
+static int analyse_project(const ReportOptions *o, Measure *measure)
+{
+    CompdbUnit *units;
+    int n;
+    char error[1024];
+    bool keep_arch = !o->archs && !o->gpus && !o->all;
+    if (!compdb_read(o->compile_commands, keep_arch, measure->arena, &units, &n, error,
+                     sizeof error)) {
+        cli_error(COMMAND, "--compile-commands: %s", error);
+        return EXIT_USAGE;
+    }
+    MeasureUnit *mu = ARENA_ARRAY(measure->arena, MeasureUnit, (size_t)n);
+    const char **failures = ARENA_ARRAY(measure->arena, const char *, (size_t)n);
+    for (int i = 0; i < n; i++)
+        mu[i] = (MeasureUnit){.path = units[i].file, .name = units[i].name,
+                              .directory = units[i].directory, .nvcc = units[i].compiler,
+                              .flags = units[i].flags, .n_flags = units[i].n_flags};
+    bool shown = false;
+    MeasureBatch batch = {.jobs = (int)o->jobs, .context = &shown,
+                          .progress = !o->quiet && isatty(STDERR_FILENO) ? show_progress : NULL};
+    int rc = measure_units(measure, mu, n, &batch, failures);
+    if (shown)
+        fputs("\r\033[K", stderr);
+    if (rc == EXIT_OK && measure->n_files > 0)
+        rc = report_measured(o, measure);
+    int failed = say_failures(units, n, failures);
+    return rc > failed ? rc : failed;
+}
+
+/* The model of what was measured, written, and the --expect checks. */
+static int report_measured(const ReportOptions *o, Measure *measure)
+{
+    int rc;
     ReportBuild build = {measure->files, measure->n_files, measure->targets, measure->n_targets,
                          o->kernel_glob, &o->settings};
     if (!have_kernels(o, &build))
@@ -581,6 +679,22 @@ static int analyse(const ReportOptions *o, Measure *measure, char **files, int n
         rc = check_expectations(o, &model);
     report_model_free(&model);
     return rc;
+}
+
+/* The targets the project's build compiles for (its units' -arch,
+ * -gencode and -code), for a report given none: false when the database
+ * does not read (analyse_project says why) or names none. */
+static bool project_archs(const ReportOptions *o, char *buf, size_t size)
+{
+    Arena *arena = arena_new();
+    CompdbUnit *units;
+    int n;
+    char error[16];
+    buf[0] = '\0';
+    if (compdb_read(o->compile_commands, true, arena, &units, &n, error, sizeof error))
+        compdb_build_archs(units, n, buf, size);
+    arena_free(arena);
+    return buf[0] != '\0';
 }
 
 int cmd_report(int argc, char **argv)
@@ -620,6 +734,11 @@ int cmd_report_to(const char *command, int argc, char **argv, FILE *out)
     }
     if (own < 0)
         rc = EXIT_USAGE;
+    /* A project given no target: the build's own. */
+    char build_archs[1024];
+    if (rc == EXIT_OK && o.compile_commands && !o.archs && !o.gpus && !o.all &&
+        project_archs(&o, build_archs, sizeof build_archs))
+        o.archs = build_archs;
     if (rc == EXIT_OK && !resolve_targets(&o, &table, &amd_table, &device, targets, &n_targets))
         rc = EXIT_USAGE;
     Arena *arena = arena_new();
@@ -627,7 +746,8 @@ int cmd_report_to(const char *command, int argc, char **argv, FILE *out)
     if (rc == EXIT_OK)
         rc = measure_open(&measure, &o.load, targets, n_targets, arena);
     if (rc == EXIT_OK) {
-        rc = analyse(&o, &measure, o.files, o.n_files);
+        rc = o.compile_commands ? analyse_project(&o, &measure)
+                                : analyse(&o, &measure, o.files, o.n_files);
         measure_close(&measure);
     }
     arena_free(arena);

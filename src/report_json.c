@@ -71,6 +71,13 @@ static void add_kernel(cJSON *o, const ReportEntry *e)
         else
             cJSON_AddNullToObject(o, "from_ptx");
     }
+    if (e->units) { /* several files define the kernel (report_units.c) */
+        cJSON *units = cJSON_AddArrayToObject(o, "units");
+        for (int i = 0; i < e->n_units; i++)
+            cJSON_AddItemToArray(units, cJSON_CreateString(e->units[i]));
+    } else {
+        cJSON_AddNullToObject(o, "units");
+    }
     cJSON *absent = cJSON_AddArrayToObject(o, "absent_on");
     char list[512];
     snprintf(list, sizeof list, "%s", e->kernel.absent_on ? e->kernel.absent_on : "");

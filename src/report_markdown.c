@@ -127,6 +127,10 @@ static void print_header(const ReportEntry *e, const char *title, FILE *out)
     md_text(out, named ? gpu.name : t->sm_name);
     fputs("\n\n- **Input:** ", out);
     md_code(out, ESCAPED(e->kernel.file)); /* the title is escaped already */
+    for (int i = 1; i < e->n_units; i++) { /* the other files it stands for */
+        fputs(", ", out);
+        md_code(out, ESCAPED(e->units[i]));
+    }
     fputs("\n- **Target:** ", out);
     md_text(out, named ? gpu.name : t->sm_name);
     char words[2 * OCC_NAME_MAX];

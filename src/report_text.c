@@ -42,6 +42,11 @@ static void print_notes(const ReportEntry *e, FILE *out)
     if (e->kernel.absent_on)
         fprintf(out, "  not in this file's compile for %s (the code tests __CUDA_ARCH__): "
                      "reported only where it exists\n", e->kernel.absent_on);
+    if (e->other_units) {
+        fputs("  other units define it with other figures: ", out);
+        escape_fputs(e->other_units, out);
+        fputs(" (reported apart)\n", out);
+    }
     if (report_dynamic_smem_note(e, sentence, sizeof sentence)) {
         fputs("  ", out);
         report_print_plain(out, sentence);
@@ -54,14 +59,28 @@ static void print_notes(const ReportEntry *e, FILE *out)
     }
 }
 
+/* The entry's file, or every file it stands for ("in a.cu, b.cu"): a
+ * kernel that several units define alike is one entry (report_units.c). */
+static void print_units(const ReportEntry *e, FILE *out)
+{
+    if (e->n_units < 2) {
+        fputs(ESCAPED(e->kernel.file), out);
+        return;
+    }
+    fputs("in ", out);
+    for (int i = 0; i < e->n_units; i++)
+        fprintf(out, "%s%s", i ? ", " : "", ESCAPED(e->units[i]));
+}
+
 static void print_header(const ReportEntry *e, const char *title, FILE *out, Style s)
 {
     char target[2 * OCC_NAME_MAX];
     ReportGpu gpu;
     bool named = report_named_gpu(e, &gpu);
     report_target_words(e, target, sizeof target);
-    fprintf(out, "%s%s%s (%s) on %s%s%s (%s", s.bold, title, s.reset, ESCAPED(e->kernel.file),
-            s.bold, named ? gpu.name : e->target.sm_name, s.reset, target);
+    fprintf(out, "%s%s%s (", s.bold, title, s.reset);
+    print_units(e, out);
+    fprintf(out, ") on %s%s%s (%s", s.bold, named ? gpu.name : e->target.sm_name, s.reset, target);
     if (named)
         fprintf(out, ", %s, %d %s", e->target.sm_name, e->target.sm_count, report_terms(e).units);
     /* --gpu a100 reads as a100-40gb: say so, so that the product is no surprise. */

@@ -504,6 +504,84 @@ static void single_arch_ptx(const char *dir, int n, Arena *arena, const char *pa
             paths[i] = single;
 }
 
+/* One unit of a batch made ready: its PTX paths named, its input staged,
+ * its job's argument vector built.  False with errno set (its results
+ * then say not started). */
+static bool prepare_unit(NvccUnit *u, const char *archs[], int n, Arena *arena, Staged *st,
+                         JobRun *run)
+{
+    const char *fatbin[1];
+    *run = (JobRun){.path = NULL};
+    if (!kept_ptx_paths(u->dir, archs, n, arena, u->ptx_paths))
+        return false;
+    if (!output_paths(u->dir, 1, "fatbin", arena, fatbin) ||
+        !cleanup_add_file(join(u->dir, "/input.ptx", arena))) {
+        errno = ENOMEM;
+        return false;
+    }
+    if (!stage_input(u->dir, u->cu_path, arena, st)) {
+        int err = errno;
+        unstage(st);
+        errno = err;
+        return false;
+    }
+    NvccRuns r = {.archs = archs, .n = n, .flags = u->flags, .n_flags = u->n_flags,
+                  .outputs = fatbin, .together = true, .keep_dir = u->dir};
+    const char *path = jobs_resolve_command(u->nvcc, arena);
+    *run = (JobRun){.path = path, .envp = st->envp, .dir = u->cwd,
+                    .argv = build_argv(path ? path : u->nvcc, &r, st, arena)};
+    return true;
+}
+
+/* One compile: its result, and its words when it fails, are every target's. */
+static void finish_unit(NvccUnit *u, const JobRun *run, const char *archs[], int n, Arena *arena)
+{
+    for (int i = 0; i < n; i++) {
+        u->out[i] = (UsageReport){.arch = arena_strndup(arena, archs[i], strlen(archs[i]))};
+        if (run->status == JOBS_NOT_STARTED)
+            u->out[i].exit_status = PTXAS_NOT_STARTED;
+        else if (run->status != 0)
+            u->out[i] = (UsageReport){.arch = u->out[i].arch, .exit_status = run->status,
+                                      .signal = run->signal, .errors = run->output};
+    }
+    u->status = u->out[0].exit_status;
+    u->error = u->status == PTXAS_NOT_STARTED ? run->error : 0;
+    if (u->status == 0)
+        single_arch_ptx(u->dir, n, arena, u->ptx_paths);
+}
+
+/* A unit that could not be made ready: every target not started. */
+static void unit_not_started(NvccUnit *u, const char *archs[], int n, int err, Arena *arena)
+{
+    none_started(archs, n, err, arena, u->out);
+    u->status = PTXAS_NOT_STARTED;
+    u->error = err;
+}
+
+void nvcc_ptx_units(NvccUnit units[], int n_units, const char *archs[], int n,
+                    const JobsBatch *batch, Arena *arena)
+{
+    JobRun *runs = ARENA_ARRAY(arena, JobRun, (size_t)n_units + 1);
+    Staged *staged = ARENA_ARRAY(arena, Staged, (size_t)n_units + 1);
+    bool *ready = ARENA_ARRAY(arena, bool, (size_t)n_units + 1);
+    for (int i = 0; i < n_units; i++) {
+        ready[i] = prepare_unit(&units[i], archs, n, arena, &staged[i], &runs[i]);
+        if (!ready[i])
+            unit_not_started(&units[i], archs, n, errno, arena);
+    }
+    /* A unit not made ready has no program: jobs_run_batch counts it done
+     * (ENOENT), and its results above stand. */
+    jobs_run_batch(runs, n_units, batch, arena);
+    for (int i = 0; i < n_units; i++) {
+        if (!ready[i])
+            continue;
+        unstage(&staged[i]);
+        if (runs[i].output)
+            runs[i].output = relay_names(runs[i].output, &staged[i], arena);
+        finish_unit(&units[i], &runs[i], archs, n, arena);
+    }
+}
+
 int nvcc_ptx_targets(const char *nvcc, const char *cu_path, char *const flags[], int n_flags,
                      const char *archs[], int n, const char *dir, Arena *arena,
                      const char *ptx_paths[], UsageReport *out)
@@ -514,29 +592,10 @@ int nvcc_ptx_targets(const char *nvcc, const char *cu_path, char *const flags[],
         errno = EINVAL;
         return PTXAS_NOT_STARTED;
     }
-    const char *fatbin[1];
-    if (!kept_ptx_paths(dir, archs, n, arena, ptx_paths))
-        return none_started(archs, n, errno, arena, out);
-    if (!output_paths(dir, 1, "fatbin", arena, fatbin) ||
-        !cleanup_add_file(join(dir, "/input.ptx", arena)))
-        return none_started(archs, n, ENOMEM, arena, out);
-    NvccRuns r = {.archs = archs, .n = n, .flags = flags, .n_flags = n_flags, .outputs = fatbin,
-                  .together = true, .keep_dir = dir};
-    JobRun *run = run_nvcc(nvcc, cu_path, dir, &r, arena);
-    if (!run)
-        return none_started(archs, n, errno, arena, out);
-    /* One compile: its result, and its words when it fails, are every target's. */
-    for (int i = 0; i < n; i++) {
-        out[i] = (UsageReport){.arch = arena_strndup(arena, archs[i], strlen(archs[i]))};
-        if (run->status == JOBS_NOT_STARTED)
-            out[i].exit_status = PTXAS_NOT_STARTED;
-        else if (run->status != 0)
-            out[i] = (UsageReport){.arch = out[i].arch, .exit_status = run->status,
-                                   .signal = run->signal, .errors = run->output};
-    }
-    if (out[0].exit_status == PTXAS_NOT_STARTED)
-        errno = run->error;
-    if (out[0].exit_status == 0)
-        single_arch_ptx(dir, n, arena, ptx_paths);
-    return out[0].exit_status;
+    NvccUnit unit = {.nvcc = nvcc, .cu_path = cu_path, .flags = flags, .n_flags = n_flags,
+                     .dir = dir, .ptx_paths = ptx_paths, .out = out};
+    nvcc_ptx_units(&unit, 1, archs, n, NULL, arena);
+    if (unit.status == PTXAS_NOT_STARTED)
+        errno = unit.error;
+    return unit.status;
 }

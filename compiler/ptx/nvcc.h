@@ -18,6 +18,7 @@
 #define SILK_NVCC_H
 
 #include "arena.h"
+#include "jobs.h"
 #include "ptxas.h"
 
 #include <stdbool.h>
@@ -66,5 +67,28 @@ int nvcc_compile_targets(const char *nvcc, const char *cu_path, char *const flag
 int nvcc_ptx_targets(const char *nvcc, const char *cu_path, char *const flags[], int n_flags,
                      const char *archs[], int n, const char *dir, Arena *arena,
                      const char *ptx_paths[], UsageReport *out);
+
+/* One translation unit of a batch (nvcc_ptx_units): its own nvcc, file
+ * and flags, the directory nvcc runs in (NULL: ours; `dir` is then from
+ * the root, `cu_path` is read here), and its own empty directory `dir` for the
+ * kept PTX; ptx_paths and out have room for every target, and are set
+ * with `status` (and `error`, an errno, when not started) as
+ * nvcc_ptx_targets sets them. */
+typedef struct NvccUnit {
+    const char *nvcc, *cu_path;
+    char *const *flags;
+    int n_flags;
+    const char *cwd, *dir;
+    const char **ptx_paths;
+    UsageReport *out;
+    int status, error;
+} NvccUnit;
+
+/* nvcc_ptx_targets for each of the n_units units, as one batch of jobs
+ * (`batch`: how many at a time, who is told as each ends; NULL: one per
+ * core), so that a project's units compile in parallel; a unit's failure
+ * is its own. */
+void nvcc_ptx_units(NvccUnit units[], int n_units, const char *archs[], int n,
+                    const JobsBatch *batch, Arena *arena);
 
 #endif

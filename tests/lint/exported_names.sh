@@ -15,7 +15,7 @@ builddir=${SILK_BUILDDIR:-.}
 command -v nm >/dev/null 2>&1 || { echo "SKIP: nm not found"; exit 77; }
 
 # The prefixes each library's modules use, one alternation per library.
-compiler='arena|ast|backend|build|builtin|c|cfg|compile|const|cubin|diag|fatbin|header|ir|jobs|lex|lower|measure|nvcc|occ_warn|parse|pass|ptx|ptxas|regest|run|scope|sema|silk_builtin|source|type|cpu|amdgpu'
+compiler='arena|ast|backend|build|builtin|c|cfg|compdb|compile|const|cubin|diag|fatbin|header|ir|jobs|lex|lower|measure|nvcc|occ_warn|parse|pass|ptx|ptxas|regest|run|scope|sema|silk_builtin|source|type|cpu|amdgpu'
 occupancy='arch|occ|silk_builtin|amd|usage|measured'
 common='cleanup|colour|demangle|edit_distance|escape|format_bytes|output|read_file|size_expr|tempdir'
 report='report'
