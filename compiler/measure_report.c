@@ -354,6 +354,21 @@ static bool is_string(const cJSON *v, const char *text)
     return cJSON_IsString(v) && strcmp(v->valuestring, text) == 0;
 }
 
+/* Whether entry e stands for unit `file`: its "file", or one of its
+ * "units" (a kernel several files define alike, report_units.c). */
+static bool names_unit(const cJSON *e, const char *file)
+{
+    if (is_string(member(e, "file"), file))
+        return true;
+    const cJSON *units = member(e, "units"), *unit;
+    if (!cJSON_IsArray(units))
+        return false;
+    cJSON_ArrayForEach(unit, units)
+        if (is_string(unit, file))
+            return true;
+    return false;
+}
+
 /* Target t's kernels of unit `file`: the entries of its architecture,
  * each kernel once. */
 static void take_target(Reader *r, const cJSON *reports, const char *file, int t, MeasuredFile *f)
@@ -362,14 +377,15 @@ static void take_target(Reader *r, const cJSON *reports, const char *file, int t
     const cJSON *e;
     size_t mine = 0; /* counted first: a unit's share, not the whole file's */
     cJSON_ArrayForEach(e, reports)
-        mine += is_string(member(e, "arch"), sm) && is_string(member(e, "file"), file);
+        mine += is_string(member(e, "arch"), sm) && names_unit(e, file);
     f->kernels[t] = ARENA_ARRAY(r->m->arena, MeasuredKernel, mine + 1);
     f->n_kernels[t] = 0;
     r->index = 0;
     cJSON_ArrayForEach(e, reports) {
         const char *arch = arch_at(r, e);
-        if (arch && strcmp(arch, sm) == 0 && is_string(member(e, "file"), file)) {
+        if (arch && strcmp(arch, sm) == 0 && names_unit(e, file)) {
             MeasuredKernel k = kernel_at(r, e);
+            k.file = f->path; /* one of its units, when several define it */
             if (r->ok && !have_kernel(f->kernels[t], f->n_kernels[t], k.name))
                 f->kernels[t][f->n_kernels[t]++] = k;
         }
@@ -397,9 +413,27 @@ static MeasuredFile *next_file(Measure *m, int *room)
 static bool seen_file(const cJSON *reports, const cJSON *e, const char *file)
 {
     for (const cJSON *x = reports->child; x && x != e; x = x->next)
-        if (is_string(member(x, "file"), file))
+        if (names_unit(x, file))
             return true;
     return false;
+}
+
+/* Entry e's units after its "file", each a string (else refused). */
+static const cJSON *other_units(Reader *r, const cJSON *e)
+{
+    const cJSON *units = member(e, "units"), *unit;
+    if (cJSON_IsNull(units) || !units)
+        return NULL;
+    if (!cJSON_IsArray(units)) {
+        refuse(r, "units", "not an array of files, or null");
+        return NULL;
+    }
+    cJSON_ArrayForEach(unit, units)
+        if (!cJSON_IsString(unit)) {
+            refuse(r, "units", "not an array of files, or null");
+            return NULL;
+        }
+    return units;
 }
 
 /* Unit `file` of the report as a file of the run; false when it gives no
@@ -437,6 +471,14 @@ int measure_load_reports(Measure *m, const char *path, int *room)
         int at = r.index;
         if (!seen_file(reports, e, file))
             any |= take_unit(&r, reports, file, room);
+        const cJSON *units = other_units(&r, e), *unit;
+        cJSON_ArrayForEach(unit, units) {
+            bool earlier = is_string(member(e, "file"), unit->valuestring);
+            for (const cJSON *u = units->child; u != unit && !earlier; u = u->next)
+                earlier = is_string(u, unit->valuestring);
+            if (r.ok && !earlier && !seen_file(reports, e, unit->valuestring))
+                any |= take_unit(&r, reports, unit->valuestring, room);
+        }
         r.index = at + 1;
     }
     cJSON_Delete(root);

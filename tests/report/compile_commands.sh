@@ -181,6 +181,11 @@ SILK_NVCC=none expect 3 "$P CUDA input needs nvcc, and none was found (put the C
     grep -q '"units":.*\["project/a.cu", "project/with space/b.cu"\]' files.json ||
     fail "a.cu and b.cu on the command line: scale<float> not one entry naming both: $(grep -e '"file"' -e '"units"' files.json)"
 
+# merge reads "units" back: the joined entry stays one, naming both.
+"$SILK_OCC" merge files.json --format json >merged.json 2>err || fail "merge of files.json: $(cat err)"
+[ "$(jq -c '[.reports[] | {file, units}]' merged.json)" = '[{"file":"project/a.cu","units":["project/a.cu","project/with space/b.cu"]}]' ] ||
+    fail "merge of a joined entry: $(jq -c '[.reports[] | {file, units}]' merged.json)"
+
 # Given no --arch, the targets are the build's: its units' -gencode and
 # -arch (sm_90a is reported as sm_90).
 cat >archs.json <<EOF
