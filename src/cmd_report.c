@@ -327,7 +327,13 @@ static int parse_options(int argc, char **argv, ReportOptions *o)
     o->files = argv + first;
     o->n_files = argc - first;
     if (o->n_files == 0 && !o->compile_commands) {
-        cli_error(COMMAND, "give one or more .silk, .ptx, .cu or .cubin files");
+        cli_error(COMMAND, "give one or more files (.silk, .ptx, .cu, .cubin, .hsaco, a built "
+                           "binary or a report's .json), or --compile-commands");
+        return EXIT_USAGE;
+    }
+    if (o->jobs && !o->compile_commands) {
+        cli_error(COMMAND, "--jobs: only with --compile-commands (a project's units are what "
+                           "compile in parallel)");
         return EXIT_USAGE;
     }
     if (o->n_files > 0 && o->compile_commands) {

@@ -14,7 +14,8 @@ cd "$SILK_SRCDIR" || exit 99
 skipped=0
 ptx=tests/report/inputs/kernels.ptx
 
-expect 2 "$P give one or more .silk, .ptx, .cu or .cubin files"
+expect 2 "$P give one or more files (.silk, .ptx, .cu, .cubin, .hsaco, a built binary or a report's .json), or --compile-commands"
+expect 2 "$P --jobs: only with --compile-commands (a project's units are what compile in parallel)" --jobs 2 x.ptx
 expect 2 "$P nofile.silk: cannot read: No such file or directory" nofile.silk
 expect 2 "$P nofile.ptx: cannot read: No such file or directory" nofile.ptx
 expect 2 "$P README.md: not a .silk, .ptx, .cu, .cubin or .hsaco file, nor a built binary (an ELF executable, shared object or object, a static archive, a .fatbin) (the report reads those kinds)" README.md
