@@ -19,6 +19,7 @@
 
 #include "escape.h"
 #include "ptx/nvcc.h"
+#include "json_file.h"
 #include "read_file.h"
 
 #include <cjson/cJSON.h>
@@ -293,29 +294,12 @@ static const char *folder_of(const char *path, Arena *arena)
 
 static cJSON *parse_database(const Reader *r)
 {
-    size_t len = 0;
-    char reason[128];
-    char *text = read_file(r->path, READ_FILE_CODE_LIMIT_MIB, &len);
-    if (!text) {
-        snprintf(r->error, r->size, "%s: %s", ESCAPED(r->path),
-                 read_file_error(errno, READ_FILE_CODE_LIMIT_MIB, reason, sizeof reason));
-        return NULL;
-    }
-    /* JSON has no NUL byte; cJSON would stop at one as at the end. */
-    const char *stop = memchr(text, '\0', len);
-    cJSON *root = stop ? NULL : cJSON_ParseWithLengthOpts(text, len, &stop, false);
-    while (root && stop && stop < text + len && strchr(" \t\r\n", *stop))
-        stop++;
-    if (root && stop && stop < text + len) {
-        cJSON_Delete(root);
-        root = NULL;
-    }
-    if (!root) {
-        long line, col;
-        read_file_position(text, len, stop, &line, &col);
-        snprintf(r->error, r->size, "%s:%ld:%ld: not valid JSON", ESCAPED(r->path), line, col);
-    }
-    free(text);
+    JsonFileError why;
+    cJSON *root = json_file_parse(r->path, READ_FILE_CODE_LIMIT_MIB, &why);
+    char words[256];
+    if (!root)
+        snprintf(r->error, r->size, "%s%s", ESCAPED(r->path),
+                 json_file_error(&why, READ_FILE_CODE_LIMIT_MIB, words, sizeof words));
     return root;
 }
 

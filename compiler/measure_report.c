@@ -16,10 +16,10 @@
 #include "measure_internal.h"
 
 #include "escape.h"
+#include "json_file.h"
 #include "read_file.h"
 
 #include <cjson/cJSON.h>
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -45,30 +45,12 @@ static void refuse(Reader *r, const char *key, const char *why)
 /* The whole file parsed; NULL after "PATH:LINE:COL: not valid JSON". */
 static cJSON *parse(Reader *r)
 {
-    size_t len = 0;
-    errno = 0;
-    char *text = read_file(r->path, READ_FILE_DATA_LIMIT_MIB, &len);
-    if (!text) {
-        char reason[128];
-        measure_error(r->m, "%s: %s", ESCAPED(r->path),
-                      read_file_error(errno, READ_FILE_DATA_LIMIT_MIB, reason, sizeof reason));
-        return NULL;
-    }
-    /* JSON has no NUL byte; cJSON would stop at one as at the end. */
-    const char *stop = memchr(text, '\0', len);
-    cJSON *root = stop ? NULL : cJSON_ParseWithLengthOpts(text, len, &stop, false);
-    while (root && stop && stop < text + len && strchr(" \t\r\n", *stop))
-        stop++;
-    if (root && stop && stop < text + len) {
-        cJSON_Delete(root); /* something after the value */
-        root = NULL;
-    }
-    if (!root) {
-        long line, col;
-        read_file_position(text, len, stop, &line, &col);
-        measure_error(r->m, "%s:%ld:%ld: not valid JSON", ESCAPED(r->path), line, col);
-    }
-    free(text);
+    JsonFileError why;
+    cJSON *root = json_file_parse(r->path, READ_FILE_DATA_LIMIT_MIB, &why);
+    char words[256];
+    if (!root)
+        measure_error(r->m, "%s%s", ESCAPED(r->path),
+                      json_file_error(&why, READ_FILE_DATA_LIMIT_MIB, words, sizeof words));
     return root;
 }
 

@@ -12,10 +12,10 @@
  */
 #include "diff_model.h"
 
+#include "json_file.h"
 #include "read_file.h"
 
 #include <cjson/cJSON.h>
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,44 +32,22 @@ typedef struct Reader {
     size_t size;
 } Reader;
 
-/* "FILE:LINE:COL: not valid JSON" at the byte cJSON stopped at, as
- * verify records say it. */
-static bool bad_json(const Reader *r, const char *text, size_t len, const char *stop)
-{
-    long line, col;
-    read_file_position(text, len, stop, &line, &col);
-    snprintf(r->error, r->size, "%s:%ld:%ld: not valid JSON", r->path, line, col);
-    return false;
-}
-
 static bool bad_entry(const Reader *r, int index, const char *key, const char *why)
 {
     snprintf(r->error, r->size, "%s: reports[%d].%s: %s", r->path, index, key, why);
     return false;
 }
 
+/* The report's JSON; NULL with the reason in r->error ("FILE:LINE:COL:
+ * not valid JSON" at the byte cJSON stopped at, as verify records say it). */
 static cJSON *parse(const Reader *r)
 {
-    size_t len = 0;
-    char *text = read_file(r->path, READ_FILE_CODE_LIMIT_MIB, &len);
-    if (!text) {
-        char reason[128];
-        snprintf(r->error, r->size, "%s: %s", r->path,
-                 read_file_error(errno, READ_FILE_CODE_LIMIT_MIB, reason, sizeof reason));
-        return NULL;
-    }
-    /* JSON has no NUL byte; cJSON would stop at one as at the end. */
-    const char *stop = memchr(text, '\0', len);
-    cJSON *root = stop ? NULL : cJSON_ParseWithLengthOpts(text, len, &stop, false);
-    while (root && stop && stop < text + len && strchr(" \t\r\n", *stop))
-        stop++;
-    if (root && stop && stop < text + len) {
-        cJSON_Delete(root); /* something after the value */
-        root = NULL;
-    }
+    JsonFileError why;
+    cJSON *root = json_file_parse(r->path, READ_FILE_CODE_LIMIT_MIB, &why);
+    char words[256];
     if (!root)
-        bad_json(r, text, len, stop);
-    free(text);
+        snprintf(r->error, r->size, "%s%s", r->path,
+                 json_file_error(&why, READ_FILE_CODE_LIMIT_MIB, words, sizeof words));
     return root;
 }
 

@@ -20,10 +20,10 @@
 #include "verify_engine.h"
 
 #include "output.h"
+#include "json_file.h"
 #include "read_file.h"
 
 #include <cjson/cJSON.h>
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -239,17 +239,6 @@ static bool read_kernel(Reader *r, const cJSON *k, VerifyRecord *rec, int i)
     return true;
 }
 
-/* "FILE:LINE:COL: not valid JSON" at the byte cJSON stopped at (the end
- * of the text when it gives none, or one outside the text).  Columns count
- * bytes from 1. */
-static bool bad_json(Reader *r, const char *text, size_t len, const char *stop)
-{
-    long line, col;
-    read_file_position(text, len, stop, &line, &col);
-    snprintf(r->error, r->size, "%s:%ld:%ld: not valid JSON", r->path, line, col);
-    return false;
-}
-
 static bool read_root(Reader *r, const cJSON *root, VerifyRecord *out)
 {
     const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
@@ -282,27 +271,16 @@ bool verify_record_read(const char *path, VerifyRecord *out, char *error, size_t
 {
     memset(out, 0, sizeof *out);
     Reader r = {path, error, size};
-    size_t len = 0;
-    char *text = read_file(path, READ_FILE_DATA_LIMIT_MIB, &len);
-    if (!text) {
-        char reason[128];
-        snprintf(error, size, "%s: %s", path,
-                 read_file_error(errno, READ_FILE_DATA_LIMIT_MIB, reason, sizeof reason));
-        return false;
-    }
-    /* JSON text has no NUL byte (a string spells it \u0000); cJSON would
-     * stop there as at the end. */
-    const char *stop = memchr(text, '\0', len);
-    cJSON *root = stop ? NULL : cJSON_ParseWithLengthOpts(text, len, &stop, false);
-    while (root && stop && stop < text + len && *stop && strchr(" \t\r\n", *stop))
-        stop++; /* what may follow the value */
-    if (root && stop && stop < text + len) {
-        cJSON_Delete(root); /* trailing garbage */
-        root = NULL;
-    }
-    bool ok = root ? read_root(&r, root, out) : bad_json(&r, text, len, stop);
+    /* "FILE:LINE:COL: not valid JSON" at the byte cJSON stopped at (the
+     * end of the text when it gives none).  Columns count bytes from 1. */
+    JsonFileError why;
+    cJSON *root = json_file_parse(path, READ_FILE_DATA_LIMIT_MIB, &why);
+    char words[256];
+    if (!root)
+        snprintf(error, size, "%s%s", path,
+                 json_file_error(&why, READ_FILE_DATA_LIMIT_MIB, words, sizeof words));
+    bool ok = root && read_root(&r, root, out);
     cJSON_Delete(root);
-    free(text);
     if (!ok)
         verify_record_free(out);
     return ok;

@@ -17,7 +17,7 @@ command -v nm >/dev/null 2>&1 || { echo "SKIP: nm not found"; exit 77; }
 # The prefixes each library's modules use, one alternation per library.
 compiler='arena|ast|backend|build|builtin|c|cfg|compdb|compile|const|cubin|diag|fatbin|header|ir|jobs|lex|lower|measure|nvcc|occ_warn|parse|pass|ptx|ptxas|regest|run|scope|sema|silk_builtin|source|type|cpu|amdgpu'
 occupancy='arch|occ|silk_builtin|amd|usage|measured'
-common='cleanup|colour|demangle|edit_distance|escape|format_bytes|output|read_file|size_expr|tempdir'
+common='cleanup|colour|demangle|edit_distance|escape|format_bytes|json_file|output|read_file|size_expr|tempdir'
 report='report'
 verify='verify'
 runtime='gpudrv|cudadrv|hipdrv|silkrt|cpu'
