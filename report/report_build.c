@@ -79,9 +79,12 @@ static bool add_entry(ReportModel *m, const ReportBuild *b, int f, int t, const 
         e.target.amd = k->amd_row;
         snprintf(e.target.sm_name, sizeof e.target.sm_name, "%s", k->amd_row->gfx);
     }
-    if (!report_entry_compute(&e, b->settings, error, size))
+    if (!report_entry_compute(&e, b->settings, error, size)) {
+        report_entry_free(&e);
         return false;
+    }
     if (!push_entry(m, &e, cap)) {
+        report_entry_free(&e);
         snprintf(error, size, "out of memory");
         return false;
     }
@@ -133,8 +136,10 @@ bool report_model_build(ReportModel *m, const ReportBuild *b, char *error, size_
 
 void report_model_free(ReportModel *m)
 {
-    for (int i = 0; i < m->n_entries; i++)
+    for (int i = 0; i < m->n_entries; i++) {
         free((char *)m->entries[i].kernel.absent_on);
+        report_entry_free(&m->entries[i]);
+    }
     free(m->entries);
     free(m->across);
     *m = (ReportModel){0};
