@@ -215,6 +215,18 @@ static OccStatus plan_shared_memory(KernelPlan *p, uint64_t dynamic_smem)
     return OCC_OK;
 }
 
+/* The shared-memory half alone, for scans that vary only shared memory
+ * (advice.c): the other limits do not depend on it. */
+OccStatus occ_smem_blocks(const ArchLimits *arch, const KernelResources *k,
+                          uint64_t dynamic_smem, int *blocks, uint64_t *per_sm)
+{
+    KernelPlan p = {.arch = arch, .kernel = k};
+    OccStatus status = plan_shared_memory(&p, dynamic_smem);
+    *blocks = p.smem_blocks;
+    *per_sm = p.smem_per_sm;
+    return status;
+}
+
 static int virtual_resources_limit(const ArchLimits *arch, const KernelResources *k)
 {
     if (arch->virtual_resources_per_sm <= 0 || k->virtual_resources <= 0)

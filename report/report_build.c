@@ -7,6 +7,7 @@
  * each entry says on which reported targets its kernel is absent.
  */
 #include "report_model.h"
+#include "report_index.h"
 
 #include <fnmatch.h>
 #include <stdio.h>
@@ -21,35 +22,42 @@ static bool wanted(const char *glob, const MeasuredKernel *k)
            fnmatch(glob, k->cxx_name, 0) == 0;
 }
 
+/* Whether kernel k of target t is the first of its name on targets 0..t. */
+static bool first_of_name(const ReportIndex *x, int t, int k)
+{
+    const MeasuredKernel *kernel = &x->file->kernels[t][k];
+    for (int u = 0; u < t; u++)
+        if (report_index_find(x, u, kernel->name))
+            return false;
+    return report_index_find(x, t, kernel->name) == kernel;
+}
+
 /* The kernels of file f on any target, each once: the first target's in
  * its order, then those only later targets compile.  malloc'd. */
-static int kernel_union(const MeasuredFile *f, int n_targets, const MeasuredKernel ***out)
+static int kernel_union(const ReportIndex *x, const MeasuredKernel ***out)
 {
+    const MeasuredFile *f = x->file;
     int total = 0, n = 0;
-    for (int t = 0; t < n_targets; t++)
+    for (int t = 0; t < x->n_targets; t++)
         total += f->n_kernels[t];
     const MeasuredKernel **list = malloc(((size_t)total + 1) * sizeof *list);
-    for (int t = 0; list && t < n_targets; t++)
-        for (int k = 0; k < f->n_kernels[t]; k++) {
-            int i = 0;
-            while (i < n && strcmp(list[i]->name, f->kernels[t][k].name) != 0)
-                i++;
-            if (i == n)
+    for (int t = 0; list && t < x->n_targets; t++)
+        for (int k = 0; k < f->n_kernels[t]; k++)
+            if (first_of_name(x, t, k))
                 list[n++] = &f->kernels[t][k];
-        }
     *out = list;
     return list ? n : -1;
 }
 
 /* The reported targets whose compile of f lacks kernel `name`, as
  * "sm_80, sm_86" in buf; false when every one has it. */
-static bool absent_on(const MeasuredFile *f, const Target *targets, int n_targets,
-                      const char *name, char *buf, size_t size)
+static bool absent_on(const ReportIndex *x, const Target *targets, const char *name, char *buf,
+                      size_t size)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (int t = 0; t < n_targets; t++)
-        if (measured_runs_on(f, t) && !measured_kernel(f, t, name) &&
+    for (int t = 0; t < x->n_targets; t++)
+        if (measured_runs_on(x->file, t) && !report_index_find(x, t, name) &&
             !strstr(buf, targets[t].sm_name))
             used += (size_t)snprintf(buf + used, used < size ? size - used : 0, "%s%s",
                                      used ? ", " : "", targets[t].sm_name);
@@ -79,9 +87,12 @@ static bool add_entry(ReportModel *m, const ReportBuild *b, int f, int t, const 
         e.target.amd = k->amd_row;
         snprintf(e.target.sm_name, sizeof e.target.sm_name, "%s", k->amd_row->gfx);
     }
-    if (!report_entry_compute(&e, b->settings, error, size))
+    if (!report_entry_compute(&e, b->settings, error, size)) {
+        report_entry_free(&e);
         return false;
+    }
     if (!push_entry(m, &e, cap)) {
+        report_entry_free(&e);
         snprintf(error, size, "out of memory");
         return false;
     }
@@ -93,17 +104,18 @@ static bool add_file(ReportModel *m, const ReportBuild *b, int f, int *cap, char
                      size_t size)
 {
     const MeasuredFile *file = &b->files[f];
-    const MeasuredKernel **kernels;
-    int n = kernel_union(file, b->n_targets, &kernels);
+    const MeasuredKernel **kernels = NULL;
+    ReportIndex index;
+    int n = report_index_build(&index, file, b->n_targets) ? kernel_union(&index, &kernels) : -1;
     bool ok = n >= 0;
     for (int k = 0; ok && k < n; k++) {
         if (!wanted(b->kernel_glob, kernels[k]))
             continue;
         char absent[512];
-        bool some_absent = absent_on(file, b->targets, b->n_targets, kernels[k]->name, absent,
+        bool some_absent = absent_on(&index, b->targets, kernels[k]->name, absent,
                                      sizeof absent);
         for (int t = 0; ok && t < b->n_targets; t++) {
-            const MeasuredKernel *on_t = measured_kernel(file, t, kernels[k]->name);
+            const MeasuredKernel *on_t = report_index_find(&index, t, kernels[k]->name);
             if (!measured_runs_on(file, t) || !on_t)
                 continue;
             MeasuredKernel kernel = *on_t;
@@ -112,6 +124,7 @@ static bool add_file(ReportModel *m, const ReportBuild *b, int f, int *cap, char
         }
     }
     free(kernels);
+    report_index_free(&index);
     if (n < 0)
         snprintf(error, size, "out of memory");
     return ok;
@@ -137,6 +150,7 @@ void report_model_free(ReportModel *m)
         free((char *)m->entries[i].kernel.absent_on);
         free(m->entries[i].units);
         free(m->entries[i].other_units);
+        report_entry_free(&m->entries[i]);
     }
     free(m->entries);
     free(m->across);
@@ -148,13 +162,16 @@ void report_kernel_names(const ReportBuild *b, bool *any_wanted, char *buf, size
     buf[0] = '\0';
     *any_wanted = false;
     for (int f = 0; f < b->n_files; f++) {
-        const MeasuredKernel **kernels;
-        int n = kernel_union(&b->files[f], b->n_targets, &kernels);
+        const MeasuredKernel **kernels = NULL;
+        ReportIndex index;
+        int n = report_index_build(&index, &b->files[f], b->n_targets)
+                    ? kernel_union(&index, &kernels) : -1;
         for (int k = 0; k < n; k++) {
             size_t used = strlen(buf);
             snprintf(buf + used, size - used, "%s%s", used ? ", " : "", kernels[k]->cxx_name);
             *any_wanted |= wanted(b->kernel_glob, kernels[k]);
         }
         free(kernels);
+        report_index_free(&index);
     }
 }

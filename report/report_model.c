@@ -13,6 +13,7 @@
 #include "escape.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const reason_names[] = {
@@ -312,11 +313,14 @@ static void add_tail(ReportEntry *e, const ReportGpu *gpu, const ReportRow *r)
 /* The tail on the named product, or on each product of a bare
  * architecture; the persistent grid on every product of the architecture
  * (and on this machine's device when it is none of them). */
-static void fill_products(ReportEntry *e, const ReportSettings *s)
+static bool fill_products(ReportEntry *e, const ReportSettings *s)
 {
     const ReportRow *r = report_selected(e);
+    e->tails = NULL; /* a fresh entry, as in fill_row_waves */
     if (!r)
-        return;
+        return true;
+    if (e->have_work && !(e->tails = calloc(REPORT_MAX_PRODUCTS, sizeof *e->tails)))
+        return false;
     ReportGpu gpus[REPORT_MAX_PRODUCTS], named;
     bool has_named = report_named_gpu(e, &named), listed = false;
     int n = report_vendor_products(e, s, gpus, REPORT_MAX_PRODUCTS);
@@ -330,20 +334,41 @@ static void fill_products(ReportEntry *e, const ReportSettings *s)
         add_persistent(e, &named, r);
     if (has_named)
         add_tail(e, &named, r);
+    return true;
 }
 
 /* Each row's own CTAs and, on every product the tail lists, its waves:
  * what the selection weighed, for a script to compare sizes with. */
-static void fill_row_waves(ReportEntry *e)
+static bool fill_row_waves(ReportEntry *e)
 {
+    /* A fresh entry: report_entry_compute runs once on each. */
+    e->row_waves = NULL;
+    if (e->have_work && e->n_tails > 0) {
+        e->row_waves = calloc((size_t)e->n_rows * (size_t)e->n_tails, sizeof *e->row_waves);
+        if (!e->row_waves && e->n_rows > 0)
+            return false;
+    }
     for (int i = 0; i < e->n_rows; i++) {
         ReportRow *r = &e->rows[i];
         uint64_t x, y;
         r->ctas = e->have_work ? grid_for(e, r->threads, &x, &y) : 0;
         r->has_waves = e->have_work && e->n_tails > 0 && r->fig.groups > 0;
+        r->waves = r->has_waves ? &e->row_waves[(size_t)i * (size_t)e->n_tails] : NULL;
         for (int t = 0; r->has_waves && t < e->n_tails; t++)
             waves_at(e, r, e->tails[t].sm_count, &r->waves[t]);
     }
+    return true;
+}
+
+void report_entry_free(ReportEntry *e)
+{
+    free(e->tails);
+    e->tails = NULL;
+    e->n_tails = 0;
+    free(e->row_waves);
+    e->row_waves = NULL;
+    for (int i = 0; i < e->n_rows; i++)
+        e->rows[i].waves = NULL;
 }
 
 /* The grid of the selected size and whether the architecture takes it.
@@ -517,8 +542,10 @@ bool report_entry_compute(ReportEntry *e, const ReportSettings *s, char *error, 
         snprintf(error, size, "the tables' row for %s cannot be used", e->target.sm_name);
         return false;
     }
-    fill_products(e, s);
-    fill_row_waves(e);
+    if (!fill_products(e, s) || !fill_row_waves(e)) {
+        snprintf(error, size, "out of memory");
+        return false;
+    }
     report_vendor_cap_advice(e);
     fill_bound_facts(e);
     fill_launch(e);

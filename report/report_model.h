@@ -52,9 +52,12 @@ typedef struct ReportRow {
     AmdNextStep amd_next;  /* AMD: one more wave per SIMD at this size */
     uint64_t ctas;         /* of the work at this size; 0 without work */
     bool has_waves;        /* work given and a CTA resident: waves is set */
-    OccWaves waves[REPORT_MAX_PRODUCTS]; /* the work at this size on the entry's
-                            * tails[i].gpu, for each of its n_tails products, so a
-                            * script compares sizes without recomputing */
+    OccWaves *waves;       /* the work at this size on the entry's tails[i].gpu,
+                            * for each of its n_tails products, so a script
+                            * compares sizes without recomputing; NULL unless
+                            * has_waves.  In the entry's row_waves, which owns
+                            * it: allocated only with work, so that an entry
+                            * without it stays small */
 } ReportRow;
 
 /* A launch of the work size on one product. */
@@ -184,6 +187,7 @@ typedef struct ReportEntry {
     bool rows_sized;       /* --dyn-smem sized the rows */
     ReportRow rows[REPORT_MAX_SIZES];
     int n_rows;
+    OccWaves *row_waves;   /* the rows' waves, one block (report_entry_free) */
     int selected;          /* index into rows; -1: no permitted size runs */
     Reason reasons[REPORT_MAX_REASONS];
     int n_reasons;
@@ -194,7 +198,9 @@ typedef struct ReportEntry {
     bool work_from_launch; /* the work is kernel.launch_work, not --work */
     uint64_t ctas;         /* of the work at the selected size */
     uint64_t tail_threads;
-    TailRow tails[REPORT_MAX_PRODUCTS];
+    TailRow *tails;        /* REPORT_MAX_PRODUCTS of them, allocated only with
+                            * work (report_entry_free), so that an entry
+                            * without it stays small */
     int n_tails;
     PersistentRow persistent[REPORT_MAX_PRODUCTS];
     int n_persistent;
@@ -300,6 +306,10 @@ void report_kernel_names(const ReportBuild *b, bool *any_wanted, char *buf, size
  * (`size` bytes), when the tables' row cannot be used or --dyn-smem has
  * no value at one of the kernel's block sizes. */
 bool report_entry_compute(ReportEntry *e, const ReportSettings *s, char *error, size_t size);
+
+/* Frees what report_entry_compute allocated in `e` (tails, the rows' waves); a
+ * copy of the entry shares it, so only one of them is freed. */
+void report_entry_free(ReportEntry *e);
 
 /* Fills e->pin from the kernel's names, bounds and the settings
  * (report_pins.c), before the rows are computed. */

@@ -34,7 +34,9 @@ static bool same_figures(const MeasuredKernel *a, const MeasuredKernel *b)
            a->explicit_cluster == b->explicit_cluster &&
            a->max_cluster_rank == b->max_cluster_rank && a->dynamic_smem == b->dynamic_smem &&
            a->extern_smem == b->extern_smem && a->persistent == b->persistent &&
-           a->amd_row == b->amd_row && a->launch_work == b->launch_work;
+           a->amd_row == b->amd_row && a->launch_work == b->launch_work &&
+           a->from_ptx == b->from_ptx && a->calls_out == b->calls_out &&
+           a->extern_smem_unknown == b->extern_smem_unknown;
 }
 
 /* An entry's place in the sort: its key beside its index, so that the
@@ -115,6 +117,7 @@ static void compact(ReportModel *m, const bool *dropped)
             free((char *)e->kernel.absent_on);
             free(e->units);
             free(e->other_units);
+            report_entry_free(e);
             continue;
         }
         m->entries[kept++] = *e;

@@ -187,6 +187,7 @@ START_TEST(test_bad_tail_names_the_better_size)
     ck_assert_int_eq(e.n_persistent, 4);
     assert_host_code(&e, "gpu (grid=228352, workspace=256) {\n  k(...);\n}",
                      "k<<<892, 256, 0>>>(...);");
+    report_entry_free(&e);
 }
 END_TEST
 
@@ -222,6 +223,7 @@ START_TEST(test_each_row_has_its_ctas_waves_and_next_step)
     ck_assert_int_eq(e.rows[4].next.regs_to_cut, 8);
     ck_assert_int_eq(e.rows[4].next.regs_gained_blocks, 2);
     ck_assert_mem_eq(&e.rows[2].next, &e.next, sizeof e.next);
+    report_entry_free(&e);
 }
 END_TEST
 
@@ -376,6 +378,7 @@ START_TEST(test_two_d_work_gets_a_two_d_grid)
     ck_assert(!e.tails[0].bad);
     assert_host_code(&e, "gpu (grid=1024000, workspace=256) {\n  k(...);\n}",
                      "k<<<dim3(32, 125), dim3(32, 8), 0>>>(...);");
+    report_entry_free(&e);
 }
 END_TEST
 
@@ -400,6 +403,7 @@ START_TEST(test_one_d_work_past_grid_x_is_folded)
     report_cuda_launch(&e, buf, sizeof buf);
     ck_assert_str_eq(buf, "k<<<dim3(2147483647, 16385), 256, 0>>>(...);"
                           "  // 2-D: index = blockIdx.y * gridDim.x + blockIdx.x");
+    report_entry_free(&e);
 }
 END_TEST
 
@@ -463,6 +467,7 @@ START_TEST(test_persistent_launch_passes_the_logical_ctas)
     ck_assert_str_eq(buf, "k<<<min((n + 255) / 256, 1056), 256, 0>>>(..., (n + 255) / 256);  "
                           "// at most 132 SMs x 8 resident on h100-sxm; the last argument is "
                           "__silk_logical_ctas");
+    report_entry_free(&e);
 }
 END_TEST
 
