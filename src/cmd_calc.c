@@ -34,6 +34,9 @@ typedef struct CalcOptions {
     uint64_t lds;
     bool have_vgprs;
     int waves_per_eu_min, waves_per_eu_max;
+    const char *smem_text, *dyn_smem_text; /* sizes or expressions, valued once the
+                                            * target (its warp size) is known */
+    CliParams params;          /* --param: the names those expressions may use */
     const char *nvidia_option; /* an NVIDIA-only option given, for the error on AMD */
     const char *amd_option;    /* an AMD-only option given, for the error on NVIDIA */
 } CalcOptions;
@@ -50,6 +53,8 @@ void cmd_calc_usage(FILE *out)
           "  --regs R           registers per thread (0 to 255)\n"
           "  --smem BYTES       static shared memory per CTA (default 0)\n"
           "  --dyn-smem BYTES   dynamic shared memory per CTA (default 0)\n"
+          "                     (either may be an expression: '(BM+BN)*BK*2*STAGES', '16*threads')\n"
+          "  --param NAME=N     a name the expressions may use (may be repeated)\n"
           "  --barriers N       named barriers the kernel uses (default 1)\n"
           "  --no-optin         the kernel has not opted in to the large shared-memory limit\n"
           "  --carveout C       default | max-shared | max-l1 | half | PERCENT\n"
@@ -84,6 +89,7 @@ static const struct option long_options[] = {
     {"vgprs", required_argument, NULL, 'V'},     {"agprs", required_argument, NULL, 'A'},
     {"sgprs", required_argument, NULL, 'P'},     {"lds", required_argument, NULL, 'L'},
     {"waves-per-eu", required_argument, NULL, 'E'}, {"cluster", required_argument, NULL, 'C'},
+    {"param", required_argument, NULL, 'p'},
     {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
 };
 
@@ -162,8 +168,9 @@ static bool read_option(CalcOptions *o, int c, const char *arg)
     case 'g': o->gpu = arg; return true;
     case 't': o->have_threads = true; return cli_parse_integer(COMMAND, "--threads", arg, 1, 1 << 30, &o->threads);
     case 'r': o->have_regs = true; return cli_parse_integer(COMMAND, "--regs", arg, 0, 1 << 30, &o->regs);
-    case 's': return cli_parse_size(COMMAND, "--smem", arg, &o->smem);
-    case 'd': return cli_parse_size(COMMAND, "--dyn-smem", arg, &o->dyn_smem);
+    case 's': o->smem_text = arg; return true;
+    case 'd': o->dyn_smem_text = arg; return true;
+    case 'p': return cli_parse_param(COMMAND, arg, &o->params);
     case 'b': return cli_parse_integer(COMMAND, "--barriers", arg, 0, MAX_BARRIERS, &o->barriers);
     case 'n': o->optin = false; return true;
     case 'c': return cli_parse_carveout(COMMAND, arg, &o->carveout);
@@ -195,7 +202,7 @@ static int parse_options(int argc, char **argv, CalcOptions *o)
 {
     *o = (CalcOptions){.barriers = 1, .optin = true, .carveout = OCC_CARVEOUT_DEFAULT};
     int first;
-    int rc = cli_getopt(COMMAND, argc, argv, "T", long_options, cmd_calc_usage, take_option, o, &first);
+    int rc = cli_getopt(COMMAND, argc, argv, "Tp", long_options, cmd_calc_usage, take_option, o, &first);
     if (rc != EXIT_OK)
         return rc;
     if (first < argc) {
@@ -281,9 +288,31 @@ static void warn_partial_warp(const CalcOptions *o, const ArchLimits *a)
                 o->threads, a->warp_size, idle, 100.0 * (double)idle / (double)lanes, warps, lanes);
 }
 
+/* --smem and --dyn-smem, sizes or expressions of the block and the
+ * --param names.  A sweep of block sizes keeps one dynamic size, so an
+ * expression of the block cannot be swept. */
+static bool value_sizes(CalcOptions *o, const ArchLimits *a)
+{
+    long long threads = o->have_threads ? o->threads : 256;
+    long long warps = (threads + a->warp_size - 1) / a->warp_size;
+    bool constant[2];
+    if ((o->smem_text && !cli_eval_size(COMMAND, "--smem", o->smem_text, &o->params, threads,
+                                        warps, &o->smem, &constant[0])) ||
+        (o->dyn_smem_text && !cli_eval_size(COMMAND, "--dyn-smem", o->dyn_smem_text, &o->params,
+                                            threads, warps, &o->dyn_smem, &constant[1])))
+        return false;
+    for (int i = 0; i < 2 && o->sweep == SWEEP_THREADS; i++)
+        if ((i ? o->dyn_smem_text : o->smem_text) && !constant[i]) {
+            cli_error(COMMAND, "%s: an expression of threads or warps cannot be swept "
+                               "(--sweep threads keeps one size)", i ? "--dyn-smem" : "--smem");
+            return false;
+        }
+    return true;
+}
+
 /* An NVIDIA target: the options it takes, found in `table` (read when a
  * target was named, which check_required makes sure of first). */
-static bool check_nvidia(const CalcOptions *o, const ArchTable *table, Target *t)
+static bool check_nvidia(CalcOptions *o, const ArchTable *table, Target *t)
 {
     if (o->amd_option) {
         cli_error(COMMAND, "%s: is for AMD targets (gfx90a, gfx942, gfx1100, gfx1201, ...); "
@@ -297,7 +326,7 @@ static bool check_nvidia(const CalcOptions *o, const ArchTable *table, Target *t
         return false;
     if (o->have_sms)
         t->sm_count = (int)o->sms;
-    if (!check_against_arch(o, t))
+    if (!value_sizes(o, t->arch) || !check_against_arch(o, t))
         return false;
     warn_partial_warp(o, t->arch);
     return true;
