@@ -126,6 +126,8 @@ int cmd_diff(int argc, char **argv);
 int cmd_report_to(const char *command, int argc, char **argv, FILE *out);
 int cmd_wrap(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_prune(int argc, char **argv);
+void cmd_prune_usage(FILE *out);
 void cmd_wrap_usage(FILE *out);
 void cmd_merge_usage(FILE *out);
 void cmd_calc_usage(FILE *out);
