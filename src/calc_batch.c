@@ -477,7 +477,7 @@ static long next_line(Reader *r, const char **line)
         if (nl || (!skipping && len > 0 && r->eof)) {
             *line = r->buf + r->start;
             r->start += len + (nl != NULL);
-            return skipping ? -2 : (long)len;
+            return skipping || len > BATCH_MAX_LINE ? -2 : (long)len;
         }
         if (!refill(r)) {
             if (skipping)
