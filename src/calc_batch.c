@@ -202,20 +202,29 @@ static void note_vendor_key(CalcOptions *o, BatchKey k)
         o->amd_option = options[k];
 }
 
+/* The key named name, or N_KEYS: by its first letter first, as every
+ * line names four or five keys. */
+static int find_key(const char *name)
+{
+    for (int k = 0; k < N_KEYS; k++)
+        if (KEYS[k].name[0] == name[0] && strcmp(KEYS[k].name, name) == 0)
+            return k;
+    return N_KEYS;
+}
+
 static bool read_line_options(Batch *b, const cJSON *root, CalcOptions *o)
 {
     if (!cJSON_IsObject(root))
         return line_error(b, "not a JSON object of calc's options");
     const cJSON *v;
+    unsigned seen = 0;
     cJSON_ArrayForEach(v, root) {
-        int k = 0;
-        while (k < N_KEYS && strcmp(v->string, KEYS[k].name) != 0)
-            k++;
+        int k = find_key(v->string);
         if (k == N_KEYS)
             return line_error(b, "unknown key '%s' (the keys are %s)", QUOTED(v->string), KEY_LIST);
-        for (const cJSON *seen = root->child; seen != v; seen = seen->next)
-            if (strcmp(seen->string, v->string) == 0)
-                return line_error(b, "%s: given twice", KEYS[k].name);
+        if (seen & (1u << k))
+            return line_error(b, "%s: given twice", KEYS[k].name);
+        seen |= 1u << k;
         note_vendor_key(o, (BatchKey)k);
         if (!read_key(b, (BatchKey)k, v, o))
             return false;
@@ -427,7 +436,8 @@ static bool answer(Batch *b, const char *text, size_t len)
     CalcOptions o = {.barriers = 1, .optin = true, .carveout = OCC_CARVEOUT_DEFAULT,
                      .error = b->error, .error_size = sizeof b->error};
     Target t;
-    CalcModel m = {0};
+    CalcModel m; /* calc_prepare fills it whole once it builds; rows before */
+    m.rows = NULL;
     bool ok = read_line_options(b, root, &o) && find_target(b, &o, &t) && calc_prepare(&o, &t, &m);
     if (ok)
         write_answer(b, &m);

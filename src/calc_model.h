@@ -80,7 +80,9 @@ typedef struct CalcOptions {
     int waves_per_eu_min, waves_per_eu_max;
     const char *smem_text, *dyn_smem_text; /* sizes or expressions, valued once the
                                             * target (its warp size) is known */
-    CliParams params;          /* --param: the names those expressions may use */
+    CliParams *params;         /* --param: the names those expressions may use (the
+                                * command's; outside, as --batch's lines start
+                                * from a zeroed struct each) */
     const char *nvidia_option; /* an NVIDIA-only option given, for the error on AMD */
     const char *amd_option;    /* an AMD-only option given, for the error on NVIDIA */
     /* calc --batch: the checks' messages go to error (error_size bytes)

@@ -160,7 +160,7 @@ static bool read_option(CalcOptions *o, int c, const char *arg)
     case 'r': o->have_regs = true; return cli_parse_integer(COMMAND, "--regs", arg, 0, 1 << 30, &o->regs);
     case 's': o->smem_text = arg; return true;
     case 'd': o->dyn_smem_text = arg; return true;
-    case 'p': return cli_parse_param(COMMAND, arg, &o->params);
+    case 'p': return cli_parse_param(COMMAND, arg, o->params);
     case 'b': return cli_parse_integer(COMMAND, "--barriers", arg, 0, MAX_BARRIERS, &o->barriers);
     case 'n': o->optin = false; return true;
     case 'c': return cli_parse_carveout(COMMAND, arg, &o->carveout);
@@ -195,9 +195,10 @@ static bool take_option(int c, char *arg, void *context)
 }
 
 /* Returns EXIT_OK, EXIT_USAGE, or EXIT_HELP when --help was asked (and printed). */
-static int parse_options(int argc, char **argv, CalcOptions *o)
+static int parse_options(int argc, char **argv, CalcOptions *o, CliParams *params)
 {
-    *o = (CalcOptions){.barriers = 1, .optin = true, .carveout = OCC_CARVEOUT_DEFAULT};
+    *o = (CalcOptions){.barriers = 1, .optin = true, .carveout = OCC_CARVEOUT_DEFAULT,
+                       .params = params};
     int first;
     int rc = cli_getopt(COMMAND, argc, argv, "Tp", long_options, cmd_calc_usage, take_option, o, &first);
     if (rc != EXIT_OK)
@@ -293,9 +294,9 @@ static bool value_sizes(CalcOptions *o, const ArchLimits *a)
     long long threads = o->have_threads ? o->threads : 256;
     long long warps = (threads + a->warp_size - 1) / a->warp_size;
     bool constant[2];
-    if ((o->smem_text && !cli_eval_size(COMMAND, "--smem", o->smem_text, &o->params, threads,
+    if ((o->smem_text && !cli_eval_size(COMMAND, "--smem", o->smem_text, o->params, threads,
                                         warps, &o->smem, &constant[0])) ||
-        (o->dyn_smem_text && !cli_eval_size(COMMAND, "--dyn-smem", o->dyn_smem_text, &o->params,
+        (o->dyn_smem_text && !cli_eval_size(COMMAND, "--dyn-smem", o->dyn_smem_text, o->params,
                                             threads, warps, &o->dyn_smem, &constant[1])))
         return false;
     for (int i = 0; i < 2 && o->sweep == SWEEP_THREADS; i++)
@@ -629,7 +630,8 @@ bool calc_prepare(CalcOptions *o, Target *t, CalcModel *m)
 int cmd_calc(int argc, char **argv)
 {
     CalcOptions o;
-    int rc = parse_options(argc, argv, &o);
+    CliParams params = {0};
+    int rc = parse_options(argc, argv, &o, &params);
     if (rc != EXIT_OK)
         return rc < 0 ? EXIT_OK : rc;
     if (o.batch && o.other_option) {
