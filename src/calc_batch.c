@@ -71,12 +71,9 @@ typedef struct Batch {
     AmdTable amd;
     CachedTarget cache[BATCH_CACHE];
     size_t n_cached, next_evicted;
-    /* Occupancy as text, by (active, max): %.17g is a fifth of a line's
-     * time, and a target has few distinct pairs. */
-    struct {
-        int active, max;
-        char text[32];
-    } occupancy[256];
+    /* Occupancy as text, by (active, max) up to 64 each (every table's
+     * warps or waves): %.17g is a fifth of a line's time otherwise. */
+    char occupancy[65][65][32];
     char error[BATCH_ERROR_SIZE];
     char *out;      /* the answers, written out when nearly full */
     size_t used;
@@ -260,23 +257,24 @@ static bool find_nvidia(Batch *b, const char *name, bool gpu, Target *t)
                       suggested ? "'?)" : "");
 }
 
-static bool find_target(Batch *b, const CalcOptions *o, Target *t)
+/* The target the line names, kept for the next lines; NULL after the
+ * line's error. */
+static Target *find_target(Batch *b, const CalcOptions *o)
 {
     const char *name = o->gpu ? o->gpu : o->arch;
     bool gpu = o->gpu != NULL;
     for (size_t i = 0; i < b->n_cached; i++)
-        if (b->cache[i].gpu == gpu && strcmp(b->cache[i].name, name) == 0) {
-            *t = b->cache[i].target;
-            return true;
-        }
-    if (!target_resolve_amd(&b->amd, name, gpu, t) && !find_nvidia(b, name, gpu, t))
-        return false;
+        if (b->cache[i].gpu == gpu && strcmp(b->cache[i].name, name) == 0)
+            return &b->cache[i].target;
+    Target t;
+    if (!target_resolve_amd(&b->amd, name, gpu, &t) && !find_nvidia(b, name, gpu, &t))
+        return NULL;
     /* Full: the oldest entry goes. */
     CachedTarget *c = &b->cache[b->n_cached < BATCH_CACHE ? b->n_cached++ : b->next_evicted++ % BATCH_CACHE];
     snprintf(c->name, sizeof c->name, "%s", name);
     c->gpu = gpu;
-    c->target = *t;
-    return true;
+    c->target = t;
+    return &c->target;
 }
 
 /* ---- the answer ------------------------------------------------------------- */
@@ -298,6 +296,10 @@ static void put_uint(Batch *b, uint64_t v)
 {
     char digits[24];
     int n = 0;
+    if (v < 10) { /* most figures: one digit */
+        b->out[b->used++] = (char)('0' + v);
+        return;
+    }
     do
         digits[n++] = (char)('0' + v % 10);
     while ((v /= 10) != 0);
@@ -359,18 +361,15 @@ static void write_limits(Batch *b, const OccFigures *f)
     put(b, "\"");
 }
 
-/* %.17g: the very double calc's cJSON writes, read back. */
-static const char *occupancy_text(Batch *b, const OccFigures *f)
+/* %.17g: the very double calc's cJSON writes, read back; into buf when
+ * the pair is past the memo's. */
+static const char *occupancy_text(Batch *b, const OccFigures *f, char buf[32])
 {
-    unsigned slot = ((unsigned)f->active * 31u + (unsigned)f->max_active) & 255u;
-    if (b->occupancy[slot].text[0] == '\0' || b->occupancy[slot].active != f->active ||
-        b->occupancy[slot].max != f->max_active) {
-        b->occupancy[slot].active = f->active;
-        b->occupancy[slot].max = f->max_active;
-        snprintf(b->occupancy[slot].text, sizeof b->occupancy[slot].text, "%.17g",
-                 occ_figures_occupancy(f));
-    }
-    return b->occupancy[slot].text;
+    bool memo = f->active >= 0 && f->active <= 64 && f->max_active >= 0 && f->max_active <= 64;
+    char *text = memo ? b->occupancy[f->active][f->max_active] : buf;
+    if (!memo || text[0] == '\0')
+        snprintf(text, 32, "%.17g", occ_figures_occupancy(f));
+    return text;
 }
 
 /* calc's keys for the target and the result, in calc's order. */
@@ -398,8 +397,9 @@ static void write_answer(Batch *b, const CalcModel *m)
     put_key_int_or_null(b, ",\"max_warps_per_sm\":", nv, f->max_active);
     put_key_int_or_null(b, ",\"waves_per_simd\":", !nv, f->active);
     put_key_int_or_null(b, ",\"max_waves_per_simd\":", !nv, f->max_active);
+    char occupancy[32];
     put(b, ",\"occupancy\":");
-    put(b, occupancy_text(b, f));
+    put(b, occupancy_text(b, f, occupancy));
     write_limits(b, f);
     put_key_int_or_null(b, ",\"allocated_regs_per_block\":", nv, r->nvidia.allocated_regs_per_block);
     put_key_int_or_null(b, ",\"allocated_smem_per_block\":", nv, (long long)r->nvidia.allocated_smem_per_block);
@@ -435,10 +435,15 @@ static bool answer(Batch *b, const char *text, size_t len)
         return line_error(b, "not valid JSON");
     CalcOptions o = {.barriers = 1, .optin = true, .carveout = OCC_CARVEOUT_DEFAULT,
                      .error = b->error, .error_size = sizeof b->error};
-    Target t;
+    Target *target = NULL, copy;
     CalcModel m; /* calc_prepare fills it whole once it builds; rows before */
     m.rows = NULL;
-    bool ok = read_line_options(b, root, &o) && find_target(b, &o, &t) && calc_prepare(&o, &t, &m);
+    bool ok = read_line_options(b, root, &o) && (target = find_target(b, &o)) != NULL;
+    if (ok && o.have_sms) { /* the one change calc_prepare makes to a target */
+        copy = *target;
+        target = &copy;
+    }
+    ok = ok && calc_prepare(&o, target, &m);
     if (ok)
         write_answer(b, &m);
     free(m.rows);
