@@ -163,6 +163,47 @@ static bool judge(const char *path, const PruneSpace *s, PruneTarget *t)
     return true;
 }
 
+/* The formulas have a value at every configuration for every target, so
+ * that no error comes once the output has begun: they depend on the
+ * target only through its warp size (warps), so the first target judged
+ * checks them for its size, and a pass here for each other size. */
+static bool check_formulas(const char *path, const PruneSpace *s, const PruneTarget *targets,
+                           size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        int warp = targets[i].target.arch->warp_size;
+        bool seen = false;
+        for (size_t j = 0; j < i; j++)
+            seen |= targets[j].target.arch->warp_size == warp;
+        OccPruneConfig c;
+        for (size_t k = 0; !seen && k < s->n_configs; k++)
+            if (!prune_space_config(path, s, k, warp, &c))
+                return false;
+    }
+    return true;
+}
+
+static int prune_all(const PruneOptions *o, const PruneSpace *s, PruneTarget *targets, size_t n)
+{
+    if (!check_formulas(o->space, s, targets, n))
+        return EXIT_USAGE;
+    /* The first target is judged before anything is written: its formula
+     * errors are the space's. */
+    if (!judge(o->space, s, &targets[0]))
+        return EXIT_USAGE;
+    if (!prune_write_begin(s, o->format, stdout))
+        return EXIT_ENVIRONMENT;
+    for (size_t i = 0; i < n; i++) {
+        if (i && !judge(o->space, s, &targets[i]))
+            return EXIT_USAGE;
+        if (!prune_write_target(s, &targets[i], i, o->format, stdout))
+            return EXIT_ENVIRONMENT;
+        free(targets[i].records);
+        targets[i].records = NULL;
+    }
+    return prune_write_end(o->format, stdout);
+}
+
 int cmd_prune(int argc, char **argv)
 {
     PruneOptions o;
@@ -179,12 +220,7 @@ int cmd_prune(int argc, char **argv)
     rc = EXIT_USAGE;
     if (cli_split_list(COMMAND, "--arch", o.archs, take_arch, &list) &&
         prune_space_read(o.space, &space)) {
-        bool ok = true;
-        for (size_t i = 0; ok && i < list.n; i++)
-            ok = judge(o.space, &space, &targets[i]);
-        if (ok)
-            rc = o.format == FORMAT_JSON ? prune_write_json(&space, targets, list.n, stdout)
-                                         : prune_write_text(&space, targets, list.n, stdout);
+        rc = prune_all(&o, &space, targets, list.n);
         prune_space_free(&space);
     }
     for (size_t i = 0; i < list.n; i++)

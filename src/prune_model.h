@@ -68,7 +68,12 @@ bool prune_space_config(const char *path, const PruneSpace *s, size_t index, int
 /* What a dropped configuration breaks, in words, into buf. */
 void prune_why(const Target *t, const PruneRecord *r, char *buf, size_t size);
 
-int prune_write_text(const PruneSpace *s, const PruneTarget *targets, size_t n, FILE *out);
-int prune_write_json(const PruneSpace *s, const PruneTarget *targets, size_t n, FILE *out);
+/* The output (text or JSON) a target at a time, so that a target's
+ * verdicts are freed before the next one's are made: begin, each target
+ * (i counting from 0), end.  False, or not EXIT_OK, after one line. */
+bool prune_write_begin(const PruneSpace *s, OutputFormat format, FILE *out);
+bool prune_write_target(const PruneSpace *s, const PruneTarget *t, size_t i, OutputFormat format,
+                        FILE *out);
+int prune_write_end(OutputFormat format, FILE *out);
 
 #endif

@@ -130,16 +130,6 @@ static void write_target_text(const PruneSpace *s, const PruneTarget *t, FILE *o
     }
 }
 
-int prune_write_text(const PruneSpace *s, const PruneTarget *targets, size_t n, FILE *out)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            fputc('\n', out);
-        write_target_text(s, &targets[i], out);
-    }
-    return fflush(out) == 0 && !ferror(out) ? EXIT_OK : EXIT_ENVIRONMENT;
-}
-
 /* ---- JSON ----------------------------------------------------------------- */
 
 /* Prints o without its last '}' (what follows adds keys) or whole, and
@@ -221,7 +211,7 @@ static bool write_target_json(const PruneSpace *s, const PruneTarget *t, FILE *o
     return true;
 }
 
-int prune_write_json(const PruneSpace *s, const PruneTarget *targets, size_t n, FILE *out)
+static bool write_head_json(const PruneSpace *s, FILE *out)
 {
     cJSON *head = cJSON_CreateObject();
     cJSON_AddStringToObject(head, "schema", "silk-occ/prune/1");
@@ -236,19 +226,44 @@ int prune_write_json(const PruneSpace *s, const PruneTarget *targets, size_t n, 
         else
             cJSON_AddNullToObject(formulas, prune_key_name((PruneKey)k));
     cJSON_AddNumberToObject(head, "configurations", (double)s->n_configs);
-    bool ok = print_object(head, true, out);
-    if (ok)
-        fputs(",\"targets\":[\n", out);
-    for (size_t i = 0; ok && i < n; i++) {
-        if (i)
-            fputs(",\n", out);
-        ok = write_target_json(s, &targets[i], out);
+    if (!print_object(head, true, out))
+        return false;
+    fputs(",\"targets\":[\n", out);
+    return true;
+}
+
+/* ---- the document, a target at a time ---------------------------------- */
+
+bool prune_write_begin(const PruneSpace *s, OutputFormat format, FILE *out)
+{
+    if (format != FORMAT_JSON || write_head_json(s, out))
+        return true;
+    cli_error("prune", "out of memory for the JSON");
+    return false;
+}
+
+bool prune_write_target(const PruneSpace *s, const PruneTarget *t, size_t i, OutputFormat format,
+                        FILE *out)
+{
+    if (i) /* a blank line between the texts; a comma between the objects */
+        fputs(format == FORMAT_JSON ? ",\n" : "\n", out);
+    if (format != FORMAT_JSON) {
+        write_target_text(s, t, out);
+        return true;
     }
-    if (ok)
+    if (write_target_json(s, t, out))
+        return true;
+    cli_error("prune", "out of memory for the JSON");
+    return false;
+}
+
+int prune_write_end(OutputFormat format, FILE *out)
+{
+    if (format == FORMAT_JSON)
         fputs("\n]}\n", out);
-    if (!ok) {
-        cli_error("prune", "out of memory for the JSON");
+    if (fflush(out) != 0 || ferror(out)) {
+        cli_error("prune", "cannot write the output");
         return EXIT_ENVIRONMENT;
     }
-    return fflush(out) == 0 && !ferror(out) ? EXIT_OK : EXIT_ENVIRONMENT;
+    return EXIT_OK;
 }
