@@ -7,6 +7,8 @@
  */
 #include "size_expr.h"
 
+#include "edit_distance.h"
+
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,6 +20,7 @@ typedef enum NodeKind {
     NODE_NUMBER,
     NODE_THREADS,
     NODE_WARPS,
+    NODE_NAME, /* a caller's name: value is its index in SizeNames */
     NODE_ADD,
     NODE_SUB,
     NODE_MUL,
@@ -42,6 +45,7 @@ typedef struct Parser {
     size_t pos;
     size_t prev, prev_len; /* the last token taken, for "after '...'" */
     int depth;
+    const SizeNames *names; /* the caller's, or NULL */
     SizeExpr *e;
     char *error;
     size_t error_size;
@@ -139,22 +143,74 @@ static bool parse_number(Parser *p, size_t *index)
                     index);
 }
 
+/* The caller's name closest to the unknown one, when it is close enough
+ * to be a slip (at most a third of it wrong); NULL otherwise. */
+static const char *closest_name(const SizeNames *names, const char *unknown)
+{
+    const char *best = NULL;
+    int best_distance = (int)strlen(unknown) / 3 + 1;
+    const char *builtins[] = {"threads", "warps"};
+    for (size_t i = 0; i < 2 + (names ? names->n : 0); i++) {
+        const char *name = i < 2 ? builtins[i] : names->names[i - 2];
+        int d = edit_distance(unknown, name, true);
+        if (d < best_distance) {
+            best = name;
+            best_distance = d;
+        }
+    }
+    return best;
+}
+
+/* "threads, warps, A, B, ...": the names a text may use, at most eight
+ * of the caller's so that the message fits SIZE_EXPR_ERROR_SIZE. */
+static void list_names(const SizeNames *names, char *buf, size_t size)
+{
+    size_t used = (size_t)snprintf(buf, size, "threads, warps");
+    size_t n = names ? names->n : 0;
+    for (size_t i = 0; i < n && i < 8 && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, ", %s", names->names[i]);
+    if (n > 8 && used < size)
+        snprintf(buf + used, size - used, ", ... (%zu in all)", n + 2);
+}
+
+static bool fail_unknown_name(Parser *p, size_t start, size_t len)
+{
+    char name[EDIT_DISTANCE_MAX_NAME + 1], known[224];
+    snprintf(name, sizeof name, "%.*s", (int)(len < EDIT_DISTANCE_MAX_NAME ? len : EDIT_DISTANCE_MAX_NAME),
+             p->text + start);
+    const char *close = len < EDIT_DISTANCE_MAX_NAME ? closest_name(p->names, name) : NULL;
+    if (!p->names || p->names->n == 0)
+        return fail(p, start, "unknown name '%.*s' (the names are 'threads' and 'warps'%s%s%s)",
+                    quoted(len), p->text + start, close ? "; did you mean '" : "",
+                    close ? close : "", close ? "'?" : "");
+    list_names(p->names, known, sizeof known);
+    return fail(p, start, "unknown name '%.*s' (known: %s)%s%s%s", quoted(len), p->text + start,
+                known, close ? "; did you mean '" : "", close ? close : "", close ? "'?" : "");
+}
+
 static bool parse_name(Parser *p, size_t *index)
 {
     size_t start = p->pos, end = start;
     while (isalnum((unsigned char)p->text[end]) || p->text[end] == '_')
         end++;
     size_t len = end - start;
-    NodeKind kind;
+    Node node = {.column = start + 1};
     if (len == 7 && strncmp(p->text + start, "threads", 7) == 0)
-        kind = NODE_THREADS;
+        node.kind = NODE_THREADS;
     else if (len == 5 && strncmp(p->text + start, "warps", 5) == 0)
-        kind = NODE_WARPS;
-    else
-        return fail(p, start, "unknown name '%.*s' (the names are 'threads' and 'warps')",
-                    quoted(len), p->text + start);
+        node.kind = NODE_WARPS;
+    else {
+        size_t n = p->names ? p->names->n : 0, i = 0;
+        while (i < n && !(strlen(p->names->names[i]) == len &&
+                          strncmp(p->text + start, p->names->names[i], len) == 0))
+            i++;
+        if (i == n)
+            return fail_unknown_name(p, start, len);
+        node.kind = NODE_NAME;
+        node.value = i;
+    }
     take(p, start, len);
-    return add_node(p, (Node){.kind = kind, .column = start + 1}, index);
+    return add_node(p, node, index);
 }
 
 /* Where an operand was due and none is: names what came before. */
@@ -239,7 +295,13 @@ static bool parse_expr(Parser *p, size_t *index)
 
 SizeExpr *size_expr_parse(const char *text, char *error, size_t error_size)
 {
-    Parser p = {.text = text, .error = error, .error_size = error_size};
+    return size_expr_parse_names(text, NULL, error, error_size);
+}
+
+SizeExpr *size_expr_parse_names(const char *text, const SizeNames *names, char *error,
+                                size_t error_size)
+{
+    Parser p = {.text = text, .names = names, .error = error, .error_size = error_size};
     p.e = calloc(1, sizeof *p.e);
     if (!p.e) {
         message(error, error_size, "out of memory");
@@ -298,25 +360,61 @@ static bool apply(const Node *node, uint64_t a, uint64_t b, uint64_t *out, char 
 bool size_expr_eval(const SizeExpr *e, long long threads, long long warps, uint64_t *out,
                     char *error, size_t error_size)
 {
+    return size_expr_eval_names(e, threads, warps, NULL, out, error, error_size);
+}
+
+bool size_expr_eval_names(const SizeExpr *e, long long threads, long long warps,
+                          const uint64_t *values, uint64_t *out, char *error, size_t error_size)
+{
     if (threads < 0 || warps < 0) {
         message(error, error_size, "%s is negative (%lld)", threads < 0 ? "threads" : "warps",
                 threads < 0 ? threads : warps);
         return false;
     }
-    uint64_t values[SIZE_EXPR_MAX_NODES];
+    uint64_t v[SIZE_EXPR_MAX_NODES];
     for (size_t i = 0; i < e->n; i++) {
         const Node *node = &e->nodes[i];
         if (node->kind == NODE_NUMBER)
-            values[i] = node->value;
+            v[i] = node->value;
         else if (node->kind == NODE_THREADS)
-            values[i] = (uint64_t)threads;
+            v[i] = (uint64_t)threads;
         else if (node->kind == NODE_WARPS)
-            values[i] = (uint64_t)warps;
-        else if (!apply(node, values[node->lhs], values[node->rhs], &values[i], error, error_size))
+            v[i] = (uint64_t)warps;
+        else if (node->kind == NODE_NAME && values)
+            v[i] = values[node->value];
+        else if (node->kind == NODE_NAME) { /* a caller's slip: say so rather than guess */
+            message(error, error_size, "1:%zu: a name without a value", node->column);
+            return false;
+        } else if (!apply(node, v[node->lhs], v[node->rhs], &v[i], error, error_size))
             return false;
     }
-    *out = values[e->n - 1];
+    *out = v[e->n - 1];
     return true;
+}
+
+void size_expr_bind(SizeExpr *e, const uint64_t *values)
+{
+    for (size_t i = 0; i < e->n; i++)
+        if (e->nodes[i].kind == NODE_NAME)
+            e->nodes[i] = (Node){.kind = NODE_NUMBER, .column = e->nodes[i].column,
+                                 .value = values[e->nodes[i].value]};
+}
+
+const char *size_expr_check_name(const char *name)
+{
+    size_t len = strlen(name);
+    if (len == 0)
+        return "the name is empty";
+    if (len > SIZE_EXPR_MAX_NAME)
+        return "the name is longer than 32 bytes";
+    if (!isalpha((unsigned char)name[0]) && name[0] != '_')
+        return "a name starts with a letter or '_'";
+    for (size_t i = 0; i < len; i++)
+        if (!isalnum((unsigned char)name[i]) && name[i] != '_')
+            return "a name has only letters, digits and '_'";
+    if (strcmp(name, "threads") == 0 || strcmp(name, "warps") == 0)
+        return "the name is built in (the block's threads and warps)";
+    return NULL;
 }
 
 bool size_expr_is_constant(const SizeExpr *e)

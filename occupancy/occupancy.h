@@ -395,4 +395,45 @@ const char *occ_vendor_limiter_what(OccVendor vendor, int i);
 /* What a limit counts: "ctas_per_sm" or "waves_per_simd". */
 const char *occ_limit_unit(OccVendor vendor);
 
+/* ---- pruning a tuning space (prune.c) ------------------------------------ */
+
+/* Why a configuration cannot run, in the order a launch meets the limits
+ * (the first one broken is the one given); occ_prune_reason_name names
+ * each for JSON ("smem_over_optin"). */
+typedef enum OccPruneReason {
+    OCC_PRUNE_FEASIBLE,               /* it runs: the verdict's figures say how */
+    OCC_PRUNE_EMPTY_BLOCK,            /* a block of 0 threads */
+    OCC_PRUNE_BLOCK_TOO_LARGE,        /* threads over max_threads_per_block */
+    OCC_PRUNE_REGS_OVER_MAX,          /* registers over max_regs_per_thread */
+    OCC_PRUNE_STATIC_SMEM_OVER_LIMIT, /* static shared memory over smem_per_block */
+    OCC_PRUNE_SMEM_OVER_OPTIN,        /* static + dynamic over smem_per_block_optin */
+    OCC_PRUNE_CLUSTER_NOT_RESIDENT,   /* a cluster over the architecture's limit
+                                       * (nonportable), or none on it, or its
+                                       * CTAs not resident */
+    OCC_PRUNE_NO_CTA_RESIDENT,        /* within every per-block limit, yet no CTA
+                                       * fits an SM (registers x threads, ...) */
+    OCC_PRUNE_N_REASONS
+} OccPruneReason;
+
+/* One configuration's figures, as a tuning space's formulas give them:
+ * 64-bit, so that a formula's large value is a verdict, not an overflow.
+ * cluster: CTAs per cluster, 0 or 1 for none.  The kernel has opted in to
+ * the large shared-memory limit (as every tuner's kernels do) and uses
+ * one barrier. */
+typedef struct OccPruneConfig {
+    uint64_t threads, regs, static_smem, dynamic_smem, cluster;
+} OccPruneConfig;
+
+typedef struct OccPruneVerdict {
+    OccPruneReason reason;
+    OccResult result;   /* the engine's answer, when the limits let it be asked */
+    OccFigures figures; /* the same in the one shape: groups, occupancy */
+} OccPruneVerdict;
+
+/* The verdict on c for architecture a, in *out: feasible with its CTAs
+ * per SM, or the first reason it cannot run.  OCC_OK, or the engine's
+ * error when the table's row cannot be used.  No I/O, no allocation. */
+OccStatus occ_prune_config(const ArchLimits *a, const OccPruneConfig *c, OccPruneVerdict *out);
+const char *occ_prune_reason_name(OccPruneReason reason);
+
 #endif

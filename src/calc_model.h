@@ -58,6 +58,52 @@ typedef struct CalcModel {
     size_t n_rows;
 } CalcModel;
 
+enum { MAX_BARRIERS = 16 };
+
+/* calc's options, from the command line or a --batch line. */
+typedef struct CalcOptions {
+    const char *arch, *gpu;
+    long long threads, regs, barriers, sms;
+    uint64_t smem, dyn_smem, work;
+    bool have_threads, have_regs, have_work, have_sms;
+    bool optin;
+    int carveout;
+    int cluster[3];            /* --cluster; all 0: none */
+    OutputFormat format;
+    SweepKind sweep;
+    char *tables[MAX_TABLE_FILES];
+    int n_tables;
+    /* AMD targets' */
+    long long vgprs, agprs, sgprs;
+    uint64_t lds;
+    bool have_vgprs;
+    int waves_per_eu_min, waves_per_eu_max;
+    const char *smem_text, *dyn_smem_text; /* sizes or expressions, valued once the
+                                            * target (its warp size) is known */
+    CliParams *params;         /* --param: the names those expressions may use (the
+                                * command's; outside, as --batch's lines start
+                                * from a zeroed struct each) */
+    const char *nvidia_option; /* an NVIDIA-only option given, for the error on AMD */
+    const char *amd_option;    /* an AMD-only option given, for the error on NVIDIA */
+    /* calc --batch: the checks' messages go to error (error_size bytes)
+     * rather than stderr, warnings are not given, and the model has the
+     * figures only (no next step, no block-size advice). */
+    char *error;
+    size_t error_size;
+    bool batch;                /* --batch given */
+    int other_option;          /* an option other than --batch and --arch-table */
+} CalcOptions;
+
+/* The checks of o against the target t (resolved, of either vendor) and
+ * the model, into *m (free m->rows); false after one message, to stderr
+ * or o->error. */
+bool calc_prepare(CalcOptions *o, Target *t, CalcModel *m);
+
+/* calc --batch (calc_batch.c): JSON Lines in, one answer per line out;
+ * EXIT_OK, EXIT_FINDINGS when a line was bad, EXIT_USAGE when the tables
+ * did not load. */
+int calc_batch(char **tables, int n_tables, FILE *in, FILE *out);
+
 int calc_write_text(const CalcModel *m, FILE *out);
 int calc_write_json(const CalcModel *m, FILE *out);
 int calc_write_csv(const CalcModel *m, FILE *out);

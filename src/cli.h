@@ -9,6 +9,7 @@
 #include "exit_status.h"
 #include "format_bytes.h"
 #include "occupancy.h"
+#include "size_expr.h"
 #include "tables.h"
 
 #include <stdbool.h>
@@ -37,6 +38,29 @@ bool cli_parse_format_among(const char *command, const char *text, unsigned acce
 bool cli_parse_carveout(const char *command, const char *text, int *out);
 /* --cluster X[,Y[,Z]] into dims (1 for an extent left out). */
 bool cli_parse_cluster(const char *command, const char *text, int dims[3]);
+
+/* --param NAME=VALUE (params.c): the names size expressions may use
+ * besides threads and warps, in the order given. */
+enum { CLI_MAX_PARAMS = 64 };
+typedef struct CliParams {
+    char names[CLI_MAX_PARAMS][SIZE_EXPR_MAX_NAME + 1];
+    const char *list[CLI_MAX_PARAMS]; /* names[i], as SizeNames takes them */
+    uint64_t values[CLI_MAX_PARAMS];
+    size_t n;
+} CliParams;
+/* Adds one NAME=VALUE (an identifier, not threads or warps, not given
+ * before; a whole number) to p; false after one line naming --param. */
+bool cli_parse_param(const char *command, const char *text, CliParams *p);
+/* option's text as an expression over threads, warps and p's names, the
+ * names bound to their values; NULL after one line naming option and the
+ * column. */
+SizeExpr *cli_parse_size_expr(const char *command, const char *option, const char *text,
+                              const CliParams *p);
+/* option's value for a block of threads (warps): a plain size as
+ * cli_parse_size reads it, else an expression as above, evaluated;
+ * *constant (when not NULL) says whether it depends on neither. */
+bool cli_eval_size(const char *command, const char *option, const char *text, const CliParams *p,
+                   long long threads, long long warps, uint64_t *out, bool *constant);
 
 /* The options of a subcommand, by the loop both programs share
  * (options.h): each goes to take(c, arg,
@@ -102,6 +126,8 @@ int cmd_diff(int argc, char **argv);
 int cmd_report_to(const char *command, int argc, char **argv, FILE *out);
 int cmd_wrap(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_prune(int argc, char **argv);
+void cmd_prune_usage(FILE *out);
 void cmd_wrap_usage(FILE *out);
 void cmd_merge_usage(FILE *out);
 void cmd_calc_usage(FILE *out);

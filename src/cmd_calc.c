@@ -10,33 +10,24 @@
 #include "escape.h"
 
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char *const COMMAND = "calc";
 
-enum { MAX_BARRIERS = 16 };
 
-typedef struct CalcOptions {
-    const char *arch, *gpu;
-    long long threads, regs, barriers, sms;
-    uint64_t smem, dyn_smem, work;
-    bool have_threads, have_regs, have_work, have_sms;
-    bool optin;
-    int carveout;
-    int cluster[3];            /* --cluster; all 0: none */
-    OutputFormat format;
-    SweepKind sweep;
-    char *tables[MAX_TABLE_FILES];
-    int n_tables;
-    /* AMD targets' */
-    long long vgprs, agprs, sgprs;
-    uint64_t lds;
-    bool have_vgprs;
-    int waves_per_eu_min, waves_per_eu_max;
-    const char *nvidia_option; /* an NVIDIA-only option given, for the error on AMD */
-    const char *amd_option;    /* an AMD-only option given, for the error on NVIDIA */
-} CalcOptions;
+/* One message of the checks: on stderr, or into o->error for --batch. */
+__attribute__((format(printf, 2, 3))) static void calc_error(const CalcOptions *o, const char *fmt, ...)
+{
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(o->error ? o->error : text, o->error ? o->error_size : sizeof text, fmt, ap);
+    va_end(ap);
+    if (!o->error)
+        cli_error(COMMAND, "%s", text);
+}
 
 void cmd_calc_usage(FILE *out)
 {
@@ -50,6 +41,8 @@ void cmd_calc_usage(FILE *out)
           "  --regs R           registers per thread (0 to 255)\n"
           "  --smem BYTES       static shared memory per CTA (default 0)\n"
           "  --dyn-smem BYTES   dynamic shared memory per CTA (default 0)\n"
+          "                     (either may be an expression: '(BM+BN)*BK*2*STAGES', '16*threads')\n"
+          "  --param NAME=N     a name the expressions may use (may be repeated)\n"
           "  --barriers N       named barriers the kernel uses (default 1)\n"
           "  --no-optin         the kernel has not opted in to the large shared-memory limit\n"
           "  --carveout C       default | max-shared | max-l1 | half | PERCENT\n"
@@ -59,6 +52,8 @@ void cmd_calc_usage(FILE *out)
           "  --cluster X[,Y,Z]  a thread-block cluster: its limits and resident clusters\n"
           "  --format F         text | json | csv\n"
           "  --arch-table FILE  add or override table rows (may be repeated)\n"
+          "  --batch            JSON Lines on stdin ({\"arch\": \"sm_90\", \"threads\": 256, \"regs\": 64}),\n"
+          "                     one answer (or {\"line\": N, \"error\": ...}) per line on stdout\n"
           "\n"
           "AMD targets (--arch gfx90a, gfx942, gfx1100, gfx1201, ...; --gpu mi300x, ...):\n"
           "  --threads N        work-items per workgroup (the amdgpu-flat-work-group-size)\n"
@@ -84,6 +79,7 @@ static const struct option long_options[] = {
     {"vgprs", required_argument, NULL, 'V'},     {"agprs", required_argument, NULL, 'A'},
     {"sgprs", required_argument, NULL, 'P'},     {"lds", required_argument, NULL, 'L'},
     {"waves-per-eu", required_argument, NULL, 'E'}, {"cluster", required_argument, NULL, 'C'},
+    {"param", required_argument, NULL, 'p'},  {"batch", no_argument, NULL, 'B'},
     {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
 };
 
@@ -162,8 +158,9 @@ static bool read_option(CalcOptions *o, int c, const char *arg)
     case 'g': o->gpu = arg; return true;
     case 't': o->have_threads = true; return cli_parse_integer(COMMAND, "--threads", arg, 1, 1 << 30, &o->threads);
     case 'r': o->have_regs = true; return cli_parse_integer(COMMAND, "--regs", arg, 0, 1 << 30, &o->regs);
-    case 's': return cli_parse_size(COMMAND, "--smem", arg, &o->smem);
-    case 'd': return cli_parse_size(COMMAND, "--dyn-smem", arg, &o->dyn_smem);
+    case 's': o->smem_text = arg; return true;
+    case 'd': o->dyn_smem_text = arg; return true;
+    case 'p': return cli_parse_param(COMMAND, arg, o->params);
     case 'b': return cli_parse_integer(COMMAND, "--barriers", arg, 0, MAX_BARRIERS, &o->barriers);
     case 'n': o->optin = false; return true;
     case 'c': return cli_parse_carveout(COMMAND, arg, &o->carveout);
@@ -185,17 +182,25 @@ static bool read_option(CalcOptions *o, int c, const char *arg)
     return false;
 }
 
-static bool take_option(int c, char *arg, void *o)
+static bool take_option(int c, char *arg, void *context)
 {
+    CalcOptions *o = context;
+    if (c == 'B') {
+        o->batch = true;
+        return true;
+    }
+    if (c != 'T' && !o->other_option) /* for --batch's error */
+        o->other_option = c;
     return read_option(o, c, arg);
 }
 
 /* Returns EXIT_OK, EXIT_USAGE, or EXIT_HELP when --help was asked (and printed). */
-static int parse_options(int argc, char **argv, CalcOptions *o)
+static int parse_options(int argc, char **argv, CalcOptions *o, CliParams *params)
 {
-    *o = (CalcOptions){.barriers = 1, .optin = true, .carveout = OCC_CARVEOUT_DEFAULT};
+    *o = (CalcOptions){.barriers = 1, .optin = true, .carveout = OCC_CARVEOUT_DEFAULT,
+                       .params = params};
     int first;
-    int rc = cli_getopt(COMMAND, argc, argv, "T", long_options, cmd_calc_usage, take_option, o, &first);
+    int rc = cli_getopt(COMMAND, argc, argv, "Tp", long_options, cmd_calc_usage, take_option, o, &first);
     if (rc != EXIT_OK)
         return rc;
     if (first < argc) {
@@ -210,16 +215,16 @@ static int parse_options(int argc, char **argv, CalcOptions *o)
 static bool check_required(const CalcOptions *o)
 {
     if (!o->arch == !o->gpu) {
-        cli_error(COMMAND, o->arch ? "--arch and --gpu: give one, not both"
+        calc_error(o, o->arch ? "--arch and --gpu: give one, not both"
                                    : "--arch or --gpu: the target GPU is required");
         return false;
     }
     if (!o->have_threads && o->sweep != SWEEP_THREADS) {
-        cli_error(COMMAND, "--threads: required (threads per CTA)");
+        calc_error(o, "--threads: required (threads per CTA)");
         return false;
     }
     if (!o->have_regs && o->sweep != SWEEP_REGS) {
-        cli_error(COMMAND, "--regs: required (registers per thread, from ptxas -v)");
+        calc_error(o, "--regs: required (registers per thread, from ptxas -v)");
         return false;
     }
     return true;
@@ -231,18 +236,18 @@ static bool check_against_arch(const CalcOptions *o, const Target *t)
     const ArchLimits *a = t->arch;
     char limit[32], asked[32], optin[32];
     if (o->have_threads && o->threads > a->max_threads_per_block) {
-        cli_error(COMMAND, "--threads: %lld is above the block limit of %d threads on %s",
+        calc_error(o, "--threads: %lld is above the block limit of %d threads on %s",
                   o->threads, a->max_threads_per_block, t->sm_name);
         return false;
     }
     if (o->have_regs && o->regs > a->max_regs_per_thread) {
-        cli_error(COMMAND, "--regs: %lld is above the %d registers a thread may use on %s",
+        calc_error(o, "--regs: %lld is above the %d registers a thread may use on %s",
                   o->regs, a->max_regs_per_thread, t->sm_name);
         return false;
     }
     if (o->smem > (uint64_t)a->smem_per_block) {
         format_bytes_pair(o->smem, asked, (uint64_t)a->smem_per_block, limit, sizeof asked);
-        cli_error(COMMAND,
+        calc_error(o,
                   "--smem: %s of static shared memory is above the %s static limit per block on %s; "
                   "larger sizes must be dynamic (--dyn-smem)",
                   asked, limit, t->sm_name);
@@ -252,14 +257,14 @@ static bool check_against_arch(const CalcOptions *o, const Target *t)
     if (o->smem + o->dyn_smem > per_block) {
         format_bytes_pair(o->smem + o->dyn_smem, asked, per_block, limit, sizeof asked);
         if (!o->optin && o->smem + o->dyn_smem <= (uint64_t)a->smem_per_block_optin)
-            cli_error(COMMAND,
+            calc_error(o,
                       "--dyn-smem: %s of shared memory per block is above the %s default limit on %s; "
                       "drop --no-optin (the kernel opts in with cudaFuncSetAttribute(kernel, "
                       "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)) to use up to %s",
                       asked, limit, t->sm_name,
                       format_bytes((uint64_t)a->smem_per_block_optin, optin, sizeof optin));
         else
-            cli_error(COMMAND, "--dyn-smem: %s of shared memory per block is above the %s %s limit on %s",
+            calc_error(o, "--dyn-smem: %s of shared memory per block is above the %s %s limit on %s",
                       asked, limit, o->optin ? "opt-in" : "default", t->sm_name);
         return false;
     }
@@ -270,7 +275,7 @@ static bool check_against_arch(const CalcOptions *o, const Target *t)
  * idle lanes, which still take a whole warp's slot. */
 static void warn_partial_warp(const CalcOptions *o, const ArchLimits *a)
 {
-    if (!o->have_threads || o->threads % a->warp_size == 0)
+    if (o->error || !o->have_threads || o->threads % a->warp_size == 0)
         return;
     long long warps = (o->threads + a->warp_size - 1) / a->warp_size;
     long long lanes = warps * a->warp_size;
@@ -281,26 +286,60 @@ static void warn_partial_warp(const CalcOptions *o, const ArchLimits *a)
                 o->threads, a->warp_size, idle, 100.0 * (double)idle / (double)lanes, warps, lanes);
 }
 
-/* An NVIDIA target: the options it takes, found in `table` (read when a
- * target was named, which check_required makes sure of first). */
-static bool check_nvidia(const CalcOptions *o, const ArchTable *table, Target *t)
+/* --smem and --dyn-smem, sizes or expressions of the block and the
+ * --param names.  A sweep of block sizes keeps one dynamic size, so an
+ * expression of the block cannot be swept. */
+static bool value_sizes(CalcOptions *o, const ArchLimits *a)
+{
+    long long threads = o->have_threads ? o->threads : 256;
+    long long warps = (threads + a->warp_size - 1) / a->warp_size;
+    bool constant[2];
+    if ((o->smem_text && !cli_eval_size(COMMAND, "--smem", o->smem_text, o->params, threads,
+                                        warps, &o->smem, &constant[0])) ||
+        (o->dyn_smem_text && !cli_eval_size(COMMAND, "--dyn-smem", o->dyn_smem_text, o->params,
+                                            threads, warps, &o->dyn_smem, &constant[1])))
+        return false;
+    for (int i = 0; i < 2 && o->sweep == SWEEP_THREADS; i++)
+        if ((i ? o->dyn_smem_text : o->smem_text) && !constant[i]) {
+            calc_error(o, "%s: an expression of threads or warps cannot be swept "
+                               "(--sweep threads keeps one size)", i ? "--dyn-smem" : "--smem");
+            return false;
+        }
+    return true;
+}
+
+/* The NVIDIA options that need no target. */
+static bool check_nvidia_options(const CalcOptions *o)
 {
     if (o->amd_option) {
-        cli_error(COMMAND, "%s: is for AMD targets (gfx90a, gfx942, gfx1100, gfx1201, ...); "
-                           "%s takes --regs and --smem",
-                  o->amd_option, o->arch ? o->arch : o->gpu ? o->gpu : "an NVIDIA target");
+        calc_error(o, "%s: is for AMD targets (gfx90a, gfx942, gfx1100, gfx1201, ...); "
+                      "%s takes --regs and --smem",
+                   o->amd_option, o->arch ? o->arch : o->gpu ? o->gpu : "an NVIDIA target");
         return false;
     }
-    if (!check_required(o))
-        return false;
-    if (o->gpu ? !target_resolve_gpu(COMMAND, table, o->gpu, t) : !target_resolve_arch(COMMAND, table, o->arch, t))
-        return false;
+    return check_required(o);
+}
+
+/* The options against the target's limits, t resolved. */
+static bool check_nvidia_target(CalcOptions *o, Target *t)
+{
     if (o->have_sms)
         t->sm_count = (int)o->sms;
-    if (!check_against_arch(o, t))
+    if (!value_sizes(o, t->arch) || !check_against_arch(o, t))
         return false;
     warn_partial_warp(o, t->arch);
     return true;
+}
+
+/* An NVIDIA target: the options it takes, found in `table` (read when a
+ * target was named, which check_required makes sure of first). */
+static bool check_nvidia(CalcOptions *o, const ArchTable *table, Target *t)
+{
+    if (!check_nvidia_options(o))
+        return false;
+    if (o->gpu ? !target_resolve_gpu(COMMAND, table, o->gpu, t) : !target_resolve_arch(COMMAND, table, o->arch, t))
+        return false;
+    return check_nvidia_target(o, t);
 }
 
 /* ---- AMD targets: the checks ---------------------------------------------- */
@@ -310,33 +349,33 @@ static bool check_nvidia(const CalcOptions *o, const ArchTable *table, Target *t
 static bool check_amd_limits(const CalcOptions *o, const AmdTarget *t)
 {
     if (o->threads > t->max_workgroup_size) {
-        cli_error(COMMAND, "--threads: %lld is above the workgroup limit of %d work-items on %s",
+        calc_error(o, "--threads: %lld is above the workgroup limit of %d work-items on %s",
                   o->threads, t->max_workgroup_size, t->gfx);
         return false;
     }
     if (o->vgprs > AMD_MAX_ARCH_VGPRS) {
-        cli_error(COMMAND, "--vgprs: %lld is above the %d VGPRs a wave may address on %s",
+        calc_error(o, "--vgprs: %lld is above the %d VGPRs a wave may address on %s",
                   o->vgprs, AMD_MAX_ARCH_VGPRS, t->gfx);
         return false;
     }
     if (o->agprs > 0 && t->agpr_file == AMD_AGPR_NONE) {
-        cli_error(COMMAND, "--agprs: %s (%s) has no accumulation registers", t->gfx, t->family);
+        calc_error(o, "--agprs: %s (%s) has no accumulation registers", t->gfx, t->family);
         return false;
     }
     if (o->agprs > AMD_MAX_ARCH_VGPRS) {
-        cli_error(COMMAND, "--agprs: %lld is above the %d AGPRs a wave may address on %s",
+        calc_error(o, "--agprs: %lld is above the %d AGPRs a wave may address on %s",
                   o->agprs, AMD_MAX_ARCH_VGPRS, t->gfx);
         return false;
     }
     if (o->sgprs > t->addressable_sgprs) {
-        cli_error(COMMAND, "--sgprs: %lld is above the %d SGPRs a wave may address on %s",
+        calc_error(o, "--sgprs: %lld is above the %d SGPRs a wave may address on %s",
                   o->sgprs, t->addressable_sgprs, t->gfx);
         return false;
     }
     if (o->lds > (uint64_t)t->lds_per_workgroup) {
         char asked[32], limit[32];
         format_bytes_pair(o->lds, asked, (uint64_t)t->lds_per_workgroup, limit, sizeof asked);
-        cli_error(COMMAND, "--lds: %s is above the %s of LDS a workgroup may allocate on %s",
+        calc_error(o, "--lds: %s is above the %s of LDS a workgroup may allocate on %s",
                   asked, limit, t->gfx);
         return false;
     }
@@ -346,16 +385,16 @@ static bool check_amd_limits(const CalcOptions *o, const AmdTarget *t)
 static bool check_amd(const CalcOptions *o, const Target *t)
 {
     if (o->nvidia_option) {
-        cli_error(COMMAND, "%s: is for NVIDIA targets; %s takes --vgprs, --agprs, --sgprs and --lds",
+        calc_error(o, "%s: is for NVIDIA targets; %s takes --vgprs, --agprs, --sgprs and --lds",
                   o->nvidia_option, t->sm_name);
         return false;
     }
     if (!o->have_threads) {
-        cli_error(COMMAND, "--threads: required (work-items per workgroup)");
+        calc_error(o, "--threads: required (work-items per workgroup)");
         return false;
     }
     if (!o->have_vgprs) {
-        cli_error(COMMAND, "--vgprs: required (VGPRs per lane, from the kernel-resource-usage "
+        calc_error(o, "--vgprs: required (VGPRs per lane, from the kernel-resource-usage "
                            "remark or the code object's .vgpr_count)");
         return false;
     }
@@ -526,9 +565,9 @@ static void add_cluster(const CalcOptions *o, CalcModel *m)
                     : -1;
 }
 
-static bool unusable_row(const Target *t)
+static bool unusable_row(const CalcOptions *o, const Target *t)
 {
-    cli_error(COMMAND, "the tables' row for %s cannot be used for this calculation", t->sm_name);
+    calc_error(o, "the tables' row for %s cannot be used for this calculation", t->sm_name);
     return false;
 }
 
@@ -541,17 +580,20 @@ static bool build_nvidia(const CalcOptions *o, const Target *t, CalcModel *m)
     m->kernel.barriers = (int)o->barriers;
     m->kernel.carveout = o->carveout;
 
-    if (!evaluate(m, threads, m->kernel.regs_per_thread, o->smem, o->dyn_smem, &m->row) ||
-        occ_next_step(a, &m->kernel, threads, o->dyn_smem, &m->next) != OCC_OK ||
+    if (!evaluate(m, threads, m->kernel.regs_per_thread, o->smem, o->dyn_smem, &m->row))
+        return unusable_row(o, t);
+    if (o->error) /* --batch: the figures only */
+        return true;
+    if (occ_next_step(a, &m->kernel, threads, o->dyn_smem, &m->next) != OCC_OK ||
         occ_best_block_size(a, &m->kernel, NULL, NULL, o->dyn_smem, t->sm_count,
                             &m->runtime_best) != OCC_OK ||
         occ_advise_block_size_all(a, &m->kernel, o->dyn_smem, o->have_work ? o->work : 0,
                                   t->sm_count, &m->best) != OCC_OK)
-        return unusable_row(t);
+        return unusable_row(o, t);
     add_launch(o, m);
     add_cluster(o, m);
     if (o->sweep != SWEEP_NONE && !build_sweep(m)) {
-        cli_error(COMMAND, "--sweep: out of memory");
+        calc_error(o, "--sweep: out of memory");
         return false;
     }
     return true;
@@ -568,21 +610,37 @@ static bool build_amd(const CalcOptions *o, const Target *t, CalcModel *m)
                                 .waves_per_eu_max = o->waves_per_eu_max};
     AmdResult r;
     if (amd_occupancy_calc(t->amd, &m->amd_kernel, threads, &r) != OCC_OK ||
-        amd_next_step(t->amd, &m->amd_kernel, threads, &m->amd_next) != OCC_OK)
-        return unusable_row(t);
+        (!o->error && amd_next_step(t->amd, &m->amd_kernel, threads, &m->amd_next) != OCC_OK))
+        return unusable_row(o, t);
     m->row = (CalcRow){.threads = threads, .regs = (int)o->vgprs, .static_smem = o->lds,
                        .warps = r.waves_per_workgroup, .fig = occ_figures_amd(&r), .amd = r};
-    warn_ignored_waves_per_eu(t->amd, &m->amd_kernel, threads);
+    if (!o->error)
+        warn_ignored_waves_per_eu(t->amd, &m->amd_kernel, threads);
     add_launch(o, m);
     return true;
+}
+
+bool calc_prepare(CalcOptions *o, Target *t, CalcModel *m)
+{
+    if (t->vendor == OCC_AMD)
+        return check_amd(o, t) && build_amd(o, t, m);
+    return check_nvidia_options(o) && check_nvidia_target(o, t) && build_nvidia(o, t, m);
 }
 
 int cmd_calc(int argc, char **argv)
 {
     CalcOptions o;
-    int rc = parse_options(argc, argv, &o);
+    CliParams params = {0};
+    int rc = parse_options(argc, argv, &o, &params);
     if (rc != EXIT_OK)
         return rc < 0 ? EXIT_OK : rc;
+    if (o.batch && o.other_option) {
+        cli_error(COMMAND, "--batch: the configurations come on stdin, one JSON object a line; "
+                           "only --arch-table goes with it");
+        return EXIT_USAGE;
+    }
+    if (o.batch)
+        return calc_batch(o.tables, o.n_tables, stdin, stdout);
     if (o.arch && o.gpu) { /* before either vendor's options are judged against one of them */
         cli_error(COMMAND, "--arch and --gpu: give one, not both");
         return EXIT_USAGE;

@@ -41,6 +41,8 @@ typedef struct ReportOptions {
     MeasureOptions load;       /* --nvcc-flags; the tables; targets the objects' own */
     ReportSettings settings;
     SizeExpr *dyn_smem;        /* --dyn-smem, freed by the command */
+    const char *dyn_smem_text; /* parsed once every --param is known */
+    CliParams params;          /* --param: the names --dyn-smem may use */
     OutputFormat format;
     bool check_all_caps;       /* --check-caps: no budget */
     long long expect_blocks;   /* -1: not asked */
@@ -77,6 +79,8 @@ void cmd_report_usage(FILE *out)
           "  --work COLSxROWS       work of a 2-D launch (blocks of 32 x threads/32)\n"
           "  --dyn-smem BYTES|EXPR  dynamic shared memory per CTA: 20K, or over the block\n"
           "                         size: '4*threads+256' (threads, warps, + - * / ( ))\n"
+          "  --param NAME=N         a name --dyn-smem may use: --dyn-smem 'BK*STAGES*1K'\n"
+          "                         --param BK=2 --param STAGES=3 (may be repeated)\n"
           "  --block-sizes LIST     more candidate block sizes (besides 64,128,256,512,1024)\n"
           "  --cluster X[,Y[,Z]]    launch in thread-block clusters of X x Y x Z CTAs\n"
           "                         (a kernel's own __cluster_dims__ needs no option)\n"
@@ -116,7 +120,7 @@ static const struct option long_options[] = {
     {"only-block-sizes", required_argument, NULL, 'B'}, {"fixed-block-size", no_argument, NULL, 'F'},
     {"fixed-namespace", required_argument, NULL, 'n'},
     {"compile-commands", required_argument, NULL, 'P'}, {"jobs", required_argument, NULL, 'j'},
-    {"quiet", no_argument, NULL, 'q'},
+    {"quiet", no_argument, NULL, 'q'},              {"param", required_argument, NULL, 'p'},
     {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
 };
 
@@ -227,20 +231,17 @@ static bool parse_percent(const char *text, double *out)
     return true;
 }
 
-/* --dyn-smem: a size or an expression over the block size, evaluated
- * for each row (where it must have a value: report_entry_compute). */
-static bool parse_dyn_smem(ReportOptions *o, const char *arg)
+/* --dyn-smem: a size or an expression over the block size and the
+ * --param names, evaluated for each row (where it must have a value:
+ * report_entry_compute); parsed after the options, whatever their order. */
+static bool parse_dyn_smem(ReportOptions *o)
 {
-    char error[SIZE_EXPR_ERROR_SIZE];
-    size_expr_free(o->dyn_smem);
-    o->dyn_smem = size_expr_parse(arg, error, sizeof error);
-    if (!o->dyn_smem) {
-        cli_error(COMMAND, "--dyn-smem '%s': %s", QUOTED(arg), error);
-        return false;
-    }
+    if (!o->dyn_smem_text)
+        return true;
+    o->dyn_smem = cli_parse_size_expr(COMMAND, "--dyn-smem", o->dyn_smem_text, &o->params);
     o->settings.dyn_smem = o->dyn_smem;
-    o->settings.dyn_smem_text = arg;
-    return true;
+    o->settings.dyn_smem_text = o->dyn_smem_text;
+    return o->dyn_smem != NULL;
 }
 
 /* --work N, or COLSxROWS for a 2-D launch; the product stays below 2^53,
@@ -282,7 +283,8 @@ static bool read_option(ReportOptions *o, int c, char *arg)
     case 'o': return parse_percent(arg, &o->expect_occupancy);
     case 'e': return cli_parse_integer(COMMAND, "--expect-blocks-per-sm", arg, 1, 64, &o->expect_blocks);
     case 'T': return target_add_table_file(COMMAND, o->tables, &o->n_tables, arg);
-    case 'd': return parse_dyn_smem(o, arg);
+    case 'd': o->dyn_smem_text = arg; return true;
+    case 'p': return cli_parse_param(COMMAND, arg, &o->params);
     case 'w': return parse_work(&o->settings, arg);
     case 'L': return cli_parse_cluster(COMMAND, arg, o->settings.cluster);
     case 'P': o->compile_commands = arg; return true;
@@ -318,11 +320,11 @@ static int parse_options(int argc, char **argv, ReportOptions *o)
     int first;
     /* --arch-table adds a file, --block-sizes more sizes, --fixed-namespace
      * a namespace: they repeat. */
-    int rc = cli_getopt(COMMAND, argc, argv, "Tbn", long_options, cmd_report_usage, take_option, o,
+    int rc = cli_getopt(COMMAND, argc, argv, "Tbnp", long_options, cmd_report_usage, take_option, o,
                         &first);
     if (rc != EXIT_OK)
         return rc;
-    if (!apply_only_sizes(o))
+    if (!parse_dyn_smem(o) || !apply_only_sizes(o))
         return EXIT_USAGE;
     o->files = argv + first;
     o->n_files = argc - first;

@@ -26,6 +26,7 @@ static const Command commands[] = {
     {"diff", cmd_diff, cmd_diff_usage, "compare two reports: a gate for CI"},
     {"wrap", cmd_wrap, cmd_wrap_usage, "run a compile and write its unit's report beside the object"},
     {"merge", cmd_merge, cmd_merge_usage, "join units' report JSON into one report"},
+    {"prune", cmd_prune, cmd_prune_usage, "the configurations of a tuning space that can run, and why not"},
 };
 enum { N_COMMANDS = sizeof commands / sizeof *commands };
 

@@ -21,7 +21,7 @@ common='cleanup|colour|demangle|edit_distance|escape|format_bytes|json_file|outp
 report='report'
 verify='verify'
 runtime='gpudrv|cudadrv|hipdrv|silkrt|cpu'
-programs='cli|cmd|calc|report|verify|silkc|target|main|arch|options|json|diff|wrap'
+programs='cli|cmd|calc|report|verify|silkc|target|main|arch|options|json|diff|wrap|prune'
 
 status=0
 

@@ -32,7 +32,7 @@ expect 2 "$P sm_70: not a target of the compiler and ptxas (sm_75 and later)" \
 expect 2 "$P --arch, --gpu and --all: give one of them" examples/saxpy.silk --arch sm_90 --gpu l4
 expect 2 "$P --block-sizes: '2000' is too large (at most 1024)" examples/saxpy.silk --block-sizes 2000
 expect 2 "$P --block-sizes: at most 10 more sizes" examples/saxpy.silk --block-sizes 1,2,3,4,5,6,7,8,9,10,11
-expect 2 "$P --dyn-smem '4*thread': 1:3: unknown name 'thread' (the names are 'threads' and 'warps')" \
+expect 2 "$P --dyn-smem '4*thread': 1:3: unknown name 'thread' (the names are 'threads' and 'warps'; did you mean 'threads'?)" \
     examples/saxpy.silk --dyn-smem '4*thread'
 expect 2 "$P --dyn-smem '(1': 1:3: missing ')' to close the '(' at 1:1" examples/saxpy.silk --dyn-smem '(1'
 expect 2 "$P --work: '0' is too small (at least 1)" examples/saxpy.silk --work 0x5
@@ -132,6 +132,17 @@ expect 2 "$P --dyn-smem '4*threads-4096': at 64 threads (scale<8>): 1:10: 256 - 
 expect 2 "$P --dyn-smem '8192/(threads-64)': at 64 threads (scale<8>): 1:5: division by zero (8192 / 0)" \
     "$dyn" --arch sm_80 --dyn-smem '8192/(threads-64)'
 expect 0 "" "$dyn" --arch sm_80 --dyn-smem 'threads-64' --kernel plain
+# --param names what --dyn-smem may use, in any order of the options: the
+# report is the one of the same expression with the values written in.
+expect 2 "$P --dyn-smem 'BK*STAGES*1K': 1:4: unknown name 'STAGES' (known: threads, warps, BK, STAGE); did you mean 'STAGE'?" \
+    "$dyn" --arch sm_80 --dyn-smem 'BK*STAGES*1K' --param BK=2 --param STAGE=3
+expect 2 "$P --param: 'warps=2': the name is built in (the block's threads and warps)" \
+    "$dyn" --arch sm_80 --param warps=2
+expect 2 "$P --param BK: 'x' is not a number" "$dyn" --arch sm_80 --param BK=x
+expect 0 "" "$dyn" --arch sm_80 --format json --dyn-smem '4*threads+2K'
+mv "$work/out" "$work/literal.json"
+expect 0 "" "$dyn" --arch sm_80 --format json --param BK=4 --dyn-smem 'BK*threads+STAGES*1K' --param STAGES=2
+cmp -s "$work/out" "$work/literal.json" || fail "--param: the report differs from the literal expression's"
 # --kernel takes a glob: two of the three.
 "$SILK_OCC" report "$ptx" --arch sm_86 --kernel '*ed_saxpy' | grep -c "^[a-z_]* (tests" >"$work/n"
 [ "$(cat "$work/n")" = 2 ] || fail "--kernel '*ed_saxpy' matched $(cat "$work/n") kernels, want 2"

@@ -3,7 +3,9 @@
  * block sizes, precedence, parentheses, truncating division, the units,
  * each parse error with its exact message and column, and each way an
  * evaluation fails (below zero, past 64 bits, division by zero), and the
- * limits on nesting and length.
+ * limits on nesting and length; the caller's names (--param, a tuning
+ * space's parameters): values, binding, unknown names with the list and
+ * a did-you-mean, and which names a caller may give.
  */
 #include <config.h>
 
@@ -133,8 +135,11 @@ START_TEST(test_parse_errors)
     assert_parse_error("12K)", "1:4: ')' without a matching '('");
     assert_parse_error("(4", "1:3: missing ')' to close the '(' at 1:1");
     assert_parse_error("2*(4 warps)", "1:6: expected '+', '-', '*', '/' or ')' after '4'");
-    assert_parse_error("4*thread", "1:3: unknown name 'thread' (the names are 'threads' and 'warps')");
-    assert_parse_error("Threads", "1:1: unknown name 'Threads' (the names are 'threads' and 'warps')");
+    assert_parse_error("4*thread", "1:3: unknown name 'thread' (the names are 'threads' and "
+                                   "'warps'; did you mean 'threads'?)");
+    assert_parse_error("Threads", "1:1: unknown name 'Threads' (the names are 'threads' and "
+                                  "'warps'; did you mean 'threads'?)");
+    assert_parse_error("4*lanes", "1:3: unknown name 'lanes' (the names are 'threads' and 'warps')");
     assert_parse_error("4threads", "1:2: unknown unit 'threads' after '4' (use K/KiB or M/MiB)");
     assert_parse_error("12G", "1:3: unknown unit 'G' after '12' (use K/KiB or M/MiB)");
     assert_parse_error("18446744073709551616", "1:1: '18446744073709551616' is too large");
@@ -220,6 +225,92 @@ START_TEST(test_length_limit)
 }
 END_TEST
 
+static const char *const TILE_NAMES[] = {"BLOCK_M", "BLOCK_N", "BLOCK_K", "STAGES"};
+static const SizeNames TILE = {TILE_NAMES, 4};
+
+/* text with the tile names at values, at 128 threads. */
+static uint64_t named_value(const char *text, const uint64_t values[4])
+{
+    char error[SIZE_EXPR_ERROR_SIZE] = "";
+    SizeExpr *e = size_expr_parse_names(text, &TILE, error, sizeof error);
+    ck_assert_msg(e != NULL, "'%s': %s", text, error);
+    uint64_t value = 0;
+    ck_assert_msg(size_expr_eval_names(e, 128, 4, values, &value, error, sizeof error), "'%s': %s",
+                  text, error);
+    size_expr_free(e);
+    return value;
+}
+
+START_TEST(test_names_take_their_values)
+{
+    const uint64_t a[4] = {128, 128, 32, 3}, b[4] = {64, 256, 64, 2};
+    const char *smem = "(BLOCK_M+BLOCK_N)*BLOCK_K*2*STAGES";
+    ck_assert_uint_eq(named_value(smem, a), 49152);
+    ck_assert_uint_eq(named_value(smem, b), 81920);
+    ck_assert_uint_eq(named_value("BLOCK_M*threads + warps", a), 128 * 128 + 4);
+    ck_assert_uint_eq(named_value("STAGES*1K", b), 2048);
+}
+END_TEST
+
+START_TEST(test_bind_fixes_the_values)
+{
+    char error[SIZE_EXPR_ERROR_SIZE] = "";
+    SizeExpr *e = size_expr_parse_names("BLOCK_K*4*threads", &TILE, error, sizeof error);
+    ck_assert_ptr_nonnull(e);
+    uint64_t value = 0;
+    /* Unbound, a name has no value: the caller's slip is an error, not 0. */
+    ck_assert(!size_expr_eval(e, 64, 2, &value, error, sizeof error));
+    ck_assert_str_eq(error, "1:1: a name without a value");
+    size_expr_bind(e, (const uint64_t[4]){1, 2, 32, 4});
+    ck_assert(size_expr_eval(e, 64, 2, &value, error, sizeof error));
+    ck_assert_uint_eq(value, 32 * 4 * 64);
+    ck_assert(!size_expr_is_constant(e));
+    size_expr_free(e);
+}
+END_TEST
+
+static void assert_named_error(const char *text, const SizeNames *names, const char *expected)
+{
+    char error[SIZE_EXPR_ERROR_SIZE] = "";
+    ck_assert_ptr_null(size_expr_parse_names(text, names, error, sizeof error));
+    ck_assert_str_eq(error, expected);
+}
+
+START_TEST(test_unknown_names)
+{
+    assert_named_error("(BLOCK_M+BLOCK_Q)*2", &TILE,
+                       "1:10: unknown name 'BLOCK_Q' (known: threads, warps, BLOCK_M, BLOCK_N, "
+                       "BLOCK_K, STAGES); did you mean 'BLOCK_M'?");
+    assert_named_error("4*TILES", &TILE,
+                       "1:3: unknown name 'TILES' (known: threads, warps, BLOCK_M, BLOCK_N, "
+                       "BLOCK_K, STAGES)");
+    assert_named_error("block_m", &TILE,
+                       "1:1: unknown name 'block_m' (known: threads, warps, BLOCK_M, BLOCK_N, "
+                       "BLOCK_K, STAGES); did you mean 'BLOCK_M'?");
+    /* Many names: the list stops at eight and says how many there are. */
+    static const char *const many[] = {"A0", "A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "A9"};
+    assert_named_error("Z", &(SizeNames){many, 10},
+                       "1:1: unknown name 'Z' (known: threads, warps, A0, A1, A2, A3, A4, A5, A6, "
+                       "A7, ... (12 in all))");
+}
+END_TEST
+
+START_TEST(test_which_names_a_caller_may_give)
+{
+    ck_assert_ptr_null(size_expr_check_name("BLOCK_M"));
+    ck_assert_ptr_null(size_expr_check_name("_k2"));
+    ck_assert_str_eq(size_expr_check_name("threads"),
+                     "the name is built in (the block's threads and warps)");
+    ck_assert_str_eq(size_expr_check_name("warps"),
+                     "the name is built in (the block's threads and warps)");
+    ck_assert_str_eq(size_expr_check_name("2x"), "a name starts with a letter or '_'");
+    ck_assert_str_eq(size_expr_check_name("a-b"), "a name has only letters, digits and '_'");
+    ck_assert_str_eq(size_expr_check_name(""), "the name is empty");
+    ck_assert_str_eq(size_expr_check_name("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456"),
+                     "the name is longer than 32 bytes");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("size_expr");
@@ -236,6 +327,10 @@ int main(void)
     tcase_add_test(tc, test_division_by_zero);
     tcase_add_test(tc, test_deep_nesting_rejected);
     tcase_add_test(tc, test_length_limit);
+    tcase_add_test(tc, test_names_take_their_values);
+    tcase_add_test(tc, test_bind_fixes_the_values);
+    tcase_add_test(tc, test_unknown_names);
+    tcase_add_test(tc, test_which_names_a_caller_may_give);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
