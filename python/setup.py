@@ -68,19 +68,19 @@ class BuildEngine(build_ext):
                                 os.path.join(root, "arch-tables", "embed.awk"),
                                 os.path.join(root, "arch-tables", csv)], stdout=f, check=True)
         os.replace(out + ".tmp", out)
+        # The engine's files are added here, not in setup(): setuptools
+        # refuses absolute paths there, and they lie outside python/.
+        engine = [os.path.join(root, "occupancy", f) for f in ENGINE]
+        engine += [os.path.join(root, "common", f) for f in COMMON]
         for ext in self.extensions:
-            if out not in ext.sources:
-                ext.sources.append(out)
+            ext.sources += [f for f in engine + [out] if f not in ext.sources]
         super().run()
 
 
 def engine_extension():
     root = source_tree()
-    sources = [os.path.join("silk_occ", "_engine.c")]
-    sources += [os.path.join(root, "occupancy", f) for f in ENGINE]
-    sources += [os.path.join(root, "common", f) for f in COMMON]
     return Extension(
-        "silk_occ._engine", sources=sources,
+        "silk_occ._engine", sources=[os.path.join("silk_occ", "_engine.c")],
         include_dirs=[os.path.join(root, "occupancy"), os.path.join(root, "common")],
         define_macros=[("_POSIX_C_SOURCE", "200809L"), ("SILK_OCC_VERSION", '"%s"' % version(root))],
         extra_compile_args=["-std=c11", "-O2", "-Wall", "-Wextra"],

@@ -73,7 +73,22 @@ typedef struct State {
     PyObject *nv_limiter[OCC_N_LIMITERS];
     PyObject *amd_limiter[AMD_N_LIMITERS];
     PyObject *input_index; /* input key -> its Key, as an int */
+    /* Names found before (arch names, gpu names) -> an index of found[]:
+     * a lookup walks every alias of every row, and costs a hundred times
+     * the occupancy it leads to.  The tables never change, so neither
+     * does what a name finds; only found names are kept, at most
+     * MAX_FOUND, so that hostile names cannot grow it. */
+    PyObject *found_index[2];
+    struct Found *found;
+    size_t n_found;
 } State;
+
+enum { MAX_FOUND = 256 };
+
+typedef struct Found {
+    Target target;
+    bool amd;
+} Found;
 
 /* Why a configuration was refused, for prune: the check that refused it.
  * Its names are the reasons of silk-occ prune (occupancy/prune.c), the
@@ -597,53 +612,50 @@ static bool compute_amd(const Config *c, Answer *m, int want, Failure *f)
     return true;
 }
 
-/* The last name a batch looked up and what it found: a batch names few
- * targets, and a lookup (every alias of every row) costs more than the
- * occupancy it leads to. */
-typedef struct NameCache {
-    PyObject *name; /* strong: the arch or gpu string last found */
-    bool gpu, amd;
-    Target target;
-} NameCache;
-
-static bool cached(const NameCache *cache, const Config *c)
+/* The target a name found before, or NULL. */
+static const Found *found_before(const State *s, const Config *c)
 {
     PyObject *name = c->gpu ? c->gpu_obj : c->arch_obj;
-    return cache && cache->name && cache->gpu == (c->gpu != NULL) &&
-           (cache->name == name || PyUnicode_Compare(cache->name, name) == 0);
+    PyObject *index = PyDict_GetItemWithError(s->found_index[c->gpu != NULL], name);
+    if (!index) {
+        PyErr_Clear();
+        return NULL;
+    }
+    return &s->found[PyLong_AsSsize_t(index)];
 }
 
-static void remember(NameCache *cache, const Config *c, const Target *t, bool amd)
+static void remember(State *s, const Config *c, const Target *t, bool amd)
 {
-    if (!cache)
+    if (s->n_found == MAX_FOUND)
         return;
+    PyObject *index = PyLong_FromSize_t(s->n_found);
     PyObject *name = c->gpu ? c->gpu_obj : c->arch_obj;
-    Py_XSETREF(cache->name, Py_NewRef(name));
-    cache->gpu = c->gpu != NULL;
-    cache->amd = amd;
-    cache->target = *t;
+    if (index && PyDict_SetItem(s->found_index[c->gpu != NULL], name, index) == 0)
+        s->found[s->n_found++] = (Found){*t, amd};
+    else
+        PyErr_Clear(); /* not remembered: found again next time */
+    Py_XDECREF(index);
 }
 
 /* The target, in calc's order: an AMD name first (silently), else the
  * NVIDIA options and then the NVIDIA name. */
-static bool find_target(const State *s, const Config *c, Target *t, bool *amd, Failure *f,
-                        NameCache *cache)
+static bool find_target(State *s, const Config *c, Target *t, bool *amd, Failure *f)
 {
-    if (cached(cache, c)) {
-        *t = cache->target;
-        *amd = cache->amd;
+    const Found *before = found_before(s, c);
+    if (before) {
+        *t = before->target;
+        *amd = before->amd;
         return *amd || check_nvidia_options(c, f);
     }
     *amd = resolve_amd(&s->amd, c, t);
     if (!*amd && (!check_nvidia_options(c, f) || !resolve_nvidia(&s->nv, c, t, f)))
         return false;
-    remember(cache, c, t, *amd);
+    remember(s, c, t, *amd);
     return true;
 }
 
 /* One configuration: calc's checks, then its model. */
-static bool answer_config(const State *s, PyObject *dict, Config *c, Answer *m, int want, Failure *f,
-                          NameCache *cache)
+static bool answer_config(State *s, PyObject *dict, Config *c, Answer *m, int want, Failure *f)
 {
     if (!read_config(s, dict, c, f))
         return false;
@@ -653,7 +665,7 @@ static bool answer_config(const State *s, PyObject *dict, Config *c, Answer *m, 
         return fail(f, R_USAGE, "--arch or --gpu: the target GPU is required");
     *m = (Answer){.config = c};
     bool amd;
-    if (!find_target(s, c, &m->target, &amd, f, cache))
+    if (!find_target(s, c, &m->target, &amd, f))
         return false;
     if (amd ? !check_amd(c, &m->target, f) || !compute_amd(c, m, want, f)
             : !check_nvidia(c, &m->target, f) || !compute_nvidia(c, m, want, f))
@@ -1020,7 +1032,7 @@ static PyObject *engine_calc(PyObject *module, PyObject *config)
     Config c;
     Answer m;
     Failure f = {0};
-    if (!answer_config(s, config, &c, &m, WANT_ALL, &f, NULL))
+    if (!answer_config(s, config, &c, &m, WANT_ALL, &f))
         return raise_failure(&f, -1);
     return answer_dict(s, &m, NULL);
 }
@@ -1066,7 +1078,6 @@ static PyObject *engine_batch(PyObject *module, PyObject *args, PyObject *kwargs
         Py_DECREF(seq);
         return NULL;
     }
-    NameCache cache = {0};
     /* The answers are new containers that hold no cycle: a collection
      * every 700 of them would walk the whole growing list again. */
     int collecting = PyGC_Disable();
@@ -1078,7 +1089,7 @@ static PyObject *engine_batch(PyObject *module, PyObject *args, PyObject *kwargs
         Failure f; /* its message is written before it is read */
         f.type_error = false;
         PyObject *d;
-        if (answer_config(s, PySequence_Fast_GET_ITEM(seq, i), &c, &m, what, &f, &cache))
+        if (answer_config(s, PySequence_Fast_GET_ITEM(seq, i), &c, &m, what, &f))
             d = answer_dict(s, &m, keys == Py_None ? NULL : want);
         else if (keep_going)
             d = failure_dict(s, &f, i);
@@ -1091,7 +1102,6 @@ static PyObject *engine_batch(PyObject *module, PyObject *args, PyObject *kwargs
     }
     if (collecting)
         PyGC_Enable();
-    Py_XDECREF(cache.name);
     Py_DECREF(seq);
     return out;
 }
@@ -1203,6 +1213,12 @@ static int engine_exec(PyObject *module)
         if (rc != 0)
             return -1;
     }
+    if (!(s->found_index[0] = PyDict_New()) || !(s->found_index[1] = PyDict_New()))
+        return -1;
+    if (!(s->found = PyMem_Calloc(MAX_FOUND, sizeof *s->found))) {
+        PyErr_NoMemory();
+        return -1;
+    }
     if (arch_table_load_builtin(&s->nv, &err) != 0) {
         PyErr_Format(PyExc_RuntimeError, "silk_occ: %s", err.message);
         return -1;
@@ -1227,6 +1243,10 @@ static void engine_free(void *module)
         s->loaded = false;
     }
     Py_CLEAR(s->input_index);
+    Py_CLEAR(s->found_index[0]);
+    Py_CLEAR(s->found_index[1]);
+    PyMem_Free(s->found);
+    s->found = NULL;
     for (int i = 0; i < N_KEYS; i++)
         Py_CLEAR(s->key[i]);
     for (int i = 0; i < OCC_N_LIMITERS; i++)
