@@ -83,7 +83,9 @@ def engine_extension():
         "silk_occ._engine", sources=[os.path.join("silk_occ", "_engine.c")],
         include_dirs=[os.path.join(root, "occupancy"), os.path.join(root, "common")],
         define_macros=[("_POSIX_C_SOURCE", "200809L"), ("SILK_OCC_VERSION", '"%s"' % version(root))],
-        extra_compile_args=["-std=c11", "-O2", "-Wall", "-Wextra"],
+        # Hidden: the module exports PyInit__engine alone, so that the engine's
+        # names cannot meet an installed libsilk-occ's in one process.
+        extra_compile_args=["-std=c11", "-O2", "-Wall", "-Wextra", "-fvisibility=hidden"],
         libraries=["csv"])
 
 

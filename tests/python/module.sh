@@ -5,8 +5,10 @@
 # that environment: occupancy() equal to `silk-occ calc --format json` on
 # random configurations of both vendors, batch() equal to occupancy(),
 # targets(), calc's errors, prune() on a space of 1,944 configurations with
-# every reason, and the Kernel Tuner and Triton adapters (the real packages
-# where the system has them, plain objects of the same shape otherwise).
+# every reason (and the same verdicts as silk-occ prune where the build has
+# it), the Kernel Tuner and Triton adapters (the real packages where the
+# system has them, plain objects of the same shape otherwise), and the
+# README's two examples in "Tuning from Python", their output as printed.
 #
 # Exits 77, saying what is missing, without python3's venv or when pip
 # cannot install (offline: the isolated build fetches setuptools; set

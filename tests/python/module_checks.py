@@ -333,6 +333,43 @@ def real_packages():
 
 
 real_packages()
+
+# ---- the README's examples, run as written ------------------------------------
+
+
+def readme_examples():
+    """(code, expected output) of each python block of the README's
+    "Tuning from Python" section and the plain block after it."""
+    import re
+    with open(os.path.join(os.environ["SILK_SRCDIR"], "README.md"), encoding="utf-8") as f:
+        text = f.read()
+    section = text.split("## Tuning from Python", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```python\n(.*?)```\s*```\n(.*?)```", section, re.S)
+
+
+def run_example(code):
+    import contextlib
+    import io
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "README.md", "exec"), {"__name__": "readme"})
+    return out.getvalue()
+
+
+examples = readme_examples()
+check(len(examples) == 2, "README: %d examples in Tuning from Python, not 2" % len(examples))
+for code, expected in examples:
+    check(run_example(code) == expected, "README example:\n%s" % code)
+    if "SimpleNamespace as Config" in code:
+        try:
+            import triton  # noqa: F401
+        except Exception:
+            print("README's Triton example: run with plain objects (Triton is not importable here)")
+        else:
+            real = code.replace("from types import SimpleNamespace as Config", "from triton import Config")
+            check(run_example(real) == expected, "README's Triton example with triton.Config")
+            print("README's Triton example: run with triton.Config too")
+print("README: %d examples run, their output as printed there" % len(examples))
 if failures:
     print("%d failures" % len(failures))
     sys.exit(1)
