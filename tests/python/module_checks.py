@@ -297,7 +297,8 @@ check(not restrict({"block_size_x": 256, "BLOCK_M": 256, "BLOCK_N": 128, "STAGES
 check(not restrict({"block_size_x": 1024, "BLOCK_M": 64, "BLOCK_N": 64, "STAGES": 2}),
       "kernel tuner: 1024 threads of 128 registers kept")
 check(set(drops) <= {"static_smem_over_limit", "no_cta_resident"}, "kernel tuner drops %s" % set(drops))
-print("kernel_tuner_restriction (plain dicts, as Kernel Tuner passes them): %d of 90 kept" % len(kept))
+kt_kept = len(kept)
+print("kernel_tuner_restriction (plain dicts, as Kernel Tuner passes them): %d of 90 kept" % kt_kept)
 
 prune = silk_occ.triton_early_config_prune(
     arch="sm_90", smem=lambda c: (c.kwargs["BLOCK_M"] + c.kwargs["BLOCK_N"]) * c.kwargs["BLOCK_K"] * 2 * c.num_stages)
@@ -322,14 +323,15 @@ def real_packages():
         check(len(prune(real, {})) == len(kept), "triton.Config: a different count")
         print("triton %s: triton.Config objects pruned the same" % triton.__version__)
     try:
-        import kernel_tuner  # noqa: F401
-        from kernel_tuner.util import check_restrictions
+        import kernel_tuner
+        from kernel_tuner.searchspace import Searchspace
     except Exception as e:
         print("kernel_tuner: not importable here (%s): checked with plain dicts only" % type(e).__name__)
     else:
-        p = {"block_size_x": 256, "BLOCK_M": 256, "BLOCK_N": 128, "STAGES": 4}
-        check(not check_restrictions(restrict, p, False), "kernel_tuner.util.check_restrictions kept it")
-        print("kernel_tuner: its check_restrictions takes the restriction")
+        # The search space tune_kernel builds from restrictions=, without a GPU.
+        space = Searchspace(tune_params, restrict, 1024)
+        check(space.size == kt_kept, "kernel_tuner: %d configurations kept, not %d" % (space.size, kt_kept))
+        print("kernel_tuner %s: its Searchspace keeps the same %d" % (kernel_tuner.__version__, space.size))
 
 
 real_packages()
