@@ -2,6 +2,7 @@
 
     occupancy(arch="sm_90", threads=256, regs=64, smem=12288)  -> dict
     batch([config, ...], keys=None, errors="raise")           -> [dict, ...]
+    target(gpu="h100")                                         -> calc's target keys
     targets()                                                  -> {"architectures", "products"}
     prune(space, arch="sm_80,sm_90")                           -> silk-occ prune's JSON
     kernel_tuner_restriction(...), triton_early_config_prune(...)
@@ -18,7 +19,7 @@ from . import _engine
 from .adapters import kernel_tuner_restriction, triton_early_config_prune
 from .prune import REASONS, prune
 
-__all__ = ["occupancy", "batch", "targets", "prune", "REASONS", "FIGURES",
+__all__ = ["occupancy", "batch", "target", "targets", "prune", "REASONS", "FIGURES",
            "kernel_tuner_restriction", "triton_early_config_prune"]
 
 # The keys a tuner reads: with keys=FIGURES, batch computes no search
@@ -41,6 +42,13 @@ def batch(configs, keys=None, errors="raise"):
     if errors not in ("raise", "return"):
         raise ValueError("batch: errors is 'raise' or 'return', not %r" % (errors,))
     return _engine.batch(configs, keys=keys, errors=errors == "return")
+
+
+def target(arch=None, gpu=None):
+    """calc's target keys (schema .. sm_count: vendor, arch, compute_capability,
+    family, warp_size, unit, gpu, gpu_asked, sm_count) for a name, found as
+    calc finds it."""
+    return _engine.target({k: v for k, v in (("arch", arch), ("gpu", gpu)) if v is not None})
 
 
 def targets():

@@ -1106,6 +1106,38 @@ static PyObject *engine_batch(PyObject *module, PyObject *args, PyObject *kwargs
     return out;
 }
 
+/* target({"arch": NAME} or {"gpu": NAME}): the target keys of calc's JSON
+ * (schema .. sm_count) for the name, found as calc finds it; ValueError
+ * in calc's words for a name it does not know. */
+static PyObject *engine_target(PyObject *module, PyObject *config)
+{
+    State *s = state_of(module);
+    if (!s)
+        return NULL;
+    Config c;
+    Failure f = {0};
+    Answer m = {.config = &c};
+    bool amd;
+    if (!read_config(s, config, &c, &f))
+        return raise_failure(&f, -1);
+    if (!c.arch == !c.gpu)
+        return PyErr_Format(PyExc_ValueError, c.arch ? "--arch and --gpu: give one, not both"
+                                                     : "--arch or --gpu: the target GPU is required");
+    c.have_threads = c.have_regs = true; /* only the name is asked about */
+    c.amd_option = NULL;
+    if (!find_target(s, &c, &m.target, &amd, &f))
+        return raise_failure(&f, -1);
+    if (c.have_sms)
+        m.target.sm_count = (int)c.sms;
+    Out o = {s, PyDict_New(), NULL, false};
+    if (!o.d)
+        return NULL;
+    put_target(&o, &m);
+    if (o.failed)
+        Py_CLEAR(o.d);
+    return o.d;
+}
+
 /* ---- tables(): the compiled-in rows ---------------------------------------- */
 
 static PyObject *nvidia_arch_row(const ArchLimits *a)
@@ -1259,6 +1291,7 @@ static PyMethodDef engine_methods[] = {
     {"calc", engine_calc, METH_O, "calc(config) -> dict: silk-occ calc --format json's keys"},
     {"batch", (PyCFunction)(void (*)(void))engine_batch, METH_VARARGS | METH_KEYWORDS,
      "batch(configs, keys=None, errors=False) -> list of dicts, in one C loop"},
+    {"target", engine_target, METH_O, "target(config) -> calc's target keys for its arch or gpu"},
     {"tables", engine_tables, METH_NOARGS, "tables() -> the compiled-in architectures and products"},
     {NULL, NULL, 0, NULL},
 };

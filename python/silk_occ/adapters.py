@@ -15,31 +15,12 @@ cannot run whatever the compiler allocates, never one that could.
 """
 from . import _engine
 from .formula import value_of
-from .prune import verdict
-
-_KEYS = frozenset(("arch", "vendor", "active_blocks_per_sm", "occupancy", "limited_by", "cluster",
-                   "warp_size"))
-
+from .prune import VERDICT_KEYS, verdict
 
 def _target(arch, gpu):
     if (arch is None) == (gpu is None):
         raise ValueError("give arch or gpu")
     return {"arch": arch} if arch is not None else {"gpu": gpu}
-
-
-def _warp_size(target):
-    """The target's warp (wave) size, from the tables."""
-    probe = _engine.batch([dict(target, threads=1, regs=0)], keys=("warp_size",), errors=True)[0]
-    if "error" in probe:
-        probe = _engine.batch([dict(target, threads=1, vgprs=0)], keys=("warp_size",), errors=True)[0]
-    if "error" in probe:
-        raise ValueError(probe["error"])
-    return probe["warp_size"]
-
-
-def _is_amd(target):
-    probe = _engine.batch([dict(target, threads=1, vgprs=0)], keys=("vendor",), errors=True)[0]
-    return probe.get("vendor") == "amd"
 
 
 def _sizer(spec, what):
@@ -62,7 +43,7 @@ def _sizer(spec, what):
 
 
 def _judge(target, config):
-    answer = _engine.batch([dict(config, **target)], keys=_KEYS, errors=True)[0]
+    answer = _engine.batch([dict(config, **target)], keys=VERDICT_KEYS, errors=True)[0]
     return verdict(answer)
 
 
@@ -73,7 +54,7 @@ def kernel_tuner_restriction(arch=None, gpu=None, threads=None, regs=0, smem=0, 
     block_size_x * block_size_y * block_size_z (1 for those absent);
     on_drop(params, reason, why) hears of each dropped one."""
     target = _target(arch, gpu)
-    amd = _is_amd(target)
+    amd = _engine.target(target)["vendor"] == "amd"
     if threads is None:
         def threads(p):
             return p.get("block_size_x", 1) * p.get("block_size_y", 1) * p.get("block_size_z", 1)
@@ -104,8 +85,8 @@ def triton_early_config_prune(arch=None, gpu=None, smem=None, regs=None, on_drop
     if smem is None:
         raise ValueError("triton_early_config_prune: smem=lambda config: bytes is required")
     target = _target(arch, gpu)
-    warp = _warp_size(target)
-    amd = _is_amd(target)
+    head = _engine.target(target)  # the warp (wave) size from the tables
+    warp, amd = head["warp_size"], head["vendor"] == "amd"
 
     def registers(cfg):
         if regs is not None:

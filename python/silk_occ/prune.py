@@ -26,9 +26,10 @@ SPACE_KEYS = ("threads", "regs", "smem", "dyn_smem", "cluster", "barriers", "sme
 FORMULA_KEYS = ("threads", "regs", "smem", "dyn_smem", "cluster")
 REASONS = ("empty_block", "block_too_large", "regs_over_max", "static_smem_over_limit",
            "smem_over_optin", "cluster_not_resident", "no_cta_resident")
-_FIGURES = frozenset(("arch", "compute_capability", "family", "vendor", "active_blocks_per_sm",
+# The keys of calc's answer that a verdict and a record read.
+VERDICT_KEYS = frozenset(("arch", "compute_capability", "family", "vendor", "active_blocks_per_sm",
                       "active_warps_per_sm", "waves_per_simd", "occupancy", "limited_by",
-                      "cluster"))
+                      "cluster", "unit"))
 
 
 def read_space(space):
@@ -93,7 +94,9 @@ def verdict(answer):
             return "cluster_not_resident", ("%s: no cluster of %d CTAs is resident"
                                             % (answer["arch"], cluster["size"]))
     if answer["active_blocks_per_sm"] == 0:
-        return "no_cta_resident", "%s: no CTA is resident on an SM" % answer["arch"]
+        group = "workgroup" if answer["vendor"] == "amd" else "CTA"
+        return "no_cta_resident", "%s: no %s is resident on a%s %s" % (
+            answer["arch"], group, "n" if answer["unit"] == "SM" else "", answer["unit"])
     return None, None
 
 
@@ -110,14 +113,15 @@ def _targets(arch, gpu):
     names = arch if arch is not None else gpu
     if isinstance(names, str):
         names = [n for n in names.split(",") if n]
+    if not names:
+        raise ValueError("prune: no target named")
     return "gpu" if gpu is not None else "arch", list(names)
 
 
 def _judge(kind, name, points):
     configs = [dict(c, **{kind: name}) for _, c in points]
-    answers = _engine.batch(configs, keys=_FIGURES, errors=True)
+    answers = _engine.batch(configs, keys=VERDICT_KEYS, errors=True)
     feasible, dropped = [], []
-    head = None
     for i, ((p, config), answer) in enumerate(zip(points, answers)):
         reason, why = verdict(answer)
         r = _record(p, config, answer)
@@ -125,7 +129,6 @@ def _judge(kind, name, points):
             r["reason"], r["why"] = reason, why
             dropped.append(r)
             continue
-        head = head or answer
         r["active_blocks_per_sm"] = answer["active_blocks_per_sm"]
         if answer["vendor"] == "amd":
             r["waves_per_simd"] = answer["waves_per_simd"]
@@ -136,19 +139,7 @@ def _judge(kind, name, points):
         feasible.append((i, r))
     # More occupancy first, then the space's order (a stable sort keeps it).
     feasible.sort(key=lambda ir: -ir[1]["occupancy"])
-    return head, [r for _, r in feasible], dropped
-
-
-def _target_head(kind, name):
-    """The target's names, from the engine (even when nothing is feasible)."""
-    probe = _engine.batch([{kind: name, "threads": 1, "regs": 0}], keys=("arch", "compute_capability", "family"),
-                          errors=True)[0]
-    if "error" in probe:
-        probe = _engine.batch([{kind: name, "threads": 1, "vgprs": 0}],
-                              keys=("arch", "compute_capability", "family"), errors=True)[0]
-    if "error" in probe:
-        raise ValueError("prune: %s" % probe["error"])
-    return probe
+    return [r for _, r in feasible], dropped
 
 
 def prune(space, arch=None, gpu=None):
@@ -157,13 +148,14 @@ def prune(space, arch=None, gpu=None):
     points = list(configurations(names, values, keys))
     kind, targets = _targets(arch, gpu)
     out = {"schema": "silk-occ/prune/1",
-           "tool": _engine.calc({"arch": "sm_90", "threads": 32, "regs": 0})["tool"],
+           "tool": None,
            "parameters": names,
            "formulas": {k: keys[k].text if hasattr(keys.get(k), "text") else None for k in FORMULA_KEYS},
            "configurations": len(points), "targets": []}
     for name in targets:
-        head = _target_head(kind, name)
-        _, feasible, dropped = _judge(kind, name, points)
+        head = _engine.target({kind: name})
+        out["tool"] = head["tool"]
+        feasible, dropped = _judge(kind, name, points)
         out["targets"].append({"arch": head["arch"], "compute_capability": head["compute_capability"],
                                "family": head["family"], "n_feasible": len(feasible),
                                "n_dropped": len(dropped), "feasible": feasible, "dropped": dropped})

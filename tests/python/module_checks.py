@@ -211,7 +211,18 @@ for bad, kind in [({"arch": "sm_90", "threads": "256", "regs": 32}, TypeError),
         check(False, "%s was answered" % bad)
     except kind as e:
         print("refused: %s" % e)
-print("targets() and errors: checked")
+t = silk_occ.target(gpu="a100")
+check((t["arch"], t["gpu"], t["gpu_asked"], t["sm_count"]) == ("sm_80", "a100-40gb", "a100", 108),
+      "target(gpu='a100'): %r" % t)
+check(silk_occ.target(arch="gfx1100")["unit"] == "WGP", "target(arch='gfx1100')")
+# A hostile name is escaped in the message as calc escapes it.
+hostile = {"arch": "sm_\x1b[31m9\u202e0", "threads": 256, "regs": 32}
+_, error = calc(hostile)
+try:
+    silk_occ.occupancy(**hostile)
+except ValueError as e:
+    check(str(e) == error and "\x1b" not in str(e), "hostile name: %r, calc %r" % (str(e), error))
+print("targets(), target() and errors: checked")
 
 # ---- prune -------------------------------------------------------------------
 
@@ -262,6 +273,18 @@ else:
     for a, b in zip(cli["targets"], result["targets"]):
         check(strip(a) == strip(b), "prune: the CLI's verdicts on %s differ" % a["arch"])
     print("silk-occ prune: the same %d verdicts on each target" % cli["configurations"])
+# AMD: LDS is its shared memory, VGPRs its registers, waves the occupancy.
+amd_space = {"parameters": {"W": [0, 4, 16, 32], "V": [64, 256, 300], "L": [0, 32, 96]},
+             "threads": "W*64", "vgprs": "V", "lds": "L*1K"}
+amd_result = silk_occ.prune(amd_space, arch="gfx942")["targets"][0]
+amd_reasons = {d["reason"] for d in amd_result["dropped"]}
+check(amd_reasons == {"empty_block", "block_too_large", "regs_over_max", "smem_over_optin", "no_cta_resident"},
+      "prune on gfx942: reasons %s" % amd_reasons)
+for f in amd_result["feasible"]:
+    o = silk_occ.occupancy(arch="gfx942", threads=f["threads"], vgprs=f["regs"], lds=f["static_smem"])
+    check((o["active_blocks_per_sm"], o["waves_per_simd"], o["occupancy"]) ==
+          (f["active_blocks_per_sm"], f["waves_per_simd"], f["occupancy"]), "prune on gfx942: %r" % f)
+print("prune on gfx942: %d feasible, dropped for %s" % (amd_result["n_feasible"], sorted(amd_reasons)))
 try:
     silk_occ.prune({"parameters": {"A": [1]}, "threads": "A*B"}, arch="sm_90")
     check(False, "an unknown name was taken")
