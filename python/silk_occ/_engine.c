@@ -1086,7 +1086,9 @@ static PyObject *engine_batch(PyObject *module, PyObject *args, PyObject *kwargs
     for (Py_ssize_t i = 0; out && i < n; i++) {
         Config c;
         Answer m;
-        Failure f; /* its message is written before it is read */
+        Failure f; /* not zeroed: 1 KiB a configuration; fail() writes it */
+        f.message[0] = '\0';
+        f.why = R_USAGE;
         f.type_error = false;
         PyObject *d;
         if (answer_config(s, PySequence_Fast_GET_ITEM(seq, i), &c, &m, what, &f))
