@@ -10,9 +10,10 @@
 # system has them, plain objects of the same shape otherwise), and the
 # README's two examples in "Tuning from Python", their output as printed.
 #
-# Exits 77, saying what is missing, without python3's venv or when pip
-# cannot install (offline: the isolated build fetches setuptools; set
-# SILK_PIP_NO_ISOLATION=1 to build with the system's setuptools instead).
+# Exits 77, saying what is missing, without python3's venv or its C
+# headers, or when pip cannot install (offline: the isolated build fetches
+# setuptools; SILK_PIP_NO_ISOLATION=1 builds with the environment's own,
+# which needs setuptools 70.1 or the wheel package).
 # Run by make check, which sets SILK_OCC and SILK_SRCDIR.
 set -u
 : "${SILK_OCC:?}" "${SILK_SRCDIR:?}"
@@ -24,6 +25,11 @@ trap 'rm -rf "$work"' EXIT HUP INT TERM
 if ! python3 -m venv --system-site-packages "$work/venv" >"$work/venv.log" 2>&1; then
     echo "module.sh: python3 -m venv is unavailable (Debian: python3-venv); skipped"
     sed 's/^/  /' "$work/venv.log" | tail -3
+    exit 77
+fi
+# The extension is C: without Python's headers pip can only fail.
+if ! "$work/venv/bin/python" -c 'import os, sysconfig, sys; sys.exit(not os.path.isfile(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then
+    echo "module.sh: python3's C headers (Python.h; Debian: python3-dev) are missing; skipped"
     exit 77
 fi
 # A copy, so that the build writes nothing into the source tree (which
