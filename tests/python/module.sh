@@ -42,7 +42,8 @@ if ! SILK_OCC_SOURCE=$SILK_SRCDIR "$work/venv/bin/pip" install --disable-pip-ver
         $isolation "$work/python" >"$work/pip.log" 2>&1; then
     if grep -qiE 'network|connection|resolve|index|No matching distribution' "$work/pip.log"; then
         echo "module.sh: pip could not fetch setuptools for the isolated build (offline?); skipped"
-        tail -3 "$work/pip.log" | sed 's/^/  /'
+        grep -iE 'network|connection|resolve|index|No matching distribution' "$work/pip.log" |
+            head -2 | sed 's/^ */  /'
         exit 77
     fi
     echo "module.sh: pip install of python/ failed:" >&2
