@@ -381,8 +381,28 @@ def run_example(code):
     return out.getvalue()
 
 
+def man_examples():
+    """(code, expected output) of each example of silk-occ-tuning(7): an
+    .EX block after '.\\" example: python', its output in the .EX block
+    after '.\\" output', groff's escapes undone."""
+    import re
+    with open(os.path.join(os.environ["SILK_SRCDIR"], "man", "silk-occ-tuning.7"), encoding="utf-8") as f:
+        text = f.read()
+    pairs = re.findall(r'\.\\" example: python[^\n]*\n\.EX\n(.*?)\.EE\n\.\\" output\n\.EX\n(.*?)\.EE\n', text, re.S)
+    plain = {"\\-": "-", "\\e": "\\", "\\(aq": "'", "\\(dq": '"', "\\&": ""}
+    def unescape(t):
+        for k, v in plain.items():
+            t = t.replace(k, v)
+        return t
+    return [(unescape(c), unescape(o)) for c, o in pairs]
+
+
 examples = readme_examples()
 check(len(examples) == 2, "README: %d examples in Tuning from Python, not 2" % len(examples))
+pages = man_examples()
+check(len(pages) == 2, "silk-occ-tuning(7): %d examples, not 2" % len(pages))
+for code, expected in pages:
+    check(run_example(code) == expected, "silk-occ-tuning(7) example:\n%s" % code)
 for code, expected in examples:
     check(run_example(code) == expected, "README example:\n%s" % code)
     if "SimpleNamespace as Config" in code:
