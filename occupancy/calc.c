@@ -104,20 +104,8 @@ static uint64_t smem_limit_per_block(const ArchLimits *arch, const KernelResourc
     return limit + (uint64_t)arch->reserved_smem_per_block;
 }
 
-/* What a kernel needs whatever its block size. */
-typedef struct KernelPlan {
-    const ArchLimits *arch;
-    const KernelResources *kernel;
-    OccPartitionedGc gc;          /* as requested, where the SM supports it */
-    uint64_t regs_per_warp;
-    int warps_per_partition;      /* warps whose registers fit a sub-partition */
-    int max_warps;
-    int smem_blocks;
-    uint64_t smem_allocated, smem_per_sm;
-    int barrier_blocks, virtual_blocks;
-} KernelPlan;
 
-static inline int warps_limit(const KernelPlan *p, OccPartitionedGc gc, int block_size,
+static inline int warps_limit(const OccPlan *p, OccPartitionedGc gc, int block_size,
                        int warps_per_block)
 {
     if (block_size > p->arch->max_threads_per_block)
@@ -139,7 +127,7 @@ static int warps_per_partition(const ArchLimits *arch, uint64_t regs_per_warp, i
  * `per_partition` of the kernel's warps) whose per-CTA check counts warps in
  * groups of `granularity`.  May switch partitioned caching off, as the
  * hardware does when a CTA does not fit with it on. */
-static inline int registers_limit(const KernelPlan *p, int warps_per_block, int partitions,
+static inline int registers_limit(const OccPlan *p, int warps_per_block, int partitions,
                            int granularity, int per_partition, OccPartitionedGc *gc)
 {
     const ArchLimits *arch = p->arch;
@@ -167,7 +155,7 @@ static inline int registers_limit(const KernelPlan *p, int warps_per_block, int 
 
 /* Registers, including the family rule: code for an SM with few
  * sub-partitions must also fit its siblings with more (cc 6.0 vs 6.x). */
-static inline int registers_limit_family(const KernelPlan *p, int warps_per_block, OccPartitionedGc *gc)
+static inline int registers_limit_family(const OccPlan *p, int warps_per_block, OccPartitionedGc *gc)
 {
     const ArchLimits *arch = p->arch;
     int blocks = registers_limit(p, warps_per_block, arch->sub_partitions,
@@ -182,7 +170,7 @@ static inline int registers_limit_family(const KernelPlan *p, int warps_per_bloc
     return blocks;
 }
 
-static OccStatus plan_shared_memory(KernelPlan *p, uint64_t dynamic_smem)
+static OccStatus plan_shared_memory(OccPlan *p, uint64_t dynamic_smem)
 {
     const ArchLimits *arch = p->arch;
     const KernelResources *k = p->kernel;
@@ -220,7 +208,7 @@ static OccStatus plan_shared_memory(KernelPlan *p, uint64_t dynamic_smem)
 OccStatus occ_smem_blocks(const ArchLimits *arch, const KernelResources *k,
                           uint64_t dynamic_smem, int *blocks, uint64_t *per_sm)
 {
-    KernelPlan p = {.arch = arch, .kernel = k};
+    OccPlan p = {.arch = arch, .kernel = k};
     OccStatus status = plan_shared_memory(&p, dynamic_smem);
     *blocks = p.smem_blocks;
     *per_sm = p.smem_per_sm;
@@ -257,7 +245,7 @@ static bool arch_is_usable(const ArchLimits *a)
 }
 
 static OccStatus plan_kernel(const ArchLimits *arch, const KernelResources *k,
-                             uint64_t dynamic_smem, KernelPlan *p)
+                             uint64_t dynamic_smem, OccPlan *p)
 {
     if (!arch || !k || k->regs_per_thread < 0 || k->max_threads_per_block < 0 ||
         !arch_is_usable(arch))
@@ -276,7 +264,7 @@ static OccStatus plan_kernel(const ArchLimits *arch, const KernelResources *k,
 }
 
 /* The block-size-dependent half of the calculation. */
-static void evaluate(const KernelPlan *p, int block_size, OccResult *r)
+static void evaluate(const OccPlan *p, int block_size, OccResult *r)
 {
     int *limit = r->limit;
     OccPartitionedGc gc = p->gc;
@@ -315,7 +303,7 @@ static void evaluate(const KernelPlan *p, int block_size, OccResult *r)
 OccStatus occ_active_blocks(const ArchLimits *arch, const KernelResources *k, int block_size,
                             uint64_t dynamic_smem, OccResult *out)
 {
-    KernelPlan plan;
+    OccPlan plan;
     if (!out || block_size <= 0)
         return OCC_ERR_INVALID_INPUT;
     OccStatus status = plan_kernel(arch, k, dynamic_smem, &plan);
@@ -328,7 +316,7 @@ OccStatus occ_active_blocks_sizes(const ArchLimits *arch, const KernelResources 
                                   uint64_t dynamic_smem, const int *block_sizes, size_t n,
                                   OccResult *out)
 {
-    KernelPlan plan;
+    OccPlan plan;
     if (!out || (n > 0 && !block_sizes))
         return OCC_ERR_INVALID_INPUT;
     for (size_t i = 0; i < n; i++)
@@ -338,6 +326,24 @@ OccStatus occ_active_blocks_sizes(const ArchLimits *arch, const KernelResources 
     for (size_t i = 0; status == OCC_OK && i < n; i++)
         evaluate(&plan, block_sizes[i], &out[i]);
     return status;
+}
+
+/* The plan as internal.h's interface, for the installed API's plans
+ * (public.c), which keep one across calls. */
+OccStatus occ_plan_kernel(const ArchLimits *arch, const KernelResources *k, uint64_t dynamic_smem,
+                          OccPlan *p)
+{
+    return plan_kernel(arch, k, dynamic_smem, p);
+}
+
+OccStatus occ_plan_dynamic_smem(OccPlan *p, uint64_t dynamic_smem)
+{
+    return plan_shared_memory(p, dynamic_smem);
+}
+
+void occ_plan_evaluate(const OccPlan *p, int block_size, OccResult *out)
+{
+    evaluate(p, block_size, out);
 }
 
 KernelResources occ_kernel_defaults(const ArchLimits *arch, int regs, uint64_t static_smem,
