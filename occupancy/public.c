@@ -12,7 +12,7 @@
 #include "silk-occ/silk-occ.h"
 
 #include "amd.h"
-#include "internal.h"
+#include "calc_plan.h"
 
 #include <config.h>
 #include <limits.h>
@@ -196,27 +196,37 @@ void silk_occ_kernel_init(silk_occ_kernel *k)
                            .carveout = OCC_CARVEOUT_DEFAULT, .vgprs = 32, .sgprs = 32};
 }
 
-static bool kernel_is_valid(const silk_occ_kernel *k)
+/* A cluster is three dimensions of 1..1024, or none (all 0). */
+static bool cluster_is_valid(const int *c)
+{
+    if (c[0] == 0 && c[1] == 0 && c[2] == 0)
+        return true;
+    for (int i = 0; i < 3; i++)
+        if (c[i] < 1 || c[i] > 1024)
+            return false;
+    return true;
+}
+
+/* Every call checks its kernel, so the common case is one branch: the
+ * sign bits of the counts together, then the two small ranges. */
+static inline bool kernel_is_valid(const silk_occ_kernel *k)
 {
     if (!k || k->size < V1_KERNEL_SIZE)
         return false;
-    bool no_cluster = k->cluster[0] == 0 && k->cluster[1] == 0 && k->cluster[2] == 0;
-    for (int i = 0; i < 3; i++)
-        if (k->cluster[i] < 0 || k->cluster[i] > 1024 || (!no_cluster && k->cluster[i] == 0))
-            return false;
-    return k->regs >= 0 && k->barriers >= 0 && k->vgprs >= 0 && k->agprs >= 0 &&
-           k->sgprs >= 0 && (k->smem_optin == 0 || k->smem_optin == 1) &&
-           k->carveout >= OCC_CARVEOUT_DEFAULT && k->carveout <= 100;
+    if ((k->regs | k->barriers | k->vgprs | k->agprs | k->sgprs) < 0 ||
+        (unsigned)k->smem_optin > 1 || k->carveout < OCC_CARVEOUT_DEFAULT || k->carveout > 100)
+        return false;
+    return (k->cluster[0] | k->cluster[1] | k->cluster[2]) == 0 || cluster_is_valid(k->cluster);
 }
 
-/* The engine's description of an NVIDIA kernel: calc's defaults, with the
- * caller's fields over them. */
-static KernelResources nvidia_kernel(const ArchLimits *a, const silk_occ_kernel *k)
+/* The engine's description of an NVIDIA kernel: occ_kernel_defaults's,
+ * with the caller's fields over them (written in place: the per-call path
+ * should not copy a struct it has just built). */
+static inline void nvidia_kernel(const ArchLimits *a, const silk_occ_kernel *k, KernelResources *r)
 {
-    KernelResources r = occ_kernel_defaults(a, k->regs, k->static_smem, k->smem_optin != 0);
-    r.barriers = k->barriers;
-    r.carveout = k->carveout;
-    return r;
+    plan_kernel_defaults(a, k->regs, k->static_smem, k->smem_optin != 0, r);
+    r->barriers = k->barriers;
+    r->carveout = k->carveout;
 }
 
 static AmdKernel amd_kernel(const silk_occ_kernel *k, int threads, uint64_t dyn_smem)
@@ -246,8 +256,8 @@ static int clusters(const silk_occ_target *t, const silk_occ_kernel *k, int grou
     return occ_cluster_resident(t->units, t->gpu.gpcs, groups, size);
 }
 
-static void write_result(const silk_occ_target *t, const silk_occ_kernel *k, const OccFigures *f,
-                         silk_occ_result *out)
+static inline void write_result(const silk_occ_target *t, const silk_occ_kernel *k,
+                                const OccFigures *f, silk_occ_result *out)
 {
     out->groups = f->groups;
     out->active = f->active;
@@ -257,7 +267,7 @@ static void write_result(const silk_occ_target *t, const silk_occ_kernel *k, con
     for (int i = 0; i < SILK_OCC_MAX_LIMITERS; i++)
         out->limit[i] = i < f->n_limiters ? f->limit[i] : INT_MAX;
     out->limited_by = f->limited_by;
-    out->clusters = clusters(t, k, f->groups);
+    out->clusters = k->cluster[0] ? clusters(t, k, f->groups) : 0;
 }
 
 /* Nothing resident because of limiter `which` (AMD: a workgroup too large,
@@ -290,10 +300,31 @@ static silk_occ_status amd_figures(const silk_occ_target *t, const silk_occ_kern
     return SILK_OCC_OK;
 }
 
-static bool call_is_valid(const silk_occ_target *t, const silk_occ_kernel *k, int threads,
-                          const silk_occ_result *out)
+static inline bool call_is_valid(const silk_occ_target *t, const silk_occ_kernel *k, int threads,
+                                 const silk_occ_result *out)
 {
     return t && kernel_is_valid(k) && threads > 0 && out && out->size >= V1_RESULT_SIZE;
+}
+
+/* The NVIDIA answer straight from the engine's result: the fields
+ * occ_figures_nvidia reads, copied one by one.  The hot path of a tuner's
+ * loop, so the limits are copied by a rolled loop: unrolled, the compiler
+ * turns the copy into wide loads of what the engine has just stored
+ * narrow, each of which waits for the stores to drain, and that cost more
+ * than the calculation itself. */
+static inline void write_nvidia(const silk_occ_target *t, const silk_occ_kernel *k,
+                                const OccResult *r, silk_occ_result *out)
+{
+    out->groups = r->active_blocks;
+    out->active = r->active_warps;
+    out->max_active = r->max_warps;
+    out->occupancy = r->max_warps ? (double)r->active_warps / r->max_warps : 0.0;
+    out->n_limiters = OCC_N_LIMITERS;
+#pragma GCC unroll 1
+    for (int i = 0; i < SILK_OCC_MAX_LIMITERS; i++)
+        out->limit[i] = i < OCC_N_LIMITERS ? r->limit[i] : INT_MAX;
+    out->limited_by = r->limited_by;
+    out->clusters = k->cluster[0] ? clusters(t, k, r->active_blocks) : 0;
 }
 
 silk_occ_status silk_occ_active(const silk_occ_target *t, const silk_occ_kernel *k, int threads,
@@ -301,19 +332,22 @@ silk_occ_status silk_occ_active(const silk_occ_target *t, const silk_occ_kernel 
 {
     if (!call_is_valid(t, k, threads, out))
         return SILK_OCC_ERR_INVALID;
-    OccFigures f;
     if (t->vendor == OCC_AMD) {
+        OccFigures f;
         silk_occ_status status = amd_figures(t, k, threads, dyn_smem, &f);
-        if (status != SILK_OCC_OK)
-            return status;
-    } else {
-        KernelResources r = nvidia_kernel(&t->arch, k);
-        OccResult res;
-        if (occ_active_blocks(&t->arch, &r, threads, dyn_smem, &res) != OCC_OK)
-            return SILK_OCC_ERR_UNSUPPORTED;
-        f = occ_figures_nvidia(&res);
+        if (status == SILK_OCC_OK)
+            write_result(t, k, &f, out);
+        return status;
     }
-    write_result(t, k, &f, out);
+    /* occ_active_blocks, inlined (calc_plan.h). */
+    KernelResources r;
+    nvidia_kernel(&t->arch, k, &r);
+    OccPlan plan;
+    OccResult res;
+    if (plan_kernel(&t->arch, &r, dyn_smem, &plan) != OCC_OK)
+        return SILK_OCC_ERR_UNSUPPORTED;
+    evaluate(&plan, threads, &res);
+    write_nvidia(t, k, &res, out);
     return SILK_OCC_OK;
 }
 
@@ -334,8 +368,8 @@ silk_occ_status silk_occ_plan_new(const silk_occ_target *t, const silk_occ_kerne
     p->kernel = *k;
     p->kernel.size = sizeof p->kernel;
     if (t->vendor == OCC_NVIDIA) {
-        p->resources = nvidia_kernel(&t->arch, k);
-        if (occ_plan_kernel(&t->arch, &p->resources, 0, &p->plan) != OCC_OK) {
+        nvidia_kernel(&t->arch, k, &p->resources);
+        if (plan_kernel(&t->arch, &p->resources, 0, &p->plan) != OCC_OK) {
             free(p);
             return SILK_OCC_ERR_UNSUPPORTED;
         }
@@ -346,31 +380,34 @@ silk_occ_status silk_occ_plan_new(const silk_occ_target *t, const silk_occ_kerne
 
 /* The plan for another dynamic size is a copy re-planned in its shared
  * memory only, so that a plan stays const and callable from many threads. */
-static silk_occ_status plan_figures(const silk_occ_plan *p, int threads, uint64_t dyn_smem,
-                                    OccFigures *f)
+/* The plan for another dynamic size is a copy re-planned in its shared
+ * memory only, so that a plan stays const and callable from many threads. */
+static silk_occ_status plan_nvidia(const silk_occ_plan *p, int threads, uint64_t dyn_smem,
+                                   silk_occ_result *out)
 {
     OccResult r;
     if (dyn_smem == p->dyn_smem) {
-        occ_plan_evaluate(&p->plan, threads, &r);
+        evaluate(&p->plan, threads, &r);
     } else {
         OccPlan other = p->plan;
-        if (occ_plan_dynamic_smem(&other, dyn_smem) != OCC_OK)
+        if (plan_shared_memory(&other, dyn_smem) != OCC_OK)
             return SILK_OCC_ERR_UNSUPPORTED;
-        occ_plan_evaluate(&other, threads, &r);
+        evaluate(&other, threads, &r);
     }
-    *f = occ_figures_nvidia(&r);
+    write_nvidia(p->target, &p->kernel, &r, out);
     return SILK_OCC_OK;
 }
 
 silk_occ_status silk_occ_plan_eval(const silk_occ_plan *p, int threads, uint64_t dyn_smem,
                                    silk_occ_result *out)
 {
-    if (!p || !call_is_valid(p->target, &p->kernel, threads, out))
+    /* The kernel was checked when the plan was made. */
+    if (!p || threads <= 0 || !out || out->size < V1_RESULT_SIZE)
         return SILK_OCC_ERR_INVALID;
+    if (p->target->vendor == OCC_NVIDIA)
+        return plan_nvidia(p, threads, dyn_smem, out);
     OccFigures f;
-    silk_occ_status status = p->target->vendor == OCC_AMD
-                                 ? amd_figures(p->target, &p->kernel, threads, dyn_smem, &f)
-                                 : plan_figures(p, threads, dyn_smem, &f);
+    silk_occ_status status = amd_figures(p->target, &p->kernel, threads, dyn_smem, &f);
     if (status == SILK_OCC_OK)
         write_result(p->target, &p->kernel, &f, out);
     return status;
@@ -417,7 +454,8 @@ silk_occ_status silk_occ_next_step(const silk_occ_target *t, const silk_occ_kern
         return SILK_OCC_ERR_INVALID;
     if (t->vendor == OCC_AMD)
         return next_step_amd(t, k, threads, dyn_smem, out);
-    KernelResources r = nvidia_kernel(&t->arch, k);
+    KernelResources r;
+    nvidia_kernel(&t->arch, k, &r);
     OccNextStep s;
     if (occ_next_step(&t->arch, &r, threads, dyn_smem, &s) != OCC_OK)
         return SILK_OCC_ERR_UNSUPPORTED;
@@ -459,7 +497,8 @@ silk_occ_status silk_occ_best_block_size(const silk_occ_target *t, const silk_oc
         return SILK_OCC_ERR_INVALID;
     if (t->vendor == OCC_AMD)
         return best_amd(t, k, dyn_smem, work, threads, groups);
-    KernelResources r = nvidia_kernel(&t->arch, k);
+    KernelResources r;
+    nvidia_kernel(&t->arch, k, &r);
     OccBlockSizeChoice choice;
     if (occ_advise_block_size_all(&t->arch, &r, dyn_smem, work, t->units, &choice) != OCC_OK)
         return SILK_OCC_ERR_UNSUPPORTED;
