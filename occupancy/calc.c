@@ -22,6 +22,8 @@
  */
 #include "calc_plan.h"
 
+#include <stdlib.h>
+
 static const char *const limiter_names[] = {
 #define LIMITER(e, json, what) json,
 #include "limiters.def"
@@ -107,6 +109,57 @@ OccStatus occ_plan_dynamic_smem(OccPlan *p, uint64_t dynamic_smem)
 void occ_plan_evaluate(const OccPlan *p, int block_size, OccResult *out)
 {
     evaluate(p, block_size, out);
+}
+
+/* A table row with absurd register limits is not tabulated: the generic
+ * path answers for it. */
+enum { MAX_TABLE_REGS = 1024, MAX_TABLE_WARPS = 64 };
+
+bool occ_arch_tables_build(const ArchLimits *arch, OccArchTables *t)
+{
+    *t = (OccArchTables){0};
+    if (!arch_is_usable(arch) || arch->reg_alloc_limit_per_thread < 0 ||
+        arch->reg_alloc_limit_per_thread >= MAX_TABLE_REGS)
+        return false;
+    int n_regs = arch->reg_alloc_limit_per_thread + 1;
+    int n_warps = div_round_up(arch->max_threads_per_block, arch->warp_size);
+    if (n_warps > MAX_TABLE_WARPS)
+        return false;
+    int *regs = malloc((size_t)n_regs * (size_t)n_warps * sizeof *regs);
+    int *warps = malloc((size_t)n_warps * sizeof *warps);
+    if (!regs || !warps) {
+        free(regs);
+        free(warps);
+        return false;
+    }
+    for (int r = 0; r < n_regs; r++) {
+        KernelResources k;
+        OccPlan p;
+        plan_kernel_defaults(arch, r, 0, false, &k);
+        if (plan_kernel(arch, &k, 0, &p) != OCC_OK) {
+            free(regs);
+            free(warps);
+            return false;
+        }
+        for (int w = 1; w <= n_warps; w++) {
+            OccPartitionedGc gc = OCC_GC_OFF;
+            regs[(size_t)r * (size_t)n_warps + (size_t)(w - 1)] = registers_limit_family(&p, w, &gc);
+            if (r == 0)
+                warps[w - 1] = warps_limit(&p, OCC_GC_OFF, 1, w);
+        }
+    }
+    *t = (OccArchTables){.n_regs = n_regs, .n_warps = n_warps,
+                         .max_threads = arch->max_threads_per_block,
+                         .max_warps = arch_max_warps_per_sm(arch), .reg_blocks = regs,
+                         .warp_blocks = warps};
+    return true;
+}
+
+void occ_arch_tables_free(OccArchTables *t)
+{
+    free(t->reg_blocks);
+    free(t->warp_blocks);
+    *t = (OccArchTables){0};
 }
 
 KernelResources occ_kernel_defaults(const ArchLimits *arch, int regs, uint64_t static_smem,

@@ -14,6 +14,14 @@
 
 #include <limits.h>
 
+/* The functions the installed API's single call runs, inlined whatever the
+ * compiler's size heuristics say: a call costs as much as what they do. */
+#if defined(__GNUC__)
+#define OCC_ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+#define OCC_ALWAYS_INLINE static inline
+#endif
+
 /* The tables' units and counts (warp size, allocation units, sub-partitions)
  * are powers of two on every GPU so far; dividing by them with a shift
  * instead of a division instruction makes the whole calculation several
@@ -146,7 +154,7 @@ static inline int registers_limit_family(const OccPlan *p, int warps_per_block, 
     return blocks;
 }
 
-static inline OccStatus plan_shared_memory(OccPlan *p, uint64_t dynamic_smem)
+OCC_ALWAYS_INLINE OccStatus plan_shared_memory(OccPlan *p, uint64_t dynamic_smem)
 {
     const ArchLimits *arch = p->arch;
     const KernelResources *k = p->kernel;
@@ -227,14 +235,27 @@ static inline OccStatus plan_kernel(const ArchLimits *arch, const KernelResource
     return plan_shared_memory(p, dynamic_smem);
 }
 
-/* The block-size-dependent half of the calculation. */
-/* The block-size-dependent half of the calculation, with each limiter's
- * count written to `limit` (r->limit, or a caller's own array: the
- * installed API writes its result's directly, since copying an array just
- * written costs more than the calculation). */
-static inline void evaluate_limits(const OccPlan *p, int block_size, OccResult *restrict r,
-                                   int *restrict limit)
+/* The binding limit: the least count, and a bit for each limiter at it.
+ * Unrolled: these two loops are half the time of a block size. */
+static inline int bind_limits(const int *limit, unsigned *limited_by)
 {
+    int active = INT_MAX;
+#pragma GCC unroll 8
+    for (int i = 0; i < OCC_N_LIMITERS; i++)
+        active = min_int(active, limit[i]);
+    unsigned set = 0;
+#pragma GCC unroll 8
+    for (int i = 0; i < OCC_N_LIMITERS; i++)
+        if (limit[i] == active)
+            set |= 1u << i;
+    *limited_by = set;
+    return active;
+}
+
+/* The block-size-dependent half of the calculation. */
+static inline void evaluate(const OccPlan *p, int block_size, OccResult *r)
+{
+    int *limit = r->limit;
     OccPartitionedGc gc = p->gc;
     int warps = div_round_up(block_size, p->arch->warp_size);
     uint64_t regs = p->regs_per_warp * (uint64_t)warps;
@@ -246,19 +267,8 @@ static inline void evaluate_limits(const OccPlan *p, int block_size, OccResult *
     limit[OCC_LIMITER_BARRIERS] = p->barrier_blocks;
     limit[OCC_LIMITER_VIRTUAL_RESOURCES] = p->virtual_blocks;
 
-    /* Unrolled: these two loops are half the time of a block size. */
-    int active = INT_MAX;
-#pragma GCC unroll 8
-    for (int i = 0; i < OCC_N_LIMITERS; i++)
-        active = min_int(active, limit[i]);
-    unsigned limited_by = 0;
-#pragma GCC unroll 8
-    for (int i = 0; i < OCC_N_LIMITERS; i++)
-        if (limit[i] == active)
-            limited_by |= 1u << i;
-
+    int active = bind_limits(limit, &r->limited_by);
     r->active_blocks = active;
-    r->limited_by = limited_by;
     r->warps_per_block = warps;
     r->active_warps = active * warps;
     r->max_warps = p->max_warps;
@@ -268,11 +278,30 @@ static inline void evaluate_limits(const OccPlan *p, int block_size, OccResult *
     r->partitioned_gc = gc;
 }
 
-static inline void evaluate(const OccPlan *p, int block_size, OccResult *r)
+/* ---- an architecture's limits by registers and warps, in tables ---------- */
+
+/* For kernels without partitioned caching (every kernel of the installed
+ * API), the registers and warps limits depend only on the registers per
+ * thread and the warps per CTA: few enough pairs (256 x 32 on every GPU so
+ * far) to compute each once, with the functions above, when a target is
+ * opened, and then look up, which saves the single call three of its
+ * divisions (calc.c, occ_arch_tables_build). */
+static inline bool tables_apply(const OccArchTables *t, int regs, int block_size)
 {
-    evaluate_limits(p, block_size, r, r->limit);
+    return t->reg_blocks && regs >= 0 && regs < t->n_regs && block_size <= t->max_threads;
 }
 
+/* Registers, then warps, for a pair tables_apply accepts (warps per CTA
+ * of at most max_threads, so at most n_warps). */
+static inline int tables_registers(const OccArchTables *t, int regs, int warps)
+{
+    return t->reg_blocks[(size_t)regs * (size_t)t->n_warps + (size_t)(warps - 1)];
+}
+
+static inline int tables_warps(const OccArchTables *t, int warps)
+{
+    return t->warp_blocks[warps - 1];
+}
 
 /* occ_kernel_defaults, written in place. */
 static inline void plan_kernel_defaults(const ArchLimits *arch, int regs, uint64_t static_smem,

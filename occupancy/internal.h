@@ -30,6 +30,22 @@ typedef struct OccPlan {
     int barrier_blocks, virtual_blocks;
 } OccPlan;
 
+/* The registers and warps limits of an architecture for kernels without
+ * partitioned caching, by registers per thread (0 .. n_regs-1) and warps
+ * per CTA (1 .. n_warps): calc_plan.h says why.  reg_blocks NULL: not
+ * built (a row whose register limits are too large to tabulate). */
+typedef struct OccArchTables {
+    int n_regs, n_warps, max_threads;
+    int max_warps;    /* the SM's warp slots */
+    int *reg_blocks;  /* [regs * n_warps + warps - 1] */
+    int *warp_blocks; /* [warps - 1] */
+} OccArchTables;
+
+/* Builds the tables from the engine's own functions; false (and *t empty)
+ * when the row is unusable or memory runs out. */
+bool occ_arch_tables_build(const ArchLimits *arch, OccArchTables *t);
+void occ_arch_tables_free(OccArchTables *t);
+
 /* Plans `k` on `arch` with `dynamic_smem` bytes per CTA; OCC_ERR_INVALID_INPUT
  * for arguments occ_active_blocks refuses. */
 OccStatus occ_plan_kernel(const ArchLimits *arch, const KernelResources *k, uint64_t dynamic_smem,

@@ -22,6 +22,8 @@
 
 struct silk_occ_target {
     OccVendor vendor;
+    OccArchTables tables; /* NVIDIA: limits by registers and warps (calc_plan.h) */
+    double warp_scale;    /* NVIDIA: 1 / warp slots when that is a power of two, else 0 */
     ArchLimits arch;   /* NVIDIA */
     GpuProduct gpu;    /* NVIDIA, when has_product */
     AmdTarget amd;     /* AMD */
@@ -88,6 +90,12 @@ static bool find_nvidia(const ArchTable *table, const char *name, silk_occ_targe
         t->units = gpu->sm_count;
     }
     arch_sm_name(arch, t->arch_name, sizeof t->arch_name);
+    /* Without tables (a row too odd to tabulate) every call takes the
+     * generic path; the answers are the same. */
+    occ_arch_tables_build(&t->arch, &t->tables);
+    int slots = arch_max_warps_per_sm(&t->arch);
+    if (slots > 0 && (slots & (slots - 1)) == 0)
+        t->warp_scale = 1.0 / slots;
     return true;
 }
 
@@ -146,7 +154,13 @@ silk_occ_status silk_occ_target_open(const char *name, silk_occ_target **out, ch
     return SILK_OCC_OK;
 }
 
-void silk_occ_target_close(silk_occ_target *target) { free(target); }
+void silk_occ_target_close(silk_occ_target *target)
+{
+    if (!target)
+        return;
+    occ_arch_tables_free(&target->tables);
+    free(target);
+}
 
 silk_occ_vendor silk_occ_target_vendor(const silk_occ_target *t)
 {
@@ -306,19 +320,27 @@ static inline bool call_is_valid(const silk_occ_target *t, const silk_occ_kernel
     return t && kernel_is_valid(k) && threads > 0 && out && out->size >= V1_RESULT_SIZE;
 }
 
-/* The NVIDIA answer straight from the engine's result: the fields
- * occ_figures_nvidia reads, copied one by one.  The hot path of a tuner's
- * loop, so the limits are copied by a rolled loop: unrolled, the compiler
- * turns the copy into wide loads of what the engine has just stored
- * narrow, each of which waits for the stores to drain, and that cost more
- * than the calculation itself. */
-static inline void write_nvidia(const silk_occ_target *t, const silk_occ_kernel *k,
-                                const OccResult *r, silk_occ_result *out)
+/* Active warps over the warp slots, as occ_occupancy divides them; by a
+ * multiplication where the slots are a power of two, which is exact. */
+static inline double nvidia_occupancy(const silk_occ_target *t, int active, int slots)
+{
+    if (t->warp_scale != 0)
+        return active * t->warp_scale;
+    return slots ? (double)active / slots : 0.0;
+}
+
+/* The NVIDIA answer from the engine's result: the fields occ_figures_nvidia
+ * reads, copied one by one.  The limits go by a rolled loop: unrolled, the
+ * compiler turns the copy into wide loads of what the engine has just
+ * stored narrow, each of which waits for the stores to drain, and that
+ * cost more than the calculation itself. */
+static void write_nvidia(const silk_occ_target *t, const silk_occ_kernel *k, const OccResult *r,
+                         silk_occ_result *out)
 {
     out->groups = r->active_blocks;
     out->active = r->active_warps;
     out->max_active = r->max_warps;
-    out->occupancy = r->max_warps ? (double)r->active_warps / r->max_warps : 0.0;
+    out->occupancy = nvidia_occupancy(t, r->active_warps, r->max_warps);
     out->n_limiters = OCC_N_LIMITERS;
 #pragma GCC unroll 1
     for (int i = 0; i < SILK_OCC_MAX_LIMITERS; i++)
@@ -327,28 +349,71 @@ static inline void write_nvidia(const silk_occ_target *t, const silk_occ_kernel 
     out->clusters = k->cluster[0] ? clusters(t, k, r->active_blocks) : 0;
 }
 
-silk_occ_status silk_occ_active(const silk_occ_target *t, const silk_occ_kernel *k, int threads,
-                                uint64_t dyn_smem, silk_occ_result *out)
+/* The answer from the target's tables (tables_apply holds) and a plan of
+ * the kernel's shared memory, barriers and virtual resources: evaluate()'s
+ * limits, looked up rather than divided, bound the same way. */
+OCC_ALWAYS_INLINE void nvidia_tabled(const silk_occ_target *t, const silk_occ_kernel *k,
+                                     const OccPlan *p, int threads, silk_occ_result *out)
 {
-    if (!call_is_valid(t, k, threads, out))
-        return SILK_OCC_ERR_INVALID;
-    if (t->vendor == OCC_AMD) {
-        OccFigures f;
-        silk_occ_status status = amd_figures(t, k, threads, dyn_smem, &f);
-        if (status == SILK_OCC_OK)
-            write_result(t, k, &f, out);
-        return status;
-    }
-    /* occ_active_blocks, inlined (calc_plan.h). */
+    int warps = div_round_up(threads, t->arch.warp_size);
+    int limit[SILK_OCC_MAX_LIMITERS];
+    limit[OCC_LIMITER_REGISTERS] = tables_registers(&t->tables, k->regs, warps);
+    limit[OCC_LIMITER_WARPS] = tables_warps(&t->tables, warps);
+    limit[OCC_LIMITER_SHARED_MEMORY] = p->smem_blocks;
+    limit[OCC_LIMITER_BLOCKS] = t->arch.max_blocks_per_sm;
+    limit[OCC_LIMITER_BARRIERS] = p->barrier_blocks;
+    limit[OCC_LIMITER_VIRTUAL_RESOURCES] = p->virtual_blocks;
+    for (int i = OCC_N_LIMITERS; i < SILK_OCC_MAX_LIMITERS; i++)
+        limit[i] = INT_MAX;
+    unsigned limited_by;
+    int active = bind_limits(limit, &limited_by);
+    int slots = t->tables.max_warps;
+    out->groups = active;
+    out->active = active * warps;
+    out->max_active = slots;
+    out->occupancy = nvidia_occupancy(t, active * warps, slots);
+    out->n_limiters = OCC_N_LIMITERS;
+    for (int i = 0; i < SILK_OCC_MAX_LIMITERS; i++)
+        out->limit[i] = limit[i];
+    out->limited_by = limited_by;
+    out->clusters = k->cluster[0] ? clusters(t, k, active) : 0;
+}
+
+/* occ_active_blocks for one size, by the tables where they apply. */
+static silk_occ_status nvidia_active(const silk_occ_target *t, const silk_occ_kernel *k,
+                                     int threads, uint64_t dyn_smem, silk_occ_result *out)
+{
     KernelResources r;
     nvidia_kernel(&t->arch, k, &r);
-    OccPlan plan;
+    OccPlan plan = {.arch = &t->arch, .kernel = &r};
+    if (tables_apply(&t->tables, k->regs, threads)) {
+        if (plan_shared_memory(&plan, dyn_smem) != OCC_OK)
+            return SILK_OCC_ERR_UNSUPPORTED;
+        plan.barrier_blocks = barriers_limit(&t->arch, &r);
+        plan.virtual_blocks = virtual_resources_limit(&t->arch, &r);
+        nvidia_tabled(t, k, &plan, threads, out);
+        return SILK_OCC_OK;
+    }
     OccResult res;
     if (plan_kernel(&t->arch, &r, dyn_smem, &plan) != OCC_OK)
         return SILK_OCC_ERR_UNSUPPORTED;
     evaluate(&plan, threads, &res);
     write_nvidia(t, k, &res, out);
     return SILK_OCC_OK;
+}
+
+silk_occ_status silk_occ_active(const silk_occ_target *t, const silk_occ_kernel *k, int threads,
+                                uint64_t dyn_smem, silk_occ_result *out)
+{
+    if (!call_is_valid(t, k, threads, out))
+        return SILK_OCC_ERR_INVALID;
+    if (t->vendor == OCC_NVIDIA)
+        return nvidia_active(t, k, threads, dyn_smem, out);
+    OccFigures f;
+    silk_occ_status status = amd_figures(t, k, threads, dyn_smem, &f);
+    if (status == SILK_OCC_OK)
+        write_result(t, k, &f, out);
+    return status;
 }
 
 /* ---- plans ----------------------------------------------------------------- */
@@ -385,15 +450,20 @@ silk_occ_status silk_occ_plan_new(const silk_occ_target *t, const silk_occ_kerne
 static silk_occ_status plan_nvidia(const silk_occ_plan *p, int threads, uint64_t dyn_smem,
                                    silk_occ_result *out)
 {
-    OccResult r;
-    if (dyn_smem == p->dyn_smem) {
-        evaluate(&p->plan, threads, &r);
-    } else {
-        OccPlan other = p->plan;
+    const OccPlan *plan = &p->plan;
+    OccPlan other;
+    if (dyn_smem != p->dyn_smem) {
+        other = p->plan;
         if (plan_shared_memory(&other, dyn_smem) != OCC_OK)
             return SILK_OCC_ERR_UNSUPPORTED;
-        evaluate(&other, threads, &r);
+        plan = &other;
     }
+    if (tables_apply(&p->target->tables, p->kernel.regs, threads)) {
+        nvidia_tabled(p->target, &p->kernel, plan, threads, out);
+        return SILK_OCC_OK;
+    }
+    OccResult r;
+    evaluate(plan, threads, &r);
     write_nvidia(p->target, &p->kernel, &r, out);
     return SILK_OCC_OK;
 }
