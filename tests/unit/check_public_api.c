@@ -4,9 +4,15 @@
  * you mean" the programs give), every NULL, a size field too small, bad
  * kernel values, block sizes below 1, and the answers for both vendors
  * that calc gives (tests/lib/pkgconfig.sh compares the installed copy
- * with cuda_occupancy.h; this links the build tree's library).
+ * with cuda_occupancy.h; this links the build tree's library).  And the
+ * single call's table lookups (calc_plan.h) against the engine's own
+ * occ_active_blocks over a grid of every built-in architecture, every
+ * register count to past the allocation limit, block sizes that are and
+ * are not whole warps, and shared memory that fits and does not.
  */
 #include <silk-occ/silk-occ.h>
+
+#include "occupancy.h"
 
 #include <check.h>
 #include <limits.h>
@@ -231,6 +237,55 @@ START_TEST(test_answers)
 }
 END_TEST
 
+/* Both API paths against the engine, field by field. */
+static void compare_with_engine(const ArchLimits *a, const silk_occ_target *t,
+                                const silk_occ_kernel *k, int threads, uint64_t dyn)
+{
+    KernelResources r = occ_kernel_defaults(a, k->regs, k->static_smem, true);
+    r.barriers = k->barriers;
+    OccResult want;
+    ck_assert_int_eq(occ_active_blocks(a, &r, threads, dyn, &want), OCC_OK);
+    silk_occ_result got = SILK_OCC_RESULT_INIT;
+    ck_assert_int_eq(silk_occ_active(t, k, threads, dyn, &got), SILK_OCC_OK);
+    ck_assert_msg(got.groups == want.active_blocks && got.active == want.active_warps &&
+                      got.max_active == want.max_warps && got.limited_by == want.limited_by &&
+                      got.occupancy == occ_occupancy(&want),
+                  "sm_%d%d regs=%d static=%llu threads=%d dyn=%llu: %d vs %d CTAs", a->major,
+                  a->minor, k->regs, (unsigned long long)k->static_smem, threads,
+                  (unsigned long long)dyn, got.groups, want.active_blocks);
+    for (int i = 0; i < OCC_N_LIMITERS; i++)
+        ck_assert_int_eq(got.limit[i], want.limit[i]);
+}
+
+START_TEST(test_tables_equal_engine)
+{
+    ArchTable table;
+    OccError err;
+    ck_assert_int_eq(arch_table_load_builtin(&table, &err), 0);
+    static const uint64_t smem[] = {0, 1, 4096, 40000, 100000};
+    long compared = 0;
+    for (size_t i = 0; i < table.n_archs; i++) {
+        const ArchLimits *a = &table.archs[i];
+        char name[16];
+        silk_occ_target *t = open_target(arch_sm_name(a, name, sizeof name));
+        for (int regs = 0; regs <= a->reg_alloc_limit_per_thread + 2; regs += 1 + regs / 64)
+            for (size_t s = 0; s < sizeof smem / sizeof smem[0]; s++)
+                for (int threads = 1; threads <= a->max_threads_per_block + 40; threads += 37) {
+                    silk_occ_kernel k;
+                    silk_occ_kernel_init(&k);
+                    k.regs = regs;
+                    k.static_smem = smem[s] / 2;
+                    k.barriers = threads % 3;
+                    compare_with_engine(a, t, &k, threads, smem[s] - smem[s] / 2);
+                    compared++;
+                }
+        silk_occ_target_close(t);
+    }
+    ck_assert_int_gt(compared, 100000);
+    arch_table_free(&table);
+}
+END_TEST
+
 START_TEST(test_version)
 {
     ck_assert_int_eq(silk_occ_api_version(), SILK_OCC_API_VERSION);
@@ -249,6 +304,7 @@ int main(void)
     tcase_add_test(tc, test_does_not_fit);
     tcase_add_test(tc, test_answers);
     tcase_add_test(tc, test_version);
+    tcase_add_test(tc, test_tables_equal_engine);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
