@@ -3,11 +3,15 @@
  * as a thin layer over the engine.
  *
  * Nothing here computes an occupancy: each call translates the public
- * kernel description into the vendor engine's (KernelResources, AmdKernel),
- * calls that engine, and reads its answer through the one vendor-neutral
- * face, OccFigures, as calc and the report do.  A target handle holds a
- * copy of its table rows, so the tables are parsed once per open and freed
- * at once, and no handle depends on another or on any global state.
+ * kernel description into the vendor engine's (KernelResources, AmdKernel)
+ * and runs that engine.  AMD answers come through the one vendor-neutral
+ * face, OccFigures, as calc's and the report's do.  NVIDIA answers, the
+ * path a tuner calls millions of times, run the engine inlined
+ * (calc_plan.h), with the registers and warps limits looked up in tables
+ * the engine computes once per target, and are written field by field
+ * (write_nvidia says why).  A target handle holds a copy of its table
+ * rows, so the tables are parsed once per open and freed at once, and no
+ * handle depends on another or on any global state.
  */
 #include "silk-occ/silk-occ.h"
 

@@ -55,9 +55,9 @@ typedef struct silk_occ_target silk_occ_target;
 /* Looks `name` up, case-insensitively: an NVIDIA architecture ("sm_90",
  * "9.0", "hopper"), an NVIDIA product ("h100-sxm", "H100"), an AMD target
  * ("gfx942", "cdna3") or an AMD product ("mi300x").  Architectures are
- * tried first.  On SILK_OCC_ERR_UNKNOWN_TARGET, the closest known name is
- * written to `suggestion` (when it is not NULL and `size` > 0; "" when
- * nothing is close). */
+ * tried first.  On SILK_OCC_ERR_UNKNOWN_TARGET, the closest known NVIDIA
+ * architecture or product name is written to `suggestion` (when it is not
+ * NULL and `size` > 0; "" when nothing is close). */
 silk_occ_status silk_occ_target_open(const char *name, silk_occ_target **out, char *suggestion,
                                      size_t size);
 void silk_occ_target_close(silk_occ_target *target); /* NULL: nothing */
