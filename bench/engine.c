@@ -4,10 +4,13 @@
  * architecture x block sizes 32..1024 step 32 (up to the architecture's
  * limit) x registers 1..255 x static shared memory 0..smem_per_block step
  * 256, with no dynamic shared memory, opted in to the large limit
- * (occ_kernel_defaults).  Our engine is measured twice: one call per
- * configuration (occ_active_blocks), and one call per kernel for all its
- * block sizes (occ_active_blocks_sizes, how silk-occ itself sweeps).  Each
- * evaluates the grid three times and the best time counts; the sums of
+ * (occ_kernel_defaults).  Our engine is measured four ways: one call per
+ * configuration (occ_active_blocks), one call per kernel for all its
+ * block sizes (occ_active_blocks_sizes, how silk-occ itself sweeps), and
+ * the installed API's two paths (silk-occ(3)): silk_occ_active per
+ * configuration, and a plan per kernel (silk_occ_plan_new) evaluated per
+ * block size (silk_occ_plan_eval), each answer in the public result.  Each
+ * evaluates the grid five times, in turns, and the best time counts; the sums of
  * resident CTAs must be equal on every side, so the benchmark is also a
  * coarse agreement check (exit 1 if not).
  *
@@ -29,13 +32,15 @@ int main(void)
 
 #else
 
+#include <silk-occ/silk-occ.h>
+
 #include <inttypes.h>
 #include <time.h>
 
-enum { RUNS = 3, BLOCK_STEP = 32, SMEM_STEP = 256, MAX_REGS = 255, SM_COUNT = 132,
+enum { RUNS = 5, BLOCK_STEP = 32, SMEM_STEP = 256, MAX_REGS = 255, SM_COUNT = 132,
        MAX_SIZES = 64 };
 
-typedef enum Side { OURS_PER_CALL, OURS_PER_KERNEL, HEADER, N_SIDES } Side;
+typedef enum Side { OURS_PER_CALL, OURS_PER_KERNEL, API_PER_CALL, API_PLAN, HEADER, N_SIDES } Side;
 
 typedef struct Tally {
     uint64_t configs;
@@ -75,6 +80,34 @@ static void ours_kernel_sizes(const ArchLimits *a, const KernelResources *k, Tal
     t->configs += n;
 }
 
+/* The installed API on every block size of one kernel: a call each, or
+ * one plan for them all. */
+static void api_kernel(const silk_occ_target *t, const silk_occ_kernel *k, int max_block,
+                       Tally *tally)
+{
+    for (int block = BLOCK_STEP; block <= max_block; block += BLOCK_STEP) {
+        silk_occ_result r = SILK_OCC_RESULT_INIT;
+        if (silk_occ_active(t, k, block, 0, &r) == SILK_OCC_OK)
+            tally->checksum += (uint64_t)r.groups;
+        tally->configs++;
+    }
+}
+
+static void api_plan(const silk_occ_target *t, const silk_occ_kernel *k, int max_block,
+                     Tally *tally)
+{
+    silk_occ_plan *plan;
+    if (silk_occ_plan_new(t, k, &plan) != SILK_OCC_OK)
+        return;
+    for (int block = BLOCK_STEP; block <= max_block; block += BLOCK_STEP) {
+        silk_occ_result r = SILK_OCC_RESULT_INIT;
+        if (silk_occ_plan_eval(plan, block, 0, &r) == SILK_OCC_OK)
+            tally->checksum += (uint64_t)r.groups;
+        tally->configs++;
+    }
+    silk_occ_plan_free(plan);
+}
+
 /* The header on every block size of one kernel. */
 static void header_kernel(const ArchLimits *a, const cudaOccDeviceProp *prop,
                           const KernelResources *k, Tally *t)
@@ -93,7 +126,7 @@ static void header_kernel(const ArchLimits *a, const cudaOccDeviceProp *prop,
 /* One pass over the grid.  The kernel is built the same way for both sides,
  * outside the block-size loop, so the time is spent in the calculation;
  * the header side also pays for the (cheap) translation of its inputs. */
-static Tally run_grid(const ArchTable *table, Side side)
+static Tally run_grid(const ArchTable *table, silk_occ_target *const *targets, Side side)
 {
     Tally t = {0, 0};
     for (size_t i = 0; i < table->n_archs; i++) {
@@ -102,7 +135,15 @@ static Tally run_grid(const ArchTable *table, Side side)
         for (int regs = 1; regs <= MAX_REGS; regs++) {
             for (int smem = 0; smem <= a->smem_per_block; smem += SMEM_STEP) {
                 KernelResources k = occ_kernel_defaults(a, regs, (uint64_t)smem, true);
-                if (side == HEADER)
+                silk_occ_kernel pk;
+                silk_occ_kernel_init(&pk);
+                pk.regs = regs;
+                pk.static_smem = (uint64_t)smem;
+                if (side == API_PER_CALL)
+                    api_kernel(targets[i], &pk, a->max_threads_per_block, &t);
+                else if (side == API_PLAN)
+                    api_plan(targets[i], &pk, a->max_threads_per_block, &t);
+                else if (side == HEADER)
                     header_kernel(a, &prop, &k, &t);
                 else if (side == OURS_PER_KERNEL)
                     ours_kernel_sizes(a, &k, &t);
@@ -114,18 +155,21 @@ static Tally run_grid(const ArchTable *table, Side side)
     return t;
 }
 
-/* The best of RUNS passes; the tally is the same on every pass. */
-static double best_time(const ArchTable *table, Side side, Tally *tally)
+/* The best of RUNS passes of every side, the sides taking turns within
+ * each round, so that a busy machine (other jobs on the cores) slows every
+ * side alike instead of whichever ran while it was busy; the tally is the
+ * same on every pass. */
+static void best_times(const ArchTable *table, silk_occ_target *const *targets, Tally *tally,
+                       double *seconds)
 {
-    double best = 0;
-    for (int run = 0; run < RUNS; run++) {
-        double start = now_seconds();
-        *tally = run_grid(table, side);
-        double elapsed = now_seconds() - start;
-        if (run == 0 || elapsed < best)
-            best = elapsed;
-    }
-    return best;
+    for (int run = 0; run < RUNS; run++)
+        for (int side = 0; side < N_SIDES; side++) {
+            double start = now_seconds();
+            tally[side] = run_grid(table, targets, (Side)side);
+            double elapsed = now_seconds() - start;
+            if (run == 0 || elapsed < seconds[side])
+                seconds[side] = elapsed;
+        }
 }
 
 static void report(const char *who, const Tally *t, double seconds)
@@ -144,12 +188,24 @@ int main(void)
         return 1;
     }
     static const char *const names[N_SIDES] = {"silk-occ per call", "silk-occ per kernel",
+                                               "libsilk-occ per call", "libsilk-occ plan",
                                                "cuda_occupancy.h"};
+    /* The API's targets, one per row, by the row's name. */
+    silk_occ_target *targets[64] = {0};
+    for (size_t i = 0; i < table.n_archs && i < 64; i++) {
+        char name[16];
+        if (silk_occ_target_open(arch_sm_name(&table.archs[i], name, sizeof name), &targets[i],
+                                 NULL, 0) != SILK_OCC_OK) {
+            fprintf(stderr, "bench/engine: libsilk-occ does not know %s\n", name);
+            return 1;
+        }
+    }
     Tally tally[N_SIDES];
     double seconds[N_SIDES];
-    for (int side = 0; side < N_SIDES; side++)
-        seconds[side] = best_time(&table, (Side)side, &tally[side]);
+    best_times(&table, targets, tally, seconds);
     size_t n_archs = table.n_archs;
+    for (size_t i = 0; i < n_archs && i < 64; i++)
+        silk_occ_target_close(targets[i]);
     arch_table_free(&table);
 
     printf("best of %d runs, %zu architectures\n", RUNS, n_archs);

@@ -11,16 +11,7 @@
 _Static_assert((int)OCC_N_LIMITERS <= (int)OCC_MAX_LIMITERS && (int)AMD_N_LIMITERS <= (int)OCC_MAX_LIMITERS,
                "OccFigures holds every vendor's limiters");
 
-OccFigures occ_figures_nvidia(const OccResult *r)
-{
-    OccFigures f = {.vendor = OCC_NVIDIA, .groups = r->active_blocks, .active = r->active_warps,
-                    .max_active = r->max_warps, .resident = r->active_warps,
-                    .n_limiters = OCC_N_LIMITERS,
-                    .limited_by = r->limited_by};
-    for (int i = 0; i < OCC_N_LIMITERS; i++)
-        f.limit[i] = r->limit[i];
-    return f;
-}
+/* occ_figures_nvidia is inline, in occupancy.h. */
 
 OccFigures occ_figures_amd(const AmdResult *r)
 {

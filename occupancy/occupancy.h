@@ -381,7 +381,17 @@ typedef struct OccFigures {
     unsigned limited_by;  /* bit i: limiter i binds */
 } OccFigures;
 
-OccFigures occ_figures_nvidia(const OccResult *r);
+/* Inline, so that a caller that copies the figures on (the installed API's
+ * result) does not pay for the copy in between. */
+static inline OccFigures occ_figures_nvidia(const OccResult *r)
+{
+    OccFigures f = {.vendor = OCC_NVIDIA, .groups = r->active_blocks, .active = r->active_warps,
+                    .max_active = r->max_warps, .resident = r->active_warps,
+                    .n_limiters = OCC_N_LIMITERS, .limited_by = r->limited_by};
+    for (int i = 0; i < OCC_N_LIMITERS; i++)
+        f.limit[i] = r->limit[i];
+    return f;
+}
 
 static inline double occ_figures_occupancy(const OccFigures *f)
 {

@@ -17,6 +17,8 @@ command -v nm >/dev/null 2>&1 || { echo "SKIP: nm not found"; exit 77; }
 # The prefixes each library's modules use, one alternation per library.
 compiler='arena|ast|backend|build|builtin|c|cfg|compdb|compile|const|cubin|diag|fatbin|header|ir|jobs|lex|lower|measure|nvcc|occ_warn|parse|pass|ptx|ptxas|regest|run|scope|sema|silk_builtin|source|type|cpu|amdgpu'
 occupancy='arch|occ|silk_builtin|amd|usage|measured'
+# The installed API (issue 26): the one prefix the shared library exports.
+public='silk_occ'
 common='cleanup|colour|demangle|edit_distance|escape|format_bytes|json_file|output|read_file|size_expr|tempdir'
 report='report'
 verify='verify'
@@ -45,12 +47,26 @@ check() {
 }
 
 check "$compiler" "$builddir/compiler/libsilkc.a"
-check "$occupancy" "$builddir/occupancy/libsilkocc.a"
+check "$occupancy" "$builddir/occupancy/.libs/libsilkocc.a"
+check "$public|$occupancy|$common" "$builddir/occupancy/.libs/libsilk-occ.a"
 check "$common" "$builddir/common/libsilkcommon.a"
 check "$report" "$builddir/report/libsilkreport.a"
 check "$verify" "$builddir/verify/libsilkverify.a"
 check "$runtime" "$builddir/std/runtime/libsilkrt.a"
 check "$programs" "$builddir"/src/*.o
+
+# The shared library exports the API and nothing else (-export-symbols-regex),
+# so the engine's own names may change without an ABI break.
+so=$builddir/occupancy/.libs/libsilk-occ.so
+if [ -f "$so" ]; then
+    bad=$(nm -D --defined-only "$so" | awk 'NF == 3 { print $3 }' | sort -u |
+          grep -v '^_' | grep -Ev "^${public}_[A-Za-z0-9_]+\$")
+    if [ -n "$bad" ]; then
+        echo "FAIL: $so exports names outside the API:"
+        printf '%s\n' "$bad" | sed 's/^/    /'
+        status=1
+    fi
+fi
 
 [ $status -eq 0 ] && echo "PASS: every exported name carries its module's prefix"
 exit $status
