@@ -429,6 +429,7 @@ START_TEST(test_work_from_the_launch_block_and_estimate)
     assert_reason(&e, 2, REASON_ESTIMATED, 256, 0, 0);
     assert_host_code(&e, "gpu (grid=1048576, workspace=256) {\n  k(...);\n}",
                      "k<<<4096, 256, 0>>>(...);");
+    report_entry_free(&e);
 }
 END_TEST
 
