@@ -59,16 +59,27 @@ static bool plain_size(const char *text)
            text[strspn(text, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")] == '\0';
 }
 
+/* Whether text is one word and no formula ("lots"): a size mistyped as
+ * much as a name unknown, so its error says both. */
+static bool bare_word(const char *text)
+{
+    return text[0] && text[strspn(text, "0123456789abcdefghijklmnopqrstuvwxyz"
+                                        "ABCDEFGHIJKLMNOPQRSTUVWXYZ_")] == '\0';
+}
+
 SizeExpr *cli_parse_size_expr(const char *command, const char *option, const char *text,
                               const CliParams *p)
 {
     char error[SIZE_EXPR_ERROR_SIZE];
     SizeNames names = {p->list, p->n};
     SizeExpr *e = size_expr_parse_names(text, &names, error, sizeof error);
-    if (!e) {
+    if (!e && bare_word(text))
+        cli_error(command, "%s: '%s' is not a size (bytes, or a number with K/KiB or M/MiB); "
+                           "as a formula, %s", option, QUOTED(text), error);
+    else if (!e)
         cli_error(command, "%s '%s': %s", option, QUOTED(text), error);
+    if (!e)
         return NULL;
-    }
     size_expr_bind(e, p->values);
     return e;
 }

@@ -562,7 +562,8 @@ static const ErrorCase error_cases[] = {
     {{CALC, "--threads", "256", "--regs", "64", "--dyn-smem", "9999999999999999999K"},
      E "--dyn-smem: '9999999999999999999K' is too large"},
     {{CALC, "--threads", "256", "--regs", "64", "--smem", "lots"},
-     E "--smem: 'lots' is not a size (bytes, or a number with K/KiB or M/MiB)"},
+     E "--smem: 'lots' is not a size (bytes, or a number with K/KiB or M/MiB); as a formula, "
+       "1:1: unknown name 'lots' (the names are 'threads' and 'warps')"},
     /* other values */
     {{CALC, "--threads", "256", "--regs", "64", "--carveout", "150"},
      E "--carveout: '150' is too large (at most 100)"},
