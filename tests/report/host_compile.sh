@@ -2,7 +2,8 @@
 # host_compile.sh: every launch and verification snippet `silk-occ report`
 # prints for the project's own CUDA files (tests/cuda/*.cu,
 # tests/report/inputs/*.cu but the two cluster.sh compiles with more
-# options) on sm_80, sm_90 and sm_120, with and without --work, compiles with nvcc
+# options) on sm_80, sm_90 and sm_120, with and without --work (the
+# second through merge, from the first's JSON), compiles with nvcc
 # against the kernels it names.  Each snippet becomes a function of a file
 # that includes the .cu; the "..." of a launch become arguments of the
 # kernel's parameter types (from its demangled title), or, for an
@@ -89,11 +90,18 @@ for cu in tests/cuda/*.cu tests/report/inputs/*.cu; do
     # Host code is the host pass's (a device pass may lack a kernel that
     # only some targets compile, as a build's launcher would).
     printf '#include "%s"\n#ifndef __CUDA_ARCH__\n' "$PWD/$cu" >"$harness"
-    for run in "--work 1000000" ""; do
+    # The report without a work size, then with one: the second is the
+    # first's JSON read back by merge (no second nvcc compile), which
+    # prints what report prints (tests/report/merge.sh).
+    # shellcheck disable=SC2086
+    "$SILK_OCC" report "$cu" --arch "$archs" ${dyn:+--dyn-smem "$dyn"} \
+        ${flags:+--nvcc-flags "$flags"} --format json >"$work/$base.first.json" 2>"$work/$base.err" ||
+        { fail "report $cu: $(head -3 "$work/$base.err")"; continue; }
+    for run in "" "--work 1000000"; do
         # shellcheck disable=SC2086
-        "$SILK_OCC" report "$cu" --arch "$archs" $run ${dyn:+--dyn-smem "$dyn"} \
-            ${flags:+--nvcc-flags "$flags"} --format json >"$work/$base.json" 2>"$work/$base.err" ||
-            { fail "report $cu $run: $(head -3 "$work/$base.err")"; continue; }
+        "$SILK_OCC" merge "$work/$base.first.json" $run ${dyn:+--dyn-smem "$dyn"} \
+            --format json >"$work/$base.json" 2>"$work/$base.err" ||
+            { fail "merge $cu $run: $(head -3 "$work/$base.err")"; continue; }
         jq -r '.reports[] | select(.selected != null) | [.kernel, (.host_code.cuda | @base64),
             (.verification | @base64)] | @tsv' "$work/$base.json" >"$work/$base.tsv"
         while IFS="$(printf '\t')" read -r title launch verify; do
