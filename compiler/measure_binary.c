@@ -18,7 +18,8 @@
  * assembled by ptxas for the target (the row says so: from_ptx).  A
  * target that nothing runs on is skipped with one warning naming what the
  * binary holds.  A kernel that several units define alike (an inline or
- * template kernel) is reported once per target.  Kernels keep the binary
+ * template kernel) is reported once per target; one they define with
+ * different figures, once per figure set, as "PATH (unit N)".  Kernels keep the binary
  * as their file, "lib.a(member.o)" for an archive's member (escaped at
  * every sink: a member's name is the archive writer's).
  */
@@ -331,9 +332,14 @@ static int run_jobs(Binary *b, Jobs *jobs)
 }
 
 /* A target's kernels, each alike one once (the same symbol with the same
- * figures, from several units), in a hash table of indices + 1. */
+ * figures, from several units), in a hash table of indices + 1.  A symbol
+ * that units define with different figures (a template instance compiled
+ * under different macros: libcurand has such) is kept once per figure
+ * set, each a variant named by its unit. */
 typedef struct KernelSet {
     MeasuredKernel *kernels;
+    int *unit;     /* per kernel: the unit it came from */
+    bool *variant; /* per kernel: another unit defines its symbol otherwise */
     int n;
     int *table;
     size_t mask;
@@ -356,14 +362,35 @@ static bool alike(const MeasuredKernel *a, const MeasuredKernel *b)
            a->maxntid == b->maxntid && a->reqntid == b->reqntid && a->maxnreg == b->maxnreg;
 }
 
-static void add_kernel(KernelSet *set, const MeasuredKernel *k)
+static void add_kernel(KernelSet *set, const MeasuredKernel *k, int unit)
 {
     size_t slot = hash_name(k->name) & set->mask;
-    for (; set->table[slot]; slot = (slot + 1) & set->mask)
-        if (alike(&set->kernels[set->table[slot] - 1], k))
+    bool variant = false;
+    for (; set->table[slot]; slot = (slot + 1) & set->mask) {
+        int i = set->table[slot] - 1;
+        if (alike(&set->kernels[i], k))
             return;
+        if (strcmp(set->kernels[i].name, k->name) == 0)
+            variant = set->variant[i] = true;
+    }
+    set->unit[set->n] = unit;
+    set->variant[set->n] = variant;
     set->kernels[set->n++] = *k;
     set->table[slot] = set->n;
+}
+
+/* Each variant's file, "PATH (unit 3)": the report keeps the variants
+ * apart and says where each is (report_units.c). */
+static void name_variants(Binary *b, KernelSet *set)
+{
+    for (int i = 0; i < set->n; i++)
+        if (set->variant[i]) {
+            char file[4096];
+            int len = snprintf(file, sizeof file, "%s (unit %d)", b->unit_file[set->unit[i]],
+                               set->unit[i] + 1);
+            set->kernels[i].file = arena_strndup(b->m->arena, file,
+                                                 len < (int)sizeof file ? (size_t)len : sizeof file - 1);
+        }
 }
 
 /* The kernels of target t's picks into s. */
@@ -380,13 +407,15 @@ static void take_picks(Binary *b, EntryCache *c, const Jobs *jobs, const Pick *p
     while (size < 2 * (size_t)total)
         size *= 2;
     KernelSet set = {.kernels = ARENA_ARRAY(arena, MeasuredKernel, (size_t)total + 1),
+                     .unit = ARENA_ARRAY(arena, int, (size_t)total + 1),
+                     .variant = ARENA_ARRAY(arena, bool, (size_t)total + 1),
                      .table = ARENA_ARRAY(arena, int, size), .mask = size - 1};
     memset(set.table, 0, size * sizeof *set.table);
     for (int u = 0; u < b->n_units; u++) {
         int i = picks[u].entry, job = picks[u].job;
         if (i >= 0 && job < 0)
             for (int k = 0; k < c->n_kernels[i]; k++)
-                add_kernel(&set, &c->kernels[i][k]);
+                add_kernel(&set, &c->kernels[i][k], u);
         if (i < 0 || job < 0)
             continue;
         const struct MeasurePtx *ptx = &c->ptx[i];
@@ -399,9 +428,10 @@ static void take_picks(Binary *b, EntryCache *c, const Jobs *jobs, const Pick *p
             const KernelUsage *usage = usage_kernel(&jobs->runs[job], kernel.name);
             if (usage)
                 kernel.usage = *usage;
-            add_kernel(&set, &kernel);
+            add_kernel(&set, &kernel, u);
         }
     }
+    name_variants(b, &set);
     s->kernels[t] = set.kernels;
     s->n_kernels[t] = set.n;
 }

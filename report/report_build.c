@@ -115,12 +115,14 @@ static bool add_file(ReportModel *m, const ReportBuild *b, int f, int *cap, char
         bool some_absent = absent_on(&index, b->targets, kernels[k]->name, absent,
                                      sizeof absent);
         for (int t = 0; ok && t < b->n_targets; t++) {
-            const MeasuredKernel *on_t = report_index_find(&index, t, kernels[k]->name);
-            if (!measured_runs_on(file, t) || !on_t)
-                continue;
-            MeasuredKernel kernel = *on_t;
-            kernel.absent_on = some_absent ? strdup(absent) : NULL;
-            ok = add_entry(m, b, f, t, &kernel, cap, error, size);
+            const MeasuredKernel *on_t;
+            for (int v = 0; ok && measured_runs_on(file, t) &&
+                            (on_t = report_index_find_nth(&index, t, kernels[k]->name, v));
+                 v++) { /* one entry per variant of the symbol */
+                MeasuredKernel kernel = *on_t;
+                kernel.absent_on = some_absent ? strdup(absent) : NULL;
+                ok = add_entry(m, b, f, t, &kernel, cap, error, size);
+            }
         }
     }
     free(kernels);

@@ -46,6 +46,11 @@ void report_index_free(ReportIndex *x)
 
 const MeasuredKernel *report_index_find(const ReportIndex *x, int t, const char *name)
 {
+    return report_index_find_nth(x, t, name, 0);
+}
+
+const MeasuredKernel *report_index_find_nth(const ReportIndex *x, int t, const char *name, int nth)
+{
     const ReportIndexSlot *s = x->slots[t];
     int lo = 0, hi = x->file->n_kernels[t];
     while (lo < hi) { /* the first slot not below name */
@@ -55,6 +60,7 @@ const MeasuredKernel *report_index_find(const ReportIndex *x, int t, const char 
         else
             hi = mid;
     }
+    lo += nth; /* the slots of one name are consecutive, in the kernels' order */
     if (lo < x->file->n_kernels[t] && strcmp(s[lo].name, name) == 0)
         return &x->file->kernels[t][s[lo].k];
     return NULL;

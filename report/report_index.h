@@ -27,4 +27,9 @@ void report_index_free(ReportIndex *x);
 /* measured_kernel's answer: the first kernel of target t named `name`. */
 const MeasuredKernel *report_index_find(const ReportIndex *x, int t, const char *name);
 
+/* The nth (from 0) kernel of target t named `name`, in the target's order;
+ * NULL past the last.  A built binary keeps one per figure set when its
+ * units define a symbol differently (measure_binary.c). */
+const MeasuredKernel *report_index_find_nth(const ReportIndex *x, int t, const char *name, int nth);
+
 #endif

@@ -149,6 +149,24 @@ grep -q "registers per thread (from embedded compute_90 PTX, assembled by ptxas 
 "$SILK_OCC" merge "$work/both.json" >"$work/merged.txt" 2>&1 || fail "merge of a binary's report: $(head -3 "$work/merged.txt")"
 cmp -s "$work/both.txt" "$work/merged.txt" || fail "merge of a binary's report differs: $(diff "$work/both.txt" "$work/merged.txt" | head -5)"
 
+# One template instance defined twice with different figures (a macro
+# of each unit): both definitions reported, each named by its unit, and
+# pointing at the other; identical ones stay joined (scale and reduce).
+build -Xcompiler -fPIC -c -DSTAGE=256 "$in/bin_variant.cu" -o "$b/variant_a.o"
+build -Xcompiler -fPIC -c -DSTAGE=1024 "$in/bin_variant.cu" -o "$b/variant_b.o"
+build -shared "$b/variant_a.o" "$b/variant_b.o" -o "$b/libvariant.so"
+"$SILK_OCC" report "$b/libvariant.so" --arch sm_80 --format json >"$work/variant.json" 2>"$work/err" ||
+    fail "report libvariant.so: $(cat "$work/err")"
+got=$(jq -r '.reports[] | "\(.file | sub(".*/"; "")) \(.resources.static_smem)"' "$work/variant.json" | sort | tr '\n' ';')
+[ "$got" = "libvariant.so (unit 2) 1024;libvariant.so (unit 3) 4096;" ] ||
+    fail "the two definitions of stage_copy<2>: $got"
+"$SILK_OCC" report "$b/libvariant.so" --arch sm_80 >"$work/variant.txt" 2>&1
+grep -q "other units define it with other figures: $b/libvariant.so (unit 3) (reported apart)" "$work/variant.txt" ||
+    fail "unit 2's definition does not point at unit 3's: $(grep -m2 'other units' "$work/variant.txt")"
+want=$("$cuobjdump" --dump-resource-usage "$b/libvariant.so" | awk '/^arch = sm_80/ { on = 1 } /^arch = / && !/sm_80/ { on = 0 }
+    on && /SHARED:/ { for (i = 1; i <= NF; i++) if ($i ~ /^SHARED:/) { sub(/SHARED:/, "", $i); print $i } }' | sort -n | tr '\n' ';')
+[ "$want" = "1024;4096;" ] || fail "cuobjdump's sm_80 shared memory of libvariant.so: $want"
+
 # sm_75: nothing runs there; beside sm_80 it is a warning, alone an error.
 expect 2 "$P $b/app: nothing in it runs on sm_75 (it holds sm_80, sm_90 cubins and compute_90 PTX)" "$b/app" --arch sm_75
 
