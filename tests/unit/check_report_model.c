@@ -68,10 +68,12 @@ static ReportSettings default_settings(void)
     return (ReportSettings){.sizes = {64, 128, 256, 512, 1024}, .n_sizes = 5, .table = &table};
 }
 
-/* An entry for `k` on `t`, computed; the test fails on an error. */
+/* An entry for `k` on `t`, computed; the test fails on an error.  `e`
+ * is zeroed, or an earlier compute's, which is freed first. */
 static void compute(ReportEntry *e, MeasuredKernel k, Target t, const ReportSettings *s)
 {
     char error[256] = "";
+    report_entry_free(e); /* what an earlier compute of the test left (e starts zeroed) */
     memset(e, 0, sizeof *e);
     e->kernel = k;
     e->target = t;
@@ -106,7 +108,7 @@ static void assert_host_code(const ReportEntry *e, const char *silk, const char 
  * (1024 a warp, 16 warps a sub-partition: all 64) gives 8 CTAs of 256. */
 START_TEST(test_tie_goes_to_256_and_the_cap_fills_the_sm)
 {
-    ReportEntry e;
+    ReportEntry e = {0};
     ReportSettings s = default_settings();
     compute(&e, kernel_of(40), target_of("sm_90", false), &s);
 
@@ -148,6 +150,7 @@ START_TEST(test_tie_goes_to_256_and_the_cap_fills_the_sm)
     ck_assert_str_eq(snippet, "int blocks = 0;\n"
                               "cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, 256, 0);\n"
                               "// expect blocks == 6 on sm_90 (75.0% theoretical occupancy)");
+    report_entry_free(&e);
 }
 END_TEST
 
@@ -159,7 +162,7 @@ END_TEST
  * so it is only the tail's suggestion. */
 START_TEST(test_bad_tail_names_the_better_size)
 {
-    ReportEntry e;
+    ReportEntry e = {0};
     ReportSettings s = default_settings();
     s.have_work = true;
     s.work = 228352;
@@ -201,7 +204,7 @@ END_TEST
  * the entry's. */
 START_TEST(test_each_row_has_its_ctas_waves_and_next_step)
 {
-    ReportEntry e;
+    ReportEntry e = {0};
     ReportSettings s = default_settings();
     s.have_work = true;
     s.work = 228352;
@@ -230,7 +233,7 @@ END_TEST
 /* Without work no row has CTAs or waves, and each still has its step. */
 START_TEST(test_rows_without_work_have_no_waves)
 {
-    ReportEntry e;
+    ReportEntry e = {0};
     ReportSettings s = default_settings();
     compute(&e, kernel_of(40), target_of("h100-sxm", true), &s);
     for (int i = 0; i < e.n_rows; i++) {
@@ -239,6 +242,7 @@ START_TEST(test_rows_without_work_have_no_waves)
     }
     ck_assert_int_eq(e.rows[0].next.regs_to_cut, 8); /* 24 CTAs of 2 warps: 32 at 32 registers */
     ck_assert_int_eq(e.rows[0].next.regs_gained_blocks, 32);
+    report_entry_free(&e);
 }
 END_TEST
 
@@ -248,7 +252,7 @@ END_TEST
  * 9 warps a sub-partition: 36) gives a ninth CTA, 36 of 64 warps. */
 START_TEST(test_fixed_size_partial_warp_and_spills)
 {
-    ReportEntry e;
+    ReportEntry e = {0};
     ReportSettings s = default_settings();
     MeasuredKernel k = kernel_of(64);
     k.reqntid = 100;
@@ -269,6 +273,7 @@ START_TEST(test_fixed_size_partial_warp_and_spills)
     ck_assert_int_eq(e.cap.cap, 56);
     ck_assert_int_eq(e.cap.min_blocks, 9);
     ck_assert_double_eq_tol(e.cap.occupancy, 36.0 / 64, 1e-12);
+    report_entry_free(&e);
 }
 END_TEST
 
@@ -280,7 +285,7 @@ END_TEST
  * give a second CTA, 25%. */
 START_TEST(test_few_ctas_and_low_occupancy)
 {
-    ReportEntry e;
+    ReportEntry e = {0};
     ReportSettings s = default_settings();
     compute(&e, kernel_of(255), target_of("sm_90", false), &s);
 
@@ -297,6 +302,7 @@ START_TEST(test_few_ctas_and_low_occupancy)
     ck_assert_int_eq(e.cap.cap, 128);
     ck_assert_int_eq(e.cap.min_blocks, 2);
     ck_assert_double_eq_tol(e.cap.occupancy, 0.25, 1e-12);
+    report_entry_free(&e);
 }
 END_TEST
 
@@ -304,7 +310,7 @@ END_TEST
  * there is nothing to select, advise or launch. */
 START_TEST(test_no_permitted_size_runs)
 {
-    ReportEntry e;
+    ReportEntry e = {0};
     ReportSettings s = default_settings();
     MeasuredKernel k = kernel_of(32);
     k.reqntid = 2048;
@@ -321,6 +327,7 @@ START_TEST(test_no_permitted_size_runs)
     char snippet[64] = "untouched";
     report_verify_snippet(&e, snippet, sizeof snippet);
     ck_assert_str_eq(snippet, "");
+    report_entry_free(&e);
 }
 END_TEST
 
@@ -329,7 +336,7 @@ END_TEST
  * the SM (32 and 16 CTAs); 200 threads are 7 warps, 9 CTAs, 63 warps. */
 START_TEST(test_bounded_size_adds_the_bound)
 {
-    ReportEntry e;
+    ReportEntry e = {0};
     ReportSettings s = default_settings();
     MeasuredKernel k = kernel_of(32);
     k.maxntid = 200;
@@ -347,6 +354,7 @@ START_TEST(test_bounded_size_adds_the_bound)
     assert_reason(&e, 1, REASON_HIGHEST_OCCUPANCY, 128, 16, 1.0);
     assert_reason(&e, 2, REASON_TIE_DEFAULT, 128, 2, 0);
     ck_assert(!e.cap.applies); /* registers do not limit: warps and CTAs do */
+    report_entry_free(&e);
 }
 END_TEST
 
@@ -356,7 +364,7 @@ END_TEST
  * H100 SXM, the Hopper reference part, are the same for 128 and 256.) */
 START_TEST(test_two_d_work_gets_a_two_d_grid)
 {
-    ReportEntry e;
+    ReportEntry e = {0};
     ReportSettings s = default_settings();
     s.have_work = true;
     s.work = 1000;
@@ -387,7 +395,7 @@ END_TEST
  * 1-D launch cannot take as it is. */
 START_TEST(test_one_d_work_past_grid_x_is_folded)
 {
-    ReportEntry e;
+    ReportEntry e = {0};
     ReportSettings s = default_settings();
     s.have_work = true;
     s.work = UINT64_C(1) << 53;
@@ -411,7 +419,7 @@ END_TEST
  * 2^20 items, 4096 CTAs of 256.  Its registers are the compiler's guess. */
 START_TEST(test_work_from_the_launch_block_and_estimate)
 {
-    ReportEntry e;
+    ReportEntry e = {0};
     ReportSettings s = default_settings();
     MeasuredKernel k = kernel_of(32);
     k.input = INPUT_SILK;
@@ -441,7 +449,7 @@ END_TEST
  * persistent grid is the first Hopper product's (h100-sxm). */
 START_TEST(test_persistent_launch_passes_the_logical_ctas)
 {
-    ReportEntry e;
+    ReportEntry e = {0};
     ReportSettings s = default_settings();
     MeasuredKernel k = kernel_of(32);
     k.input = INPUT_SILK;
@@ -479,7 +487,7 @@ START_TEST(test_dyn_smem_sizes_each_row)
     char error[SIZE_EXPR_ERROR_SIZE];
     SizeExpr *expr = size_expr_parse("4*threads+256", error, sizeof error);
     ck_assert_ptr_nonnull(expr);
-    ReportEntry e;
+    ReportEntry e = {0};
     ReportSettings s = default_settings();
     s.dyn_smem = expr;
     s.dyn_smem_text = "4*threads+256";
@@ -506,6 +514,7 @@ START_TEST(test_dyn_smem_sizes_each_row)
     compute(&e, k, target_of("sm_90", false), &s);
     ck_assert_uint_eq(e.rows[2].dynamic_smem, 0);
     ck_assert(e.dynamic_smem_unsized && !e.rows_sized);
+    report_entry_free(&e);
 }
 END_TEST
 
@@ -529,6 +538,7 @@ START_TEST(test_dyn_smem_without_a_value_is_an_error)
                      "--dyn-smem '4096 - 16*threads': at 512 threads (tile<float>): "
                      "1:6: 4096 - 8192 is negative");
     size_expr_free(expr);
+    report_entry_free(&e);
 }
 END_TEST
 
@@ -564,7 +574,7 @@ START_TEST(test_amd_kernel_gets_every_section)
                                 .wavefront_size = 64, .spill_stores = -1, .spill_loads = -1}};
     ReportSettings s = default_settings();
     s.amd_table = &amd;
-    ReportEntry e;
+    ReportEntry e = {0};
     compute(&e, k, t, &s);
     ck_assert_int_eq(e.n_rows, 5);
     const ReportRow *r = report_selected(&e);
@@ -600,6 +610,7 @@ START_TEST(test_amd_kernel_gets_every_section)
                            "hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, 256, 0);\n"
                            "// expect blocks == 5 on gfx942 (62.5% theoretical occupancy)");
     amd_table_free(&amd);
+    report_entry_free(&e);
 }
 END_TEST
 
@@ -612,7 +623,7 @@ START_TEST(test_cap_keeps_the_kernels_form)
     Target t = target_of("sm_90", false);
     MeasuredKernel k = kernel_of(40);
     k.maxnreg = 40;
-    ReportEntry e;
+    ReportEntry e = {0};
     compute(&e, k, t, &s);
     ck_assert_int_eq(e.rows[e.selected].threads, 256);
     ck_assert_int_eq(e.rows[e.selected].fig.groups, 6);
@@ -635,6 +646,7 @@ START_TEST(test_cap_keeps_the_kernels_form)
     k.input = INPUT_SILK;
     compute(&e, k, t, &s);
     ck_assert_str_eq(report_cap_form_name(e.cap.form), "launch");
+    report_entry_free(&e);
 }
 END_TEST
 
@@ -647,13 +659,14 @@ START_TEST(test_ignored_minimum_from_the_warning)
     k.minnctapersm = 2;
     const char *warnings[] = {"Value of threads per SM for entry k is out of range. "
                               ".minnctapersm will be ignored"};
-    ReportEntry e;
+    ReportEntry e = {0};
     compute(&e, k, target_of("sm_120", false), &s);
     ck_assert(!e.min_ignored);
     k.usage.warnings = warnings;
     k.usage.n_warnings = 1;
     compute(&e, k, target_of("sm_120", false), &s);
     ck_assert(e.min_ignored);
+    report_entry_free(&e);
 }
 END_TEST
 
@@ -667,7 +680,7 @@ START_TEST(test_bound_cost_compares_the_ctas)
     MeasuredKernel k = kernel_of(64);
     k.maxntid = 256;
     k.minnctapersm = 4;
-    ReportEntry e;
+    ReportEntry e = {0};
     compute(&e, k, target_of("sm_90", false), &s);
     ck_assert(!e.bound_cost.applies); /* no spills: nothing to ask */
     k.usage.spill_stores = k.usage.spill_loads = 100;
@@ -685,6 +698,7 @@ START_TEST(test_bound_cost_compares_the_ctas)
     k.input = INPUT_CUBIN; /* no PTX to compile again, no spills known */
     compute(&e, k, target_of("sm_90", false), &s);
     ck_assert(!e.bound_cost.applies);
+    report_entry_free(&e);
 }
 END_TEST
 
