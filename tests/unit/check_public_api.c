@@ -233,6 +233,14 @@ START_TEST(test_answers)
     ck_assert_int_eq(silk_occ_plan_eval(p, 256, 0, &planned), SILK_OCC_OK);
     ck_assert_int_eq(memcmp(&r, &planned, sizeof r), 0);
     silk_occ_plan_free(p);
+    /* calc: "no single resource cut gains a wave per SIMD", "0 more VGPRs,
+     * 0 B more LDS, before losing a wave". */
+    s = (silk_occ_step)SILK_OCC_STEP_INIT;
+    ck_assert_int_eq(silk_occ_next_step(t, &k, 256, 0, &s), SILK_OCC_OK);
+    ck_assert_int_eq(s.regs_to_cut, -1);
+    ck_assert_int_eq(s.smem_to_cut, -1);
+    ck_assert_int_eq(s.regs_slack, 0);
+    ck_assert_int_eq(s.smem_slack, 0);
     silk_occ_target_close(t);
 }
 END_TEST
