@@ -515,16 +515,30 @@ static const struct {
 } kinds[] = {{".ptx", INPUT_PTX}, {".silk", INPUT_SILK}, {".cubin", INPUT_CUBIN},
              {".cu", INPUT_CUDA}, {".hsaco", INPUT_HSACO}};
 
-/* The kind of `path`: by its suffix, else by its first bytes (a cubin or
- * code object of another name, a built binary); false after saying why. */
+/* What `path` holds: a .cubin or .hsaco by its suffix (their loaders say
+ * what is wrong with a broken one), anything else by its first bytes,
+ * whatever its name: a compile's object written as x.cu (nvcc -c -o x.cu,
+ * as a wrapped build may) is machine code, not source.  OTHER: text. */
+static MeasureSniff content_of(const char *path)
+{
+    if (has_suffix(path, ".cubin"))
+        return MEASURE_SNIFF_CUBIN;
+    if (has_suffix(path, ".hsaco"))
+        return MEASURE_SNIFF_HSACO;
+    return measure_sniff(path);
+}
+
+/* The kind of `path`: machine code by its content (content_of), else a
+ * source by its suffix; false after saying why. */
 static bool kind_of(const Measure *m, const char *path, InputKind *kind)
 {
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+    MeasureSniff content = content_of(path);
+    for (size_t i = 0; content == MEASURE_SNIFF_OTHER && i < sizeof kinds / sizeof kinds[0]; i++)
         if (has_suffix(path, kinds[i].suffix)) {
             *kind = kinds[i].kind;
             return true;
         }
-    switch (measure_sniff(path)) {
+    switch (content) {
     case MEASURE_SNIFF_CUBIN: *kind = INPUT_CUBIN; return true;
     case MEASURE_SNIFF_HSACO: *kind = INPUT_HSACO; return true;
     case MEASURE_SNIFF_BINARY: *kind = INPUT_BINARY; return true;
@@ -612,15 +626,7 @@ static int object_archs(Measure *m, const char *path, char *arch, size_t size)
 {
     if (has_suffix(path, ".json")) /* a report's: a list */
         return measure_report_archs(m, path, arch, size);
-    MeasureSniff sniff = has_suffix(path, ".cubin")   ? MEASURE_SNIFF_CUBIN
-                         : has_suffix(path, ".hsaco") ? MEASURE_SNIFF_HSACO
-                                                      : MEASURE_SNIFF_OTHER;
-    bool named = false;
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        named |= has_suffix(path, kinds[i].suffix);
-    if (!named)
-        sniff = measure_sniff(path);
-    switch (sniff) {
+    switch (content_of(path)) {
     case MEASURE_SNIFF_CUBIN: return measure_cubin_arch(path, arch, size);
     case MEASURE_SNIFF_HSACO: return measure_hsaco_arch(m, path, arch, size);
     case MEASURE_SNIFF_BINARY: return measure_binary_archs(path, arch, size);

@@ -163,5 +163,15 @@ got=$(fig "$work/objects/tile.o.silk-occ.json")
 got=$("$SILK_OCC" merge "$work"/objects/*.silk-occ.json --format json | jq -r '.reports | length')
 [ "$got" = 2 ] || fail "-c merge: $got entries"
 
+# An object written over its source's name (-o tile.cu): nvcc's doing,
+# but the report reads what the file holds now, machine code, and never
+# hands the object to nvcc as CUDA source.
+mkdir "$work/onto" && cp "$inputs/tile.cu" "$work/onto/tile.cu"
+(cd "$work/onto" && $wrap -c -arch=sm_90 -o tile.cu tile.cu) >"$work/onto.out" 2>&1 ||
+    fail "-o onto the source: exit $?"
+[ ! -s "$work/onto.out" ] || fail "-o onto the source said: $(head -c 300 "$work/onto.out")"
+got=$(jq -r '.reports[] | "\(.input) \(.symbol) \(.arch)"' "$work/onto/tile.cu.silk-occ.json")
+[ "$got" = "binary _Z8tile_sumPKfPf sm_90" ] || fail "-o onto the source: $got"
+
 [ $failures = 0 ] && echo "PASS: wrap and merge"
 [ $failures = 0 ]
