@@ -92,36 +92,31 @@ trap 'rm -rf "$work"' EXIT
 expected=$((units * kernels))
 n_archs=$(tr , '\n' <<<"$archs" | wc -l)
 
-best_peer="" best_peer_kb="" best_report="" best_report_kb=""
-for ((i = 0; i < runs; i++)); do
-    timed "$work/peer" "$cuobjdump" --dump-resource-usage "$lib" || fail "cuobjdump failed: $(head -3 "$work/peer.err")"
-    n=$(grep -c '^ Function ' "$work/peer.out")
-    [ "$n" = $((expected * n_archs)) ] || fail "cuobjdump lists $n kernel x architecture rows, not $((expected * n_archs))"
-    keep_best peer
-    timed "$work/report" "$silk_occ" report "$lib" || fail "silk-occ report failed: $(head -5 "$work/report.err")"
-    n=$(grep -c -E '^u[0-9]+_k[0-9]+ \(.*\) on sm_[0-9]+ ' "$work/report.out")
-    [ "$n" = $((expected * n_archs)) ] || fail "the report has $n kernel x target sections, not $((expected * n_archs))"
-    keep_best report
-done
-
-best_apeer="" best_apeer_kb="" best_areport="" best_areport_kb=""
-for ((i = 0; copies > 0 && i < runs; i++)); do
-    timed "$work/apeer" "$cuobjdump" --dump-resource-usage "$archive" || fail "cuobjdump failed on the archive: $(head -3 "$work/apeer.err")"
-    keep_best apeer
-    timed "$work/areport" "$silk_occ" report "$archive" || fail "silk-occ report failed on the archive: $(head -5 "$work/areport.err")"
-    n=$(grep -c -E '^u[0-9]+_k[0-9]+ \(.*\) on sm_[0-9]+ ' "$work/areport.out")
-    [ "$n" = $((expected * n_archs)) ] || fail "the archive's report has $n kernel x target sections, not $((expected * n_archs))"
-    keep_best areport
-done
-
-best_rpeer="" best_rpeer_kb="" best_rreport="" best_rreport_kb=""
-[ -f "$real" ] || runs_real=0
-for ((i = 0; i < ${runs_real:-$runs}; i++)); do
-    timed "$work/rpeer" "$cuobjdump" --dump-resource-usage "$real" || fail "cuobjdump failed on $real"
-    keep_best rpeer
-    timed "$work/rreport" "$silk_occ" report "$real" || fail "silk-occ report failed on $real: $(head -5 "$work/rreport.err")"
-    keep_best rreport
-done
+# pair PEER REPORT FILE SECTIONS: best_PEER and best_REPORT (and their
+# _kb) from `runs` rounds of cuobjdump and the report on FILE; when
+# SECTIONS is not empty, the report must have that many kernel x target
+# sections of the generated kernels.
+pair() {
+    local peer=$1 report=$2 file=$3 sections=$4 i n
+    printf -v "best_$peer" '%s' "" && printf -v "best_${peer}_kb" '%s' ""
+    printf -v "best_$report" '%s' "" && printf -v "best_${report}_kb" '%s' ""
+    for ((i = 0; i < runs; i++)); do
+        timed "$work/$peer" "$cuobjdump" --dump-resource-usage "$file" ||
+            fail "cuobjdump failed on $file: $(head -3 "$work/$peer.err")"
+        keep_best "$peer"
+        timed "$work/$report" "$silk_occ" report "$file" ||
+            fail "silk-occ report failed on $file: $(head -5 "$work/$report.err")"
+        n=$(grep -c -E '^u[0-9]+_k[0-9]+ \(.*\) on sm_[0-9]+ ' "$work/$report.out")
+        [ -z "$sections" ] || [ "$n" = "$sections" ] ||
+            fail "the report of $file has $n kernel x target sections, not $sections"
+        keep_best "$report"
+    done
+}
+pair peer report "$lib" $((expected * n_archs))
+n=$(grep -c '^ Function ' "$work/peer.out")
+[ "$n" = $((expected * n_archs)) ] || fail "cuobjdump lists $n kernel x architecture rows, not $((expected * n_archs))"
+[ "$copies" -gt 0 ] && pair apeer areport "$archive" $((expected * n_archs))
+[ -f "$real" ] && pair rpeer rreport "$real" ""
 
 size=$(awk -v b="$(wc -c <"$lib")" 'BEGIN { printf "%.1f MB", b / 1e6 }')
 echo "bench/binary: ${lib##*/}, $size, $expected kernels x $n_archs architectures ($archs),"
